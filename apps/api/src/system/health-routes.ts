@@ -1,0 +1,67 @@
+import { Type } from 'typebox';
+import { checkDatabases } from '@service/db';
+import { defineRoute } from '@service/http';
+import type { AppContext } from '../app-context.ts';
+
+const CheckValue = Type.String({ description: '`ok`, or a short reason why that database cannot be queried.', examples: ['ok', 'connection refused'] });
+
+const HealthSchema = Type.Object({
+  status: Type.Enum(['ok', 'degraded']),
+  version: Type.String(),
+  checks: Type.Object({ controlPlane: CheckValue, shared: CheckValue, tenant: CheckValue }),
+});
+
+const VersionSchema = Type.Object({
+  version: Type.String(),
+  edition: Type.Enum(['self-hosted', 'hosted']),
+  sha: Type.Optional(Type.String({ description: 'Source commit. Signed-in administrators only.' })),
+  node: Type.Optional(Type.String({ description: 'Node.js runtime version. Signed-in administrators only.' })),
+});
+
+export function registerHealthRoutes(app: AppContext): void {
+  const { router, registry, deps } = app;
+  registry.addTag('System', 'Health and version, public.');
+  registry.addSchema('Health', HealthSchema);
+  registry.addSchema('Version', VersionSchema);
+
+  defineRoute(router, registry, app.routeDefaults, {
+    method: 'get',
+    path: '/api/health',
+    operationId: 'getHealth',
+    summary: 'Service health',
+    description: 'Queries the three databases, each with a short timeout. Public; used by the container health check.',
+    tags: ['System'],
+    security: 'none',
+    responses: {
+      200: { description: 'All three databases answer.', schema: 'Health', example: { status: 'ok', version: deps.build.version, checks: { controlPlane: 'ok', shared: 'ok', tenant: 'ok' } } },
+      503: { description: 'At least one database cannot be queried; the failing check says which and why.', schema: 'Health', example: { status: 'degraded', version: deps.build.version, checks: { controlPlane: 'ok', shared: 'ok', tenant: 'connection refused' } } },
+    },
+    async handler(ctx) {
+      const { ok, checks } = await checkDatabases(deps.dbs, deps.config.healthTimeoutMs);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.status = ok ? 200 : 503;
+      ctx.body = { status: ok ? 'ok' : 'degraded', version: deps.build.version, checks };
+    },
+  });
+
+  defineRoute(router, registry, app.routeDefaults, {
+    method: 'get',
+    path: '/api/version',
+    operationId: 'getVersion',
+    summary: 'Running version',
+    description: 'Public. `sha` and `node` are added for a signed-in administrator session.',
+    tags: ['System'],
+    security: 'none',
+    responses: { 200: { description: 'The running version.', schema: 'Version', example: { version: deps.build.version, edition: 'self-hosted' } } },
+    async handler(ctx) {
+      const session = await app.sessionOf(ctx);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = versionBody(deps.build.version, deps.config.edition, session?.role === 'admin' ? { sha: deps.build.sha, node: process.version } : null);
+    },
+  });
+}
+
+/** The public fields, plus the administrator-only ones when `extra` is given. */
+export function versionBody(version: string, edition: string, extra: { sha: string; node: string } | null): Record<string, string> {
+  return extra ? { version, edition, ...extra } : { version, edition };
+}

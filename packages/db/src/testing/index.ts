@@ -1,0 +1,2 @@
+export { createTestDatabases } from './create-test-databases.ts';
+export type { TestDatabases } from './create-test-databases.ts';

@@ -1,0 +1,11 @@
+export * from './http-error.ts';
+export { createJsonLogger } from './json-logger.ts';
+export type { JsonLogger, LogLevel } from './json-logger.ts';
+export { requestLog } from './request-log.ts';
+export { errorMiddleware } from './error-middleware.ts';
+export type { ErrorTranslator } from './error-middleware.ts';
+export { OpenApiRegistry } from './openapi-registry.ts';
+export type { HttpMethod, OperationDoc, ResponseDoc, HeaderDoc } from './openapi-registry.ts';
+export { Validator } from './validate.ts';
+export { defineRoute } from './define-route.ts';
+export type { RouteDefinition, RouteInput, RouteDefaults, UploadedFile } from './define-route.ts';

@@ -1,0 +1,67 @@
+import type { TSchema } from 'typebox';
+import { Compile } from 'typebox/compile';
+import { Value } from 'typebox/value';
+import { ValidationError, type ValidationIssue } from './http-error.ts';
+
+type Compiled = ReturnType<typeof Compile>;
+
+interface RawIssue {
+  keyword: string;
+  instancePath: string;
+  message: string;
+  params: Record<string, unknown>;
+}
+
+function toIssues(errors: Iterable<RawIssue>): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const seen = new Set<string>();
+  const push = (path: string, message: string) => {
+    const key = `${path}\u0000${message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      issues.push({ path: path || '/', message });
+    }
+  };
+  const all = [...errors];
+  // Why: a failed enum/union reports one line per branch; the anyOf summary alone says it best.
+  const unionPaths = new Set(all.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));
+  for (const e of all) {
+    if (e.keyword === 'boolean') continue;
+    if (e.keyword === 'const' && unionPaths.has(e.instancePath)) continue;
+    if (e.keyword === 'required') {
+      for (const name of (e.params.requiredProperties as string[]) ?? []) push(`${e.instancePath}/${name}`, 'is required');
+    } else if (e.keyword === 'additionalProperties') {
+      for (const name of (e.params.additionalProperties as string[]) ?? []) push(`${e.instancePath}/${name}`, 'is not a known field');
+    } else if (e.keyword === 'anyOf') {
+      push(e.instancePath, 'does not match any allowed value or shape');
+    } else {
+      push(e.instancePath, e.message);
+    }
+    if (issues.length >= 50) break;
+  }
+  return issues;
+}
+
+/** A compiled TypeBox schema that either returns the value or throws a 400 naming every bad path. */
+export class Validator<T = unknown> {
+  private readonly compiled: Compiled;
+
+  constructor(
+    readonly schema: TSchema,
+    private readonly where: 'body' | 'query' | 'path parameters' | 'form field',
+  ) {
+    this.compiled = Compile(schema);
+  }
+
+  /** Query strings arrive as text: convert to the schema's numbers and booleans first. */
+  parse(value: unknown, options: { convert?: boolean } = {}): T {
+    const input = options.convert ? Value.Convert(this.schema, value) : value;
+    if (this.compiled.Check(input)) return input as T;
+    const issues = toIssues(this.compiled.Errors(input) as Iterable<RawIssue>);
+    const first = issues[0];
+    throw new ValidationError(
+      `The ${this.where} ${first ? `field ${first.path} ${first.message}` : 'is invalid'}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ''}.`,
+      issues,
+    );
+  }
+}
