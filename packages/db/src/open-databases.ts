@@ -47,6 +47,8 @@ export function createKnex(url: string, poolMax: number, applicationName = 'serv
     },
     pool: { min: 0, max: poolMax, idleTimeoutMillis: 30_000 },
     acquireConnectionTimeout: 10_000,
+    // Why: knex prints pool errors to the console; the caller sees them as thrown errors anyway.
+    log: { warn() {}, error() {}, deprecate() {}, debug() {} },
   });
 }
 

@@ -32,6 +32,8 @@ function toIssues(errors: Iterable<RawIssue>): ValidationIssue[] {
       for (const name of (e.params.requiredProperties as string[]) ?? []) push(`${e.instancePath}/${name}`, 'is required');
     } else if (e.keyword === 'additionalProperties') {
       for (const name of (e.params.additionalProperties as string[]) ?? []) push(`${e.instancePath}/${name}`, 'is not a known field');
+    } else if (e.keyword === 'enum') {
+      push(e.instancePath, `must be one of: ${((e.params.allowedValues as unknown[]) ?? []).join(', ')}`);
     } else if (e.keyword === 'anyOf') {
       push(e.instancePath, 'does not match any allowed value or shape');
     } else {

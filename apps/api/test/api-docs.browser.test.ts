@@ -1,0 +1,32 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, skipBrowserTests } from './support/browser.ts';
+import { startTestApp, type TestApp } from './support/start-test-app.ts';
+
+let app: TestApp;
+let browser: Browser;
+
+describe.skipIf(skipBrowserTests)('/api-docs in a real browser', () => {
+  beforeAll(async () => {
+    app = await startTestApp();
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  it('renders the operations with nothing fetched from outside the service', async () => {
+    const page = await browser.newPage();
+    const requested: string[] = [];
+    page.on('request', (req) => requested.push(req.url()));
+    await page.goto(`${app.url}/api-docs`);
+    await page.waitForSelector('.opblock', { timeout: 20_000 });
+    const operations = await page.$$eval('.opblock-summary-path', (els) => els.map((e) => e.textContent?.trim()));
+    expect(operations).toEqual(expect.arrayContaining(['/api/health', '/api/version']));
+    expect(requested.length).toBeGreaterThan(3);
+    const outside = requested.filter((u) => !u.startsWith(`${app.url}/`) && !u.startsWith('data:'));
+    expect(outside).toEqual([]);
+    await page.close();
+  });
+});

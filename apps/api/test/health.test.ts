@@ -1,0 +1,96 @@
+import { createServer, type Server } from 'node:net';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKnex } from '@service/db';
+import { startTestApp, type TestApp } from './support/start-test-app.ts';
+
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(async () => {
+  await app?.stop();
+});
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: `${app.databases.serverUrl}/postgres` });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+function tenantName(): string {
+  return decodeURIComponent(new URL(app.databases.urls.tenant).pathname.slice(1));
+}
+
+describe('GET /api/health', () => {
+  it('answers ok with the version when all three databases answer', async () => {
+    const res = await fetch(`${app.url}/api/health`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      status: 'ok',
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      checks: { controlPlane: 'ok', shared: 'ok', tenant: 'ok' },
+    });
+  });
+
+  it('turns 503 naming the database that went away, REST requests needing it answer 503, and it recovers by itself', async () => {
+    const name = tenantName();
+    await admin(`alter database "${name}" allow_connections false`);
+    await admin(`select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}'`);
+    try {
+      const res = await fetch(`${app.url}/api/health`);
+      expect(res.status).toBe(503);
+      const body = await res.json();
+      expect(body.status).toBe('degraded');
+      expect(body.checks.controlPlane).toBe('ok');
+      expect(body.checks.shared).toBe('ok');
+      expect(body.checks.tenant).toBe('database is not accepting connections');
+      expect(JSON.stringify(body)).not.toMatch(/postgres:|password|127\.0\.0\.1/);
+    } finally {
+      await admin(`alter database "${name}" allow_connections true`);
+    }
+    const back = await fetch(`${app.url}/api/health`);
+    expect(back.status).toBe(200);
+    expect((await back.json()).checks.tenant).toBe('ok');
+  });
+
+  it('answers degraded within 2 seconds when a database hangs', async () => {
+    // A "database" that accepts TCP connections and never answers.
+    const sockets: import('node:net').Socket[] = [];
+    const hung: Server = createServer((s) => sockets.push(s));
+    await new Promise<void>((r) => hung.listen(0, '127.0.0.1', r));
+    const port = (hung.address() as { port: number }).port;
+    const original = app.dbs.shared;
+    app.dbs.shared = createKnex(`postgres://u:p@127.0.0.1:${port}/x`, 2);
+    try {
+      const started = Date.now();
+      const res = await fetch(`${app.url}/api/health`);
+      const elapsed = Date.now() - started;
+      expect(res.status).toBe(503);
+      const body = await res.json();
+      expect(body.checks.shared).toMatch(/timed out/);
+      expect(body.checks.tenant).toBe('ok');
+      expect(elapsed).toBeLessThan(2_000);
+    } finally {
+      const stuck = app.dbs.shared;
+      app.dbs.shared = original;
+      for (const s of sockets) s.destroy();
+      hung.close();
+      await stuck.destroy().catch(() => {});
+    }
+  });
+});
+
+describe('GET /api/version', () => {
+  it('gives version and edition only to anonymous callers', async () => {
+    const res = await fetch(`${app.url}/api/version`);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toEqual({ version: expect.stringMatching(/^\d+\.\d+\.\d+/), edition: 'self-hosted' });
+  });
+});

@@ -1,0 +1,113 @@
+// The service as an operator runs it: `node --import tsx apps/api/src/main.ts` in its own process.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createKnex, DATABASE_NAMES, prepareDatabases } from '@service/db';
+import { createTestDatabases } from '@service/db/testing';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const children: ChildProcess[] = [];
+const dirs: string[] = [];
+
+afterAll(() => {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+interface Running {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function startService(env: Record<string, string>): Running {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => out, exited };
+}
+
+async function waitForListening(run: Running, timeoutMs = 60_000): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const m = /"event":"listening","port":(\d+)/.exec(run.output());
+    if (m) return Number(m[1]);
+    if (run.child.exitCode !== null) throw new Error(`service exited early: ${run.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`service did not start: ${run.output()}`);
+}
+
+function tempDir(): string {
+  const d = mkdtempSync(path.join(tmpdir(), 'service-main-'));
+  dirs.push(d);
+  return d;
+}
+
+describe('the service process', () => {
+  it('starts on an embedded database, refuses a second process on the same data, and stops cleanly on SIGTERM', async () => {
+    const dataDir = tempDir();
+    const first = startService({ DATA_DIR: dataDir, PORT: '0' });
+    const port = await waitForListening(first);
+    const health = await fetch(`http://127.0.0.1:${port}/api/health`);
+    expect(health.status).toBe(200);
+
+    const second = startService({ DATA_DIR: dataDir, PORT: '0' });
+    expect(await second.exited).not.toBe(0);
+    expect(second.output()).toMatch(/service: Another service process \(pid \d+\) is already using the data directory/);
+
+    // The first one is unharmed.
+    expect((await fetch(`http://127.0.0.1:${port}/api/health`)).status).toBe(200);
+
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    expect(first.output()).toContain('"event":"stopped"');
+
+    // And the data directory starts again, with its data.
+    const again = startService({ DATA_DIR: dataDir, PORT: '0' });
+    const port2 = await waitForListening(again);
+    expect((await fetch(`http://127.0.0.1:${port2}/api/health`)).status).toBe(200);
+    again.child.kill('SIGTERM');
+    expect(await again.exited).toBe(0);
+  }, 120_000);
+
+  it('refuses to start, with one clear line, on data recorded by a newer version', async () => {
+    const databases = await createTestDatabases();
+    const dbs = Object.fromEntries(DATABASE_NAMES.map((n) => [n, createKnex(databases.urls[n], 2)])) as Parameters<typeof prepareDatabases>[0];
+    await prepareDatabases(dbs, '99.0.0');
+    await Promise.all(DATABASE_NAMES.map((n) => dbs[n].destroy()));
+    const run = startService({
+      CONTROL_PLANE_DATABASE_URL: databases.urls.controlPlane,
+      SHARED_DATABASE_URL: databases.urls.shared,
+      TENANT_DATABASE_URL: databases.urls.tenant,
+      PORT: '0',
+    });
+    expect(await run.exited).toBe(1);
+    const lines = run.output().trim().split('\n');
+    expect(lines[lines.length - 1]).toMatch(/^service: The database was last used by version 99\.0\.0, newer than this service \(\d+\.\d+\.\d+\); refusing to start/);
+    await databases.drop();
+  }, 60_000);
+
+  it('retries an unreachable database for a bounded time, then exits naming it', async () => {
+    const run = startService({ DATABASE_URL: 'postgres://u:secretpw@127.0.0.1:1/acme', DB_STARTUP_TIMEOUT_MS: '800', PORT: '0' });
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toMatch(/service: Cannot reach the control-plane database: connection refused; shared database: connection refused; tenant database: connection refused/);
+    expect(run.output()).not.toContain('secretpw');
+  }, 60_000);
+
+  it('fails fast naming a bad setting', async () => {
+    const run = startService({ PORT: 'eighty', DATA_DIR: tempDir() });
+    expect(await run.exited).toBe(1);
+    expect(run.output().trim()).toBe('service: Invalid setting PORT: expected a whole number between 0 and 65535 (HTTP port)');
+  }, 30_000);
+});
