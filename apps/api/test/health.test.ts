@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKnex } from '@service/db';
+import { httpClient } from './support/http-client.ts';
 import { startTestApp, type TestApp } from './support/start-test-app.ts';
 
 let app: TestApp;
@@ -29,9 +30,9 @@ function tenantName(): string {
 
 describe('GET /api/health', () => {
   it('answers ok with the version when all three databases answer', async () => {
-    const res = await fetch(`${app.url}/api/health`);
+    const res = await httpClient(app.url).get('/api/health');
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({
+    expect(res.body).toEqual({
       status: 'ok',
       version: expect.stringMatching(/^\d+\.\d+\.\d+/),
       checks: { controlPlane: 'ok', shared: 'ok', tenant: 'ok' },
@@ -43,9 +44,9 @@ describe('GET /api/health', () => {
     await admin(`alter database "${name}" allow_connections false`);
     await admin(`select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}'`);
     try {
-      const res = await fetch(`${app.url}/api/health`);
+      const res = await httpClient(app.url).get('/api/health');
       expect(res.status).toBe(503);
-      const body = await res.json();
+      const body = res.body;
       expect(body.status).toBe('degraded');
       expect(body.checks.controlPlane).toBe('ok');
       expect(body.checks.shared).toBe('ok');
@@ -54,9 +55,9 @@ describe('GET /api/health', () => {
     } finally {
       await admin(`alter database "${name}" allow_connections true`);
     }
-    const back = await fetch(`${app.url}/api/health`);
+    const back = await httpClient(app.url).get('/api/health');
     expect(back.status).toBe(200);
-    expect((await back.json()).checks.tenant).toBe('ok');
+    expect(back.body.checks.tenant).toBe('ok');
   });
 
   it('answers degraded within 2 seconds when a database hangs', async () => {
@@ -69,10 +70,10 @@ describe('GET /api/health', () => {
     app.dbs.shared = createKnex(`postgres://u:p@127.0.0.1:${port}/x`, 2);
     try {
       const started = Date.now();
-      const res = await fetch(`${app.url}/api/health`);
+      const res = await httpClient(app.url).get('/api/health');
       const elapsed = Date.now() - started;
       expect(res.status).toBe(503);
-      const body = await res.json();
+      const body = res.body;
       expect(body.checks.shared).toMatch(/timed out/);
       expect(body.checks.tenant).toBe('ok');
       expect(elapsed).toBeLessThan(2_000);
@@ -88,9 +89,8 @@ describe('GET /api/health', () => {
 
 describe('GET /api/version', () => {
   it('gives version and edition only to anonymous callers', async () => {
-    const res = await fetch(`${app.url}/api/version`);
+    const res = await httpClient(app.url).get('/api/version');
     expect(res.status).toBe(200);
-    const body = await res.json();
-    expect(body).toEqual({ version: expect.stringMatching(/^\d+\.\d+\.\d+/), edition: 'self-hosted' });
+    expect(res.body).toEqual({ version: expect.stringMatching(/^\d+\.\d+\.\d+/), edition: 'self-hosted' });
   });
 });

@@ -1,5 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { httpClient } from './support/http-client.ts';
 import { startTestApp, type TestApp } from './support/start-test-app.ts';
 
 let app: TestApp;
@@ -12,9 +13,9 @@ afterAll(async () => {
 
 describe('OpenAPI document', () => {
   it('is a valid OpenAPI 3.1 document', async () => {
-    const res = await fetch(`${app.url}/api/rest-docs/openapi`);
+    const res = await httpClient(app.url).get('/api/rest-docs/openapi');
     expect(res.status).toBe(200);
-    const doc = await res.json();
+    const doc = res.body;
     expect(doc.openapi).toBe('3.1.0');
     const result = await new Validator().validate(doc);
     expect(result.errors ?? []).toEqual([]);
@@ -22,7 +23,7 @@ describe('OpenAPI document', () => {
   });
 
   it('documents every registered route', async () => {
-    const doc = await (await fetch(`${app.url}/api/rest-docs/openapi`)).json();
+    const doc = (await httpClient(app.url).get('/api/rest-docs/openapi')).body;
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/health', '/api/version']));
     for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, { operationId: string; responses: object }>>)) {
       for (const [method, op] of Object.entries(ops)) {

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { Type } from 'typebox';
+/* eslint-disable @typescript-eslint/no-explicit-any */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJsonLogger, defineRoute, errorMiddleware, NotFoundError, OpenApiRegistry, requestLog } from './index.ts';
 
@@ -57,20 +58,20 @@ describe('defineRoute and the error mapper', () => {
   it('validates and converts path, query and body, then calls the handler', async () => {
     const res = await post(`/things/${id}?n=3&unknown=1`, JSON.stringify({ name: 'x' }));
     expect(res.status).toBe(201);
-    expect(await res.json()).toEqual({ id, n: 3, name: 'x' });
+    expect((await res.json()) as any).toEqual({ id, n: 3, name: 'x' });
   });
 
   it('answers 400 validation_failed naming every bad field', async () => {
     const res = await post(`/things/not-a-uuid?n=0`, JSON.stringify({ name: '', severity: 'urgent', extra: 1 }));
     expect(res.status).toBe(400);
-    const { error } = await res.json();
+    const { error } = (await res.json()) as any;
     expect(error.code).toBe('validation_failed');
     expect(error.message).toMatch(/path parameters field \/id/);
   });
 
   it('lists body problems with their paths', async () => {
     const res = await post(`/things/${id}`, JSON.stringify({ name: '', severity: 'urgent', extra: 1 }));
-    const { error } = await res.json();
+    const { error } = (await res.json()) as any;
     expect(error.details).toEqual(
       expect.arrayContaining([
         { path: '/name', message: expect.any(String) },
@@ -83,19 +84,19 @@ describe('defineRoute and the error mapper', () => {
   it('answers 400 for malformed JSON, never 500', async () => {
     const res = await post(`/things/${id}`, '{"name": ');
     expect(res.status).toBe(400);
-    expect((await res.json()).error.code).toBe('malformed_json');
+    expect(((await res.json()) as any).error.code).toBe('malformed_json');
   });
 
   it('answers 413 for a body over the cap', async () => {
     const res = await post(`/things/${id}`, JSON.stringify({ name: 'x'.repeat(5000) }));
     expect(res.status).toBe(413);
-    expect((await res.json()).error.code).toBe('payload_too_large');
+    expect(((await res.json()) as any).error.code).toBe('payload_too_large');
   });
 
   it('answers 415 for a body that is not JSON', async () => {
     const res = await post(`/things/${id}`, 'name=x', { 'content-type': 'application/x-www-form-urlencoded' });
     expect(res.status).toBe(415);
-    expect((await res.json()).error.code).toBe('unsupported_media_type');
+    expect(((await res.json()) as any).error.code).toBe('unsupported_media_type');
   });
 
   it('answers 400 when the JSON body is missing', async () => {

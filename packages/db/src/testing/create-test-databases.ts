@@ -4,6 +4,12 @@ import { inject } from 'vitest';
 import { DATABASE_NAMES } from '../database-names.ts';
 import { ensureDatabase, type DatabaseUrls } from '../open-databases.ts';
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    testDatabaseServerUrl: string;
+  }
+}
+
 export interface TestDatabases {
   urls: DatabaseUrls;
   /** Base server URL (no database), for tests that need to administer the server. */

@@ -6,12 +6,8 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedServer, type EmbeddedServer } from '../embedded-server.ts';
 import { silentLogger } from '../logger.ts';
+import './create-test-databases.ts';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    testDatabaseServerUrl: string;
-  }
-}
 
 let server: EmbeddedServer | null = null;
 let dir: string | null = null;
