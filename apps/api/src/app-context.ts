@@ -1,20 +1,28 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
+import type { Knex } from 'knex';
+import type { ApiKeyRepository, License, SessionPrincipal, SessionRepository, UserRepository } from '@service/auth';
 import type { Config } from '@service/config';
 import type { Databases } from '@service/db';
-import type { JsonLogger, OpenApiRegistry, RouteDefaults } from '@service/http';
+import type { JsonLogger, OpenApiRegistry, RateLimitStore, RouteDefaults } from '@service/http';
 import type { BuildInfo } from './build-info.ts';
+import type { LoginThrottle } from './identity/login-throttle.ts';
 
 export interface AppDeps {
   config: Config;
   dbs: Pick<Databases, 'controlPlane' | 'shared' | 'tenant'>;
   logger: JsonLogger;
   build: BuildInfo;
+  /** The licence in force (self-hosted), re-read by the caller when it changes. */
+  currentLicense(): License | null;
+  rateLimitStore: RateLimitStore;
 }
 
-export interface SessionPrincipal {
-  userId: string;
-  role: 'admin' | 'member' | 'viewer' | 'external';
+export interface Identity {
+  users: UserRepository;
+  apiKeys: ApiKeyRepository;
+  sessions: SessionRepository;
+  loginThrottle: LoginThrottle;
 }
 
 /** What each group of routes receives to register itself. */
@@ -23,6 +31,9 @@ export interface AppContext {
   router: Router;
   registry: OpenApiRegistry;
   routeDefaults: RouteDefaults;
+  identity: Identity;
+  /** The tenant database of an organization (self-hosted: the one tenant database). */
+  tenantFor(tenantDatabase: string): Knex;
   /** The signed-in session of a request, or null. */
   sessionOf(ctx: Context): Promise<SessionPrincipal | null>;
 }

@@ -1,8 +1,17 @@
 import Router from '@koa/router';
 import Koa from 'koa';
+import { ApiKeyRepository, SessionRepository, UserRepository } from '@service/auth';
 import { isDatabaseUnavailableError } from '@service/db';
-import { errorMiddleware, NotFoundError, OpenApiRegistry, requestLog, UnavailableError } from '@service/http';
+import { clientIp, errorMiddleware, NotFoundError, OpenApiRegistry, requestLog, UnavailableError } from '@service/http';
 import type { AppContext, AppDeps } from './app-context.ts';
+import { translateConstraintError } from './rest/translate-constraint-error.ts';
+import { registerApiKeyRoutes } from './identity/api-key-routes.ts';
+import { registerAuthRoutes } from './identity/auth-routes.ts';
+import { createLoginThrottle } from './identity/login-throttle.ts';
+import { createSessionResolver } from './identity/session-guard.ts';
+import { registerUserAdminRoutes } from './identity/user-admin-routes.ts';
+import { registerResources } from './resources/register-resources.ts';
+import { restPipeline } from './rest/rest-pipeline.ts';
 import { registerApiDocsRoutes } from './system/api-docs-routes.ts';
 import { registerHealthRoutes } from './system/health-routes.ts';
 
@@ -16,25 +25,56 @@ export function createApp(deps: AppDeps): App {
   const koa = new Koa({ proxy: false });
   const registry = new OpenApiRegistry();
   const router = new Router();
+  const cp = deps.dbs.controlPlane;
+  const sessions = new SessionRepository(cp);
+  const identity = {
+    users: new UserRepository(cp),
+    apiKeys: new ApiKeyRepository(cp),
+    sessions,
+    loginThrottle: createLoginThrottle(deps.rateLimitStore),
+  };
+  // Why: self-hosted has one tenant database; hosted maps organizations to theirs through the
+  // control plane. Handlers only ever use the handle resolved here, never deps.dbs.tenant directly.
+  const tenantFor = (_tenantDatabase: string) => deps.dbs.tenant;
   const app: AppContext = {
     deps,
     router,
     registry,
     routeDefaults: { bodyLimitBytes: deps.config.bodyLimitBytes },
-    sessionOf: async () => null,
+    identity,
+    tenantFor,
+    sessionOf: createSessionResolver(sessions),
   };
 
+  koa.use(async (ctx, next) => {
+    ctx.state.clientIp = clientIp(ctx, deps.config.trustProxy);
+    await next();
+  });
   koa.use(requestLog(deps.logger));
-  koa.use(
-    errorMiddleware(deps.logger, [(err) => (isDatabaseUnavailableError(err) ? new UnavailableError(undefined, err) : null)]),
-  );
+  koa.use(errorMiddleware(deps.logger, [(err) => (isDatabaseUnavailableError(err) ? new UnavailableError(undefined, err) : null), translateConstraintError]));
   koa.use(async (ctx, next) => {
     ctx.set('X-Content-Type-Options', 'nosniff');
     await next();
   });
+  koa.use(
+    restPipeline({
+      apiKeys: identity.apiKeys,
+      tenantFor,
+      store: deps.rateLimitStore,
+      perIp: deps.config.rateLimitPerIp,
+      perKey: deps.config.rateLimitPerKey,
+      edition: deps.config.edition,
+      currentLicense: deps.currentLicense,
+      logger: deps.logger,
+    }),
+  );
 
   registerHealthRoutes(app);
   registerApiDocsRoutes(app);
+  registerAuthRoutes(app);
+  registerApiKeyRoutes(app);
+  registerUserAdminRoutes(app);
+  registerResources(app);
 
   koa.use(router.routes());
   koa.use(router.allowedMethods({ throw: true }));

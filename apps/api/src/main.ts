@@ -1,11 +1,15 @@
 // Starts the service: configuration, databases (migrated and version-checked before listening),
-// the HTTP server, and a graceful shutdown on SIGTERM/SIGINT.
+// the organization and first administrator, the licence, the HTTP server, and a graceful shutdown
+// on SIGTERM/SIGINT.
 import { createServer, type Server } from 'node:http';
+import type { License } from '@service/auth';
 import { ConfigError, loadConfig } from '@service/config';
-import { DatabaseStartupError, EmbeddedServerError, openDatabases, prepareDatabases, VersionGuardError, type Databases } from '@service/db';
-import { createJsonLogger } from '@service/http';
+import { DatabaseStartupError, EmbeddedServerError, openDatabases, VersionGuardError, type Databases } from '@service/db';
+import { createJsonLogger, MemoryRateLimitStore, PostgresRateLimitStore, type RateLimitStore } from '@service/http';
 import { createApp } from './app.ts';
 import { readBuildInfo } from './build-info.ts';
+import { LicenseLoadError } from './licensing/load-license.ts';
+import { prepareService } from './prepare-service.ts';
 
 /** One clear line on stderr and a non-zero exit for the errors an operator can fix. */
 function fail(message: string): never {
@@ -39,15 +43,20 @@ async function main(): Promise<void> {
     throw err;
   }
 
+  let license: License | null;
   try {
-    await prepareDatabases(dbs, build.version);
+    ({ license } = await prepareService({ config, dbs, embedded: dbs.embedded !== null, logger, build }));
   } catch (err) {
     await dbs.close();
-    if (err instanceof VersionGuardError) fail(err.message);
+    if (err instanceof VersionGuardError || err instanceof LicenseLoadError) fail(err.message);
     throw err;
   }
 
-  const { koa } = createApp({ config, dbs, logger, build });
+  const rateLimitStore: RateLimitStore = config.rateLimitStore === 'postgres' ? new PostgresRateLimitStore(dbs.controlPlane) : new MemoryRateLimitStore();
+  const pruneTimer = setInterval(() => rateLimitStore.prune(Date.now()).catch(() => {}), 60_000);
+  pruneTimer.unref();
+
+  const { koa } = createApp({ config, dbs, logger, build, currentLicense: () => license, rateLimitStore });
   const server: Server = createServer(koa.callback());
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 300_000;
@@ -64,6 +73,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info('shutting_down', { signal });
+    clearInterval(pruneTimer);
     const force = setTimeout(() => {
       logger.warn('shutdown_timeout', { message: 'in-flight requests did not finish in time; closing them' });
       server.closeAllConnections();

@@ -183,7 +183,7 @@ export function loadConfig(env: Env, options: { cwd?: string; envFile?: string |
     filesDir: path.resolve(cwd, read({ name: 'FILES_DIR', parse: text, default: path.join(dataDir, 'files'), describe: 'file storage directory' })),
     rateLimitPerIp: read({ name: 'RATE_LIMIT_PER_IP', parse: integer(1, 10_000_000), default: 120, describe: 'REST requests per minute per client IP' }),
     rateLimitPerKey: read({ name: 'RATE_LIMIT_PER_KEY', parse: integer(1, 10_000_000), default: 600, describe: 'REST requests per minute per API key' }),
-    rateLimitStore: read<'memory' | 'postgres'>({ name: 'RATE_LIMIT_STORE', parse: oneOf('memory', 'postgres'), default: 'postgres', describe: 'where rate-limit counters live' }),
+    rateLimitStore: read<'memory' | 'postgres'>({ name: 'RATE_LIMIT_STORE', parse: oneOf('memory', 'postgres'), default: 'memory', describe: 'where rate-limit counters live: memory (one process) or postgres (shared by several processes)' }),
     buildSha: read<string | null>({ name: 'SERVICE_BUILD_SHA', parse: text, default: null, describe: 'source commit' }),
   };
 }

@@ -157,11 +157,14 @@ export async function startEmbeddedServer(options: {
       throw new EmbeddedServerError(`The embedded PostgreSQL in ${clusterDir} did not start${tail ? `: ${tail}` : ''}.`);
     }
     logger.info('embedded_postgres_started', { port });
+    // Why: lets operator commands (npm run admin) reach the running server instead of starting a second one.
+    writeFileSync(path.join(dataDir, 'postgres.port'), `${port}\n`);
     return {
       baseUrl: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}`,
       port,
       async stop() {
         await server.stop();
+        rmSync(path.join(dataDir, 'postgres.port'), { force: true });
         releaseLock();
       },
     };
@@ -169,4 +172,20 @@ export async function startEmbeddedServer(options: {
     releaseLock();
     throw err;
   }
+}
+
+/**
+ * The embedded server another live service process is running on `dataDir`, or null when none
+ * is. Operator commands use it to work beside a running service.
+ */
+export function findRunningEmbeddedServer(dataDir: string): { baseUrl: string } | null {
+  const lockFile = path.join(dataDir, 'service.lock');
+  const portFile = path.join(dataDir, 'postgres.port');
+  const passwordFile = path.join(dataDir, 'postgres-password');
+  if (!existsSync(lockFile) || !existsSync(portFile) || !existsSync(passwordFile)) return null;
+  const holder = Number.parseInt(readFileSync(lockFile, 'utf8').split('\n')[0] ?? '', 10);
+  if (!Number.isInteger(holder) || !isAlive(holder)) return null;
+  const port = Number.parseInt(readFileSync(portFile, 'utf8').trim(), 10);
+  const password = readFileSync(passwordFile, 'utf8').trim();
+  return { baseUrl: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}` };
 }

@@ -1,6 +1,6 @@
 export { openDatabases, createKnex, ensureDatabase, DatabaseStartupError } from './open-databases.ts';
 export type { Databases, DatabaseUrls, OpenDatabasesOptions } from './open-databases.ts';
-export { startEmbeddedServer, EmbeddedServerError } from './embedded-server.ts';
+export { startEmbeddedServer, findRunningEmbeddedServer, EmbeddedServerError } from './embedded-server.ts';
 export type { EmbeddedServer } from './embedded-server.ts';
 export { DATABASE_NAMES, DATABASE_FOLDERS } from './database-names.ts';
 export type { DatabaseName } from './database-names.ts';

@@ -2,7 +2,7 @@ import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import { DATABASE_FOLDERS, DATABASE_NAMES, type DatabaseName } from './database-names.ts';
 import { describeDatabaseError, isDatabaseUnavailableError } from './database-errors.ts';
-import { startEmbeddedServer, type EmbeddedServer } from './embedded-server.ts';
+import { findRunningEmbeddedServer, startEmbeddedServer, type EmbeddedServer } from './embedded-server.ts';
 import type { Logger } from './logger.ts';
 
 // Why: counts and bigint ids come back as strings by default; every count we return fits a double.
@@ -27,6 +27,8 @@ export interface OpenDatabasesOptions {
   logger: Logger;
   /** Create missing databases (embedded, DATABASE_URL, tests). */
   createMissing?: boolean;
+  /** Operator commands: use the embedded server of a running service instead of refusing. */
+  attachToRunning?: boolean;
 }
 
 export class DatabaseStartupError extends Error {
@@ -89,11 +91,13 @@ export async function openDatabases(options: OpenDatabasesOptions): Promise<Data
   let urls = options.urls;
   let createMissing = options.createMissing ?? false;
   if (!urls) {
-    embedded = await startEmbeddedServer({ dataDir: options.dataDir, logger });
+    const running = options.attachToRunning ? findRunningEmbeddedServer(options.dataDir) : null;
+    if (!running) embedded = await startEmbeddedServer({ dataDir: options.dataDir, logger });
+    const baseUrl = running?.baseUrl ?? embedded!.baseUrl;
     urls = {
-      controlPlane: `${embedded.baseUrl}/service_control_plane`,
-      shared: `${embedded.baseUrl}/service_shared`,
-      tenant: `${embedded.baseUrl}/service_tenant`,
+      controlPlane: `${baseUrl}/service_control_plane`,
+      shared: `${baseUrl}/service_shared`,
+      tenant: `${baseUrl}/service_tenant`,
     };
     createMissing = true;
   }

@@ -39,6 +39,8 @@ export interface RouteDefinition<P extends TSchema | undefined = undefined, Q ex
     /** Multipart: the file field names accepted. */
     fileFields?: string[];
   };
+  /** Runs before the body is read (authentication, CSRF checks, rate-limit cost). */
+  before?: Middleware[];
   /** Runs after parsing and validation, before the handler (e.g. idempotency). */
   use?: Middleware[];
   handler(ctx: Context, input: RouteInput<StaticOr<P, Record<string, never>>, StaticOr<Q, Record<string, never>>, StaticOr<B, undefined>>): Promise<void> | void;
@@ -118,7 +120,7 @@ export function defineRoute<P extends TSchema | undefined = undefined, Q extends
   const queryValidator = route.query ? new Validator(route.query, 'query') : null;
   const bodyValidator = route.body ? new Validator(route.body.schema, route.body.contentType === 'multipart/form-data' ? 'form field' : 'body') : null;
   const multipart = route.body?.contentType === 'multipart/form-data';
-  const stack: Middleware[] = [];
+  const stack: Middleware[] = [...(route.before ?? [])];
   if (route.body) {
     stack.push(
       multipart

@@ -9,3 +9,8 @@ export type { HttpMethod, OperationDoc, ResponseDoc, HeaderDoc } from './openapi
 export { Validator } from './validate.ts';
 export { defineRoute } from './define-route.ts';
 export type { RouteDefinition, RouteInput, RouteDefaults, UploadedFile } from './define-route.ts';
+export * from './rate-limit/index.ts';
+export { PaginationQuery, toPage, setPaginationHeaders, PAGINATION_HEADERS, DEFAULT_PER_PAGE, MAX_PER_PAGE } from './pagination.ts';
+export type { Page } from './pagination.ts';
+export { runIdempotent, requestFingerprint, pruneIdempotencyRecords, validateIdempotencyKey, IDEMPOTENCY_WINDOW_MS } from './idempotency.ts';
+export type { StoredResponse, IdempotencyOutcome } from './idempotency.ts';

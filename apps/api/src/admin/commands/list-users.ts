@@ -1,0 +1,12 @@
+import type { AdminCommand } from '../admin-command.ts';
+
+export const listUsers: AdminCommand<Record<string, never>> = {
+  name: 'list-users',
+  summary: 'List the users of the organization',
+  options: [],
+  async run(ctx) {
+    const users = await ctx.users.list(ctx.organizationId);
+    for (const u of users) ctx.print([u.email.padEnd(32), u.role.padEnd(9), u.active ? 'active' : 'deactivated', u.name].join('  '));
+    ctx.print(`${users.length} user(s).`);
+  },
+};

@@ -1,0 +1,76 @@
+import { Type } from 'typebox';
+import { toUser, USER_COLUMNS } from '@service/auth';
+import { defineRoute, NotFoundError, PAGINATION_HEADERS, PaginationQuery, setPaginationHeaders, toPage } from '@service/http';
+import type { AppContext } from '../../app-context.ts';
+import { presentUser, RoleSchema } from '../../identity/identity-schemas.ts';
+import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
+import { Uuid } from '../field.ts';
+import { toPrefixQuery } from '../resource-store.ts';
+
+/**
+ * Users of the organization, read-only over REST. External collaborators see only themselves:
+ * the rest of the organization is not shared with them.
+ */
+export function registerUsers(app: AppContext): void {
+  const { router, registry, routeDefaults } = app;
+  registry.addTag('Users', 'The users of your organization (read-only; administrators manage them in the workspace).');
+
+  const visibleQuery = (principal: RestPrincipal) => {
+    const q = app.deps.dbs.controlPlane('users').where({ organization_id: principal.organizationId });
+    if (principal.role === 'external') q.andWhere({ id: principal.userId });
+    return q;
+  };
+
+  defineRoute(router, registry, routeDefaults, {
+    method: 'get',
+    path: '/rest/v1/users',
+    operationId: 'list_users',
+    summary: 'List users',
+    tags: ['Users'],
+    security: 'apiKey',
+    query: Type.Object({
+      ...PaginationQuery,
+      q: Type.Optional(Type.String({ maxLength: 200, description: 'Search in name and email.' })),
+      id: Type.Optional(Uuid),
+      role: Type.Optional(RoleSchema),
+      active: Type.Optional(Type.Boolean()),
+      updated_since: Type.Optional(Type.String({ format: 'date-time' })),
+    }),
+    responses: { 200: { description: 'One page of users.', schema: { arrayOf: 'User' }, headers: PAGINATION_HEADERS } },
+    async handler(ctx, { query }) {
+      const principal = ctx.state.principal as RestPrincipal;
+      const page = toPage(query);
+      const q = visibleQuery(principal);
+      if (query.id) q.andWhere({ id: query.id });
+      if (query.role) q.andWhere({ role: query.role });
+      if (query.active !== undefined) q.andWhere({ active: query.active });
+      if (query.updated_since) q.andWhere('updated_at', '>=', new Date(query.updated_since));
+      if (query.q) {
+        const words = toPrefixQuery(query.q);
+        q.andWhereRaw("to_tsvector('simple', name || ' ' || replace(email::text, '@', ' ')) @@ to_tsquery('simple', ?)", [words ?? '']);
+      }
+      const rows = await q.clone().select(...USER_COLUMNS, app.deps.dbs.controlPlane.raw('count(*) over() as _total')).orderBy([{ column: 'created_at' }, { column: 'id' }]).offset(page.offset).limit(page.perPage);
+      let total = rows[0]?._total ?? 0;
+      if (rows.length === 0 && page.offset > 0) total = Number(((await q.clone().count({ n: '*' })) as [{ n: number }])[0].n);
+      setPaginationHeaders(ctx, page, Number(total));
+      ctx.body = rows.map((r: Parameters<typeof toUser>[0]) => presentUser(toUser(r)));
+    },
+  });
+
+  defineRoute(router, registry, routeDefaults, {
+    method: 'get',
+    path: '/rest/v1/users/{id}',
+    operationId: 'get_users',
+    summary: 'Get one user',
+    tags: ['Users'],
+    security: 'apiKey',
+    params: Type.Object({ id: Uuid }),
+    responses: { 200: { description: 'The user.', schema: 'User' } },
+    async handler(ctx, { params }) {
+      const principal = ctx.state.principal as RestPrincipal;
+      const row = await visibleQuery(principal).andWhere({ id: params.id }).first(USER_COLUMNS);
+      if (!row) throw new NotFoundError(`The user ${params.id} was not found.`);
+      ctx.body = presentUser(toUser(row));
+    },
+  });
+}

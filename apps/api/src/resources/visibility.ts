@@ -1,0 +1,109 @@
+import type { Knex } from 'knex';
+
+/**
+ * How a resource's rows relate to clients, projects and reports, so that visibility is applied as
+ * query conditions: a row in the trash (or under something in the trash) is never loaded, and an
+ * external collaborator's rows are limited to what is shared with them.
+ *
+ * Aliases: the resource's own table is always `r`; `c` is its client, `p` its project and `rep`
+ * its report where it has them.
+ */
+export interface Visibility {
+  /** Joins from `r` to its ancestors. */
+  join(q: Knex.QueryBuilder, db: Knex): void;
+  /** Aliases whose `deleted_at` must be null (the resource itself included when it is trashable). */
+  alive: string[];
+  /** SQL for the id of the client owning the row; null for rows outside any client. */
+  clientSql: string | null;
+  /**
+   * SQL for an external caller's access to the row, 2 = edit, 1 = view, null = none, with the
+   * named binding `:uid`; null when externals never see this resource.
+   */
+  grantSql: string | null;
+}
+
+/** The highest grant level the user holds on any of the given (type, id column) pairs. */
+export function grantLevelSql(targets: Array<['project' | 'report', string]>, extraFindingReportShare?: string): string {
+  const conditions = targets.map(([type, column]) => `(g.resource_type = '${type}' and g.resource_id = ${column})`);
+  const direct = `(select max(case g.access when 'edit' then 2 else 1 end) from grants g where g.user_id = :uid and (${conditions.join(' or ')}))`;
+  if (!extraFindingReportShare) return direct;
+  // A finding attached to a report shared with the user is visible through that report.
+  const viaReport = `(select max(case g.access when 'edit' then 2 else 1 end) from report_findings rf join reports srep on srep.id = rf.report_id and srep.deleted_at is null join grants g on g.resource_type = 'report' and g.resource_id = rf.report_id and g.user_id = :uid where rf.finding_id = ${extraFindingReportShare})`;
+  return `greatest(${direct}, ${viaReport})`;
+}
+
+export const clientVisibility: Visibility = {
+  join() {},
+  alive: ['r'],
+  clientSql: 'r.id',
+  grantSql: null,
+};
+
+export const projectVisibility: Visibility = {
+  join(q) {
+    q.join('clients as c', 'c.id', 'r.client_id');
+  },
+  alive: ['r', 'c'],
+  clientSql: 'r.client_id',
+  grantSql: grantLevelSql([['project', 'r.id']]),
+};
+
+export const reportVisibility: Visibility = {
+  join(q) {
+    q.join('projects as p', 'p.id', 'r.project_id').join('clients as c', 'c.id', 'p.client_id');
+  },
+  alive: ['r', 'p', 'c'],
+  clientSql: 'p.client_id',
+  grantSql: grantLevelSql([
+    ['project', 'p.id'],
+    ['report', 'r.id'],
+  ]),
+};
+
+/** Rows that belong to a report through `r.report_id` (tabs, links, report findings). */
+export const reportChildVisibility: Visibility = {
+  join(q) {
+    q.join('reports as rep', 'rep.id', 'r.report_id').join('projects as p', 'p.id', 'rep.project_id').join('clients as c', 'c.id', 'p.client_id');
+  },
+  alive: ['rep', 'p', 'c'],
+  clientSql: 'p.client_id',
+  grantSql: grantLevelSql([
+    ['project', 'p.id'],
+    ['report', 'rep.id'],
+  ]),
+};
+
+export const findingVisibility: Visibility = {
+  join(q) {
+    q.join('projects as p', 'p.id', 'r.project_id').join('clients as c', 'c.id', 'p.client_id');
+  },
+  alive: ['p', 'c'],
+  clientSql: 'p.client_id',
+  grantSql: grantLevelSql([['project', 'p.id']], 'r.id'),
+};
+
+/** Evidence belongs to a finding or to a report tab. */
+export const evidenceVisibility: Visibility = {
+  join(q, db) {
+    q.leftJoin('findings as f', 'f.id', 'r.finding_id')
+      .leftJoin('report_tabs as t', 't.id', 'r.report_tab_id')
+      .leftJoin('reports as rep', 'rep.id', 't.report_id')
+      .join('projects as p', (j) => j.on(db.raw('p.id = coalesce(f.project_id, rep.project_id)')))
+      .join('clients as c', 'c.id', 'p.client_id')
+      .whereRaw('rep.deleted_at is null');
+  },
+  alive: ['p', 'c'],
+  clientSql: 'p.client_id',
+  grantSql: `coalesce(${grantLevelSql([
+    ['project', 'p.id'],
+    ['report', 'rep.id'],
+  ])}, ${grantLevelSql([['project', 'p.id']], 'r.finding_id')})`,
+};
+
+/** Libraries: workspace-wide, no client, never visible to external collaborators. */
+export const workspaceVisibility: Visibility = {
+  join() {},
+  alive: [],
+  clientSql: null,
+  grantSql: null,
+};

@@ -1,0 +1,51 @@
+import { ApiKeyRepository, UserRepository, type KeyScope, type Role, type User } from '@service/auth';
+import { httpClient, type HttpClient } from './http-client.ts';
+import type { TestApp } from './start-test-app.ts';
+
+let counter = 0;
+
+export interface Actor {
+  user: User;
+  key: string;
+  keyId: string;
+  api: HttpClient;
+}
+
+/** A user of the organization with a personal API key, and a REST client using that key. */
+export async function createActor(
+  app: TestApp,
+  options: { role?: Role; scope?: KeyScope; clientIds?: string[] | null; email?: string; expiresAt?: Date } = {},
+): Promise<Actor> {
+  const users = new UserRepository(app.dbs.controlPlane);
+  const org = await app.dbs.controlPlane('organizations').first();
+  counter += 1;
+  const user = await users.create({
+    organizationId: org.id,
+    email: options.email ?? `user${counter}-${Date.now()}@example.com`,
+    name: `User ${counter}`,
+    role: options.role ?? 'member',
+    password: 'a-long-test-password',
+  });
+  const { key, value } = await new ApiKeyRepository(app.dbs.controlPlane).create({
+    organizationId: org.id,
+    userId: user.id,
+    name: 'test key',
+    scope: options.scope ?? 'read-write',
+    expiresAt: options.expiresAt ?? new Date(Date.now() + 86_400_000),
+    clientIds: options.clientIds ?? null,
+  });
+  return { user, key: value, keyId: key.id, api: httpClient(`${app.url}/rest/v1`, { token: value }) };
+}
+
+/** Signs in through the real endpoint and returns a client carrying the session cookie. */
+export async function signIn(app: TestApp, email: string, password: string): Promise<HttpClient & { cookie: string }> {
+  const res = await fetch(`${app.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
+    body: JSON.stringify({ email, password }),
+  });
+  if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
+  const setCookie = res.headers.get('set-cookie') ?? '';
+  const cookie = setCookie.split(';')[0]!;
+  return { ...httpClient(app.url, { headers: { cookie, 'x-requested-with': 'XMLHttpRequest' } }), cookie };
+}

@@ -1,0 +1,123 @@
+import type { Knex } from 'knex';
+import { hashPassword } from './password.ts';
+import type { Role } from './policy.ts';
+
+export interface User {
+  id: string;
+  organizationId: string;
+  email: string;
+  name: string;
+  role: Role;
+  active: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+  deactivatedAt: Date | null;
+}
+
+type Row = {
+  id: string;
+  organization_id: string;
+  email: string;
+  name: string;
+  role: Role;
+  active: boolean;
+  created_at: Date;
+  updated_at: Date;
+  deactivated_at: Date | null;
+};
+
+export const USER_COLUMNS = ['id', 'organization_id', 'email', 'name', 'role', 'active', 'created_at', 'updated_at', 'deactivated_at'];
+
+export function toUser(row: Row): User {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    email: row.email,
+    name: row.name,
+    role: row.role,
+    active: row.active,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    deactivatedAt: row.deactivated_at,
+  };
+}
+
+export class EmailTakenError extends Error {
+  constructor(email: string) {
+    super(`A user with the email ${email} already exists.`);
+    this.name = 'EmailTakenError';
+  }
+}
+
+/** Users of the control plane. Every query is scoped to one organization. */
+export class UserRepository {
+  constructor(private readonly db: Knex) {}
+
+  async list(organizationId: string, filter: { ids?: string[] } = {}): Promise<User[]> {
+    const q = this.db('users').select(USER_COLUMNS).where({ organization_id: organizationId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+    if (filter.ids) q.whereIn('id', filter.ids);
+    return (await q).map(toUser);
+  }
+
+  async get(organizationId: string, id: string): Promise<User | null> {
+    const row = await this.db('users').select(USER_COLUMNS).where({ organization_id: organizationId, id }).first();
+    return row ? toUser(row) : null;
+  }
+
+  async findByEmailWithPassword(email: string): Promise<(User & { passwordHash: string | null }) | null> {
+    const row = await this.db('users').select([...USER_COLUMNS, 'password_hash']).where({ email }).first();
+    return row ? { ...toUser(row), passwordHash: row.password_hash } : null;
+  }
+
+  async create(input: { organizationId: string; email: string; name: string; role: Role; password?: string | null }): Promise<User> {
+    try {
+      const [row] = await this.db('users')
+        .insert({
+          organization_id: input.organizationId,
+          email: input.email,
+          name: input.name,
+          role: input.role,
+          password_hash: input.password ? await hashPassword(input.password) : null,
+        })
+        .returning(USER_COLUMNS);
+      return toUser(row);
+    } catch (err) {
+      if ((err as { code?: string }).code === '23505') throw new EmailTakenError(input.email);
+      throw err;
+    }
+  }
+
+  async update(organizationId: string, id: string, patch: { name?: string; role?: Role }): Promise<User | null> {
+    const [row] = await this.db('users')
+      .where({ organization_id: organizationId, id })
+      .update({ ...patch, updated_at: this.db.fn.now(3) })
+      .returning(USER_COLUMNS);
+    return row ? toUser(row) : null;
+  }
+
+  async setPassword(id: string, password: string): Promise<void> {
+    await this.db('users').where({ id }).update({ password_hash: await hashPassword(password), updated_at: this.db.fn.now(3) });
+  }
+
+  /**
+   * Deactivates a user and, in the same transaction, revokes all of their API keys and sign-in
+   * sessions, so nothing they hold works a moment later.
+   */
+  async deactivate(organizationId: string, id: string, byUserId: string): Promise<User | null> {
+    return this.db.transaction(async (trx) => {
+      const [row] = await trx('users')
+        .where({ organization_id: organizationId, id })
+        .update({ active: false, deactivated_at: trx.raw('coalesce(deactivated_at, now())'), updated_at: trx.fn.now(3) })
+        .returning(USER_COLUMNS);
+      if (!row) return null;
+      await trx('api_keys').where({ user_id: id }).whereNull('revoked_at').update({ revoked_at: trx.fn.now(3), revoked_by: byUserId });
+      await trx('sessions').where({ user_id: id }).whereNull('revoked_at').update({ revoked_at: trx.fn.now(3) });
+      return toUser(row);
+    });
+  }
+
+  async countActiveAdmins(organizationId: string): Promise<number> {
+    const [{ n }] = (await this.db('users').where({ organization_id: organizationId, role: 'admin', active: true }).count({ n: '*' })) as [{ n: number }];
+    return Number(n);
+  }
+}

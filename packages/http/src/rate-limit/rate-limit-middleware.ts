@@ -1,0 +1,141 @@
+import type { Context, Middleware } from 'koa';
+import { RateLimitedError } from '../http-error.ts';
+import type { RateLimitDecision, RateLimitStore } from './rate-limit-store.ts';
+
+/** The budget the rate-limit headers describe; kept in `ctx.state.rateLimit`. */
+export interface RateLimitInfo {
+  /** Which limiter (its `prefix`). */
+  prefix: string;
+  limit: number;
+  remaining: number;
+  /** Whole seconds until the full budget is back. */
+  resetSeconds: number;
+}
+
+export interface RateLimitWarnLogger {
+  warn(event: string, fields?: Record<string, unknown>): void;
+}
+
+export interface RateLimitOptions {
+  store: RateLimitStore;
+  /** Requests of cost 1 per window. */
+  limit: number;
+  /** Default 60 000 (one minute). */
+  windowMs?: number;
+  /**
+   * The budget this request draws on, e.g. the client IP or the authenticated key's id; null skips
+   * this limiter. It is stored as is (PostgreSQL store): never return a secret such as the raw API key.
+   */
+  key: (ctx: Context) => string | null;
+  /** Default 1. An integer from 0 to `limit` (the DOCX export and Markdown import cost 10). */
+  cost?: (ctx: Context) => number;
+  /** Namespaces the keys of this limiter in the store (`ip`, `key`): `${prefix}:${key}`. */
+  prefix: string;
+  /** Told when the store fails and the request goes through unlimited (at most one line per 10 s). */
+  logger?: RateLimitWarnLogger;
+  /** Clock in ms; default Date.now. */
+  now?: () => number;
+  /** A store slower than this counts as failed. Default 2 000 ms. */
+  storeTimeoutMs?: number;
+}
+
+const WARN_INTERVAL_MS = 10_000;
+
+class StoreTimeoutError extends Error {
+  constructor(ms: number) {
+    super(`rate-limit store did not answer within ${ms} ms`);
+    this.name = 'StoreTimeoutError';
+  }
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new StoreTimeoutError(ms)), ms);
+  });
+  // Why: when the timeout wins, a late rejection of the store must not become an unhandled rejection.
+  promise.catch(() => {});
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Koa middleware charging `cost(ctx)` to the budget `prefix:key(ctx)` of `limit` per `windowMs`.
+ *
+ * Headers, on every response it sees (errors included: the error mapper keeps headers set with
+ * ctx.set, and a 429 carries them too):
+ * - `X-RateLimit-Limit`: the budget per window.
+ * - `X-RateLimit-Remaining`: requests of cost 1 still allowed right now, after this one.
+ * - `X-RateLimit-Reset`: whole seconds until the FULL budget is back (not until the next request
+ *   fits; on a 429, `Retry-After` says that, for this request's cost).
+ *
+ * Several limiters (per IP, then per key) share the headers: a limiter writes them only when its
+ * budget is tighter than the one already written (lower remaining; on a tie, the later reset), and a
+ * refusing limiter always writes them. So the client sees the constraint that binds first.
+ *
+ * Over the budget it throws RateLimitedError (429 `rate_limited`, `Retry-After` in whole seconds,
+ * at least 1) and charges nothing. A refusal by a later limiter does not refund an earlier one: the
+ * per-IP budget pays for every request, so guessing keys is throttled too.
+ *
+ * Why fail open: when the store fails or is slow (database down), the request goes on without a limit
+ * and a warning is logged. Rate limiting protects capacity; refusing every request because its
+ * counter is unreachable would turn a database hiccup into a full API outage, and the requests that
+ * need the database fail on their own anyway. No rate-limit headers are sent then.
+ */
+export function rateLimit(options: RateLimitOptions): Middleware {
+  const { store, limit, prefix, key, logger } = options;
+  const windowMs = options.windowMs ?? 60_000;
+  const now = options.now ?? Date.now;
+  const storeTimeoutMs = options.storeTimeoutMs ?? 2_000;
+  const cost = options.cost ?? (() => 1);
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`rateLimit "${prefix}": limit must be a positive integer, got ${limit}.`);
+  if (!Number.isFinite(windowMs) || windowMs <= 0) throw new RangeError(`rateLimit "${prefix}": windowMs must be a positive number, got ${windowMs}.`);
+  let nextWarnAt = Number.NEGATIVE_INFINITY;
+  let suppressed = 0;
+
+  const warnStoreFailure = (err: unknown, at: number) => {
+    if (at < nextWarnAt) {
+      suppressed += 1;
+      return;
+    }
+    logger?.warn('rate_limit_store_failed', {
+      limiter: prefix,
+      failOpen: true,
+      suppressedSinceLastWarning: suppressed,
+      error: { name: (err as Error)?.name, code: (err as { code?: string })?.code, message: (err as Error)?.message },
+    });
+    nextWarnAt = at + WARN_INTERVAL_MS;
+    suppressed = 0;
+  };
+
+  return async (ctx, next) => {
+    const budget = key(ctx);
+    if (budget === null) return next();
+    const charge = cost(ctx);
+    if (!Number.isSafeInteger(charge) || charge < 0 || charge > limit) {
+      throw new Error(`rateLimit "${prefix}": cost must be an integer from 0 to ${limit}, got ${charge} for ${ctx.method} ${ctx.path}.`);
+    }
+    const at = now();
+    let decision: RateLimitDecision;
+    try {
+      decision = await withTimeout(store.consume(`${prefix}:${budget}`, charge, limit, windowMs, at), storeTimeoutMs);
+    } catch (err) {
+      warnStoreFailure(err, at);
+      return next();
+    }
+    const info: RateLimitInfo = { prefix, limit, remaining: decision.remaining, resetSeconds: Math.ceil(decision.resetMs / 1000) };
+    const current = ctx.state.rateLimit as RateLimitInfo | undefined;
+    const tighter = !current || info.remaining < current.remaining || (info.remaining === current.remaining && info.resetSeconds > current.resetSeconds);
+    if (!decision.allowed || tighter) {
+      ctx.state.rateLimit = info;
+      ctx.set('X-RateLimit-Limit', String(info.limit));
+      ctx.set('X-RateLimit-Remaining', String(info.remaining));
+      ctx.set('X-RateLimit-Reset', String(info.resetSeconds));
+    }
+    if (!decision.allowed) throw new RateLimitedError(Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));
+    return next();
+  };
+}
