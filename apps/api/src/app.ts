@@ -14,6 +14,7 @@ import { registerResources } from './resources/register-resources.ts';
 import { restPipeline } from './rest/rest-pipeline.ts';
 import { registerApiDocsRoutes } from './system/api-docs-routes.ts';
 import { registerHealthRoutes } from './system/health-routes.ts';
+import { registerWorkspacePages } from './workspace/workspace-pages.ts';
 
 export interface App {
   koa: Koa;
@@ -75,6 +76,7 @@ export function createApp(deps: AppDeps): App {
   registerApiKeyRoutes(app);
   registerUserAdminRoutes(app);
   registerResources(app);
+  registerWorkspacePages(app);
 
   koa.use(router.routes());
   koa.use(router.allowedMethods({ throw: true }));

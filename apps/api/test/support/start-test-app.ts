@@ -4,7 +4,7 @@ import { loadConfig, type Config } from '@service/config';
 import type { License } from '@service/auth';
 import { createKnex, DATABASE_NAMES, type DatabaseName } from '@service/db';
 import { createTestDatabases, type TestDatabases } from '@service/db/testing';
-import { createJsonLogger, MemoryRateLimitStore, type RateLimitStore } from '@service/http';
+import { createJsonLogger, MemoryRateLimitStore, PostgresRateLimitStore, type RateLimitStore } from '@service/http';
 import type { Knex } from 'knex';
 import { createApp } from '../../src/app.ts';
 import { readBuildInfo } from '../../src/build-info.ts';
@@ -27,7 +27,10 @@ export interface TestApp {
 export interface StartTestAppOptions {
   /** Behave like the embedded evaluation install (30-day evaluation licence). Default true. */
   evaluation?: boolean;
-  rateLimitStore?: RateLimitStore;
+  /** `postgres`: counters in this app's control-plane database, shared with any `reuse` app. */
+  rateLimitStore?: RateLimitStore | 'postgres';
+  /** Serve a second app on the databases of this one (as a second service process would). */
+  reuse?: TestApp;
 }
 
 /**
@@ -35,7 +38,7 @@ export interface StartTestAppOptions {
  * (call in beforeAll, stop in afterAll). Rate limits are raised unless the env sets them.
  */
 export async function startTestApp(env: Record<string, string> = {}, options: StartTestAppOptions = {}): Promise<TestApp> {
-  const databases = await createTestDatabases();
+  const databases = options.reuse?.databases ?? (await createTestDatabases());
   const config = loadConfig(
     {
       CONTROL_PLANE_DATABASE_URL: databases.urls.controlPlane,
@@ -58,7 +61,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: St
     logLines.push(line);
   });
   const { license } = await prepareService({ config, dbs, embedded: options.evaluation ?? true, logger, build });
-  const rateLimitStore = options.rateLimitStore ?? new MemoryRateLimitStore();
+  const rateLimitStore = options.rateLimitStore === 'postgres' ? new PostgresRateLimitStore(dbs.controlPlane) : (options.rateLimitStore ?? new MemoryRateLimitStore());
   const { koa } = createApp({ config, dbs, logger, build, currentLicense: () => testApp.license, rateLimitStore });
   const server: Server = createServer(koa.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -75,7 +78,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: St
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await Promise.all(DATABASE_NAMES.map((n) => dbs[n].destroy()));
-      await databases.drop();
+      if (!options.reuse) await databases.drop();
     },
   };
   return testApp;
