@@ -19,6 +19,7 @@ import { registerWorkspacePages } from './workspace/workspace-pages.ts';
 export interface App {
   koa: Koa;
   registry: OpenApiRegistry;
+  resources: ReturnType<typeof registerResources>;
 }
 
 /** Builds the Koa app from its dependencies. No globals: tests build as many as they like. */
@@ -75,7 +76,7 @@ export function createApp(deps: AppDeps): App {
   registerAuthRoutes(app);
   registerApiKeyRoutes(app);
   registerUserAdminRoutes(app);
-  registerResources(app);
+  const resources = registerResources(app);
   registerWorkspacePages(app);
 
   koa.use(router.routes());
@@ -85,5 +86,5 @@ export function createApp(deps: AppDeps): App {
   });
   // Why: Koa would otherwise print every error a second time to stderr.
   koa.silent = true;
-  return { koa, registry };
+  return { koa, registry, resources };
 }

@@ -57,6 +57,8 @@ export interface ResourceDeclaration {
   extraResponse?: Record<string, TSchema>;
   /** Computed columns added to every read (for `present`). */
   extraSelect?: (db: Knex) => Knex.Raw[];
+  /** Table columns read besides the fields' own (e.g. a storage key used by handlers). */
+  internalColumns?: string[];
 }
 
 export interface Resource {
@@ -108,6 +110,7 @@ export function defineResource(app: AppContext, decl: ResourceDeclaration): Reso
     filters,
     searchable: decl.searchable ?? true,
     extraSelect: decl.extraSelect,
+    columns: [...new Set([...Object.values(decl.fields).map((f) => f.column).filter((c) => !c.startsWith('_')), ...(decl.internalColumns ?? [])])],
   });
   const present = (row: Record<string, unknown>) => {
     const api = rowToApi(decl.fields, row);

@@ -45,6 +45,8 @@ export class ResourceStore {
       searchable: boolean;
       /** Extra computed columns, e.g. a finding's report ids. */
       extraSelect?: (db: Knex) => Knex.Raw[];
+      /** Columns of `r` to read; default all. Narrow reads keep large columns (search vectors) off the wire. */
+      columns?: string[];
     },
   ) {}
 
@@ -58,7 +60,7 @@ export class ResourceStore {
       q.whereNull(`${alias}.deleted_at`);
     }
     if (opts.trashed) q.whereNotNull('r.deleted_at');
-    q.select('r.*', db.raw(`${v.clientSql ?? 'null::uuid'} as _client_id`), ...(this.options.extraSelect?.(db) ?? []));
+    q.select(...this.columnList(), db.raw(`${v.clientSql ?? 'null::uuid'} as _client_id`), ...(this.options.extraSelect?.(db) ?? []));
     if (principal.role === 'external') {
       if (!v.grantSql) {
         q.whereRaw('false');
@@ -71,6 +73,10 @@ export class ResourceStore {
       q.select(db.raw('null as _grant'));
     }
     return q;
+  }
+
+  private columnList(): string[] {
+    return this.options.columns ? this.options.columns.map((c) => `r.${c}`) : ['r.*'];
   }
 
   access(row: Row): RowAccess {
@@ -89,17 +95,20 @@ export class ResourceStore {
     for (const [name, value] of Object.entries(req.filters)) {
       if (value !== undefined) this.options.filters[name]!.apply(q, value as never, db);
     }
-    // Why: the total comes with the page in one round trip; only an empty page needs a second query.
-    const paged = q.clone().select(db.raw('count(*) over() as _total'));
-    for (const [col, dir] of this.options.order) paged.orderBy(col, dir);
-    paged.orderBy('r.id', 'asc').offset(req.offset).limit(req.limit);
-    const rows = (await paged) as Array<Row & { _total: number }>;
-    let total = rows[0]?._total ?? 0;
-    if (rows.length === 0 && req.offset > 0) {
-      const [{ n }] = (await q.clearSelect().clearOrder().count({ n: '*' })) as [{ n: number }];
-      total = Number(n);
+    // Why: the page is chosen on narrow rows (id, order keys, total in one window pass), then only
+    // that page's full rows are read; counting and sorting thousands of wide rows is what costs.
+    const page = q.clone().clearSelect().select('r.id', db.raw('count(*) over() as _total'));
+    for (const [col, dir] of this.options.order) page.orderBy(col, dir);
+    page.orderBy('r.id', 'asc').offset(req.offset).limit(req.limit);
+    const ids = (await page) as Array<{ id: string; _total: number }>;
+    let total = ids[0]?._total ?? 0;
+    if (ids.length === 0) {
+      if (req.offset > 0) total = Number(((await q.clearSelect().clearOrder().count({ n: '*' })) as [{ n: number }])[0].n);
+      return { rows: [], total: Number(total) };
     }
-    return { rows, total: Number(total) };
+    const rows = (await this.scoped(db, principal).whereIn('r.id', ids.map((r) => r.id))) as Row[];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return { rows: ids.map((r) => byId.get(r.id)!).filter(Boolean), total: Number(total) };
   }
 
   async find(db: Knex, principal: RestPrincipal, id: string, opts: { trashed?: boolean; forUpdate?: boolean } = {}): Promise<Row | null> {

@@ -44,6 +44,7 @@ export function registerEvidenceImages(app: AppContext) {
     table: 'evidence_images',
     visibility: evidenceVisibility,
     operations: { create: false },
+    internalColumns: ['storage_key'],
     fields: {
       ...baseFields,
       findingId: { column: 'finding_id', schema: Type.Union([Uuid, Type.Null()]) },

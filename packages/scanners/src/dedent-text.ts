@@ -1,0 +1,20 @@
+/**
+ * Trims a text block and removes the indentation its continuation lines share.
+ * Why: re-indented (pretty-printed) Nessus exports carry the XML indentation inside every
+ * description line; relative indentation (lists, code) is kept.
+ */
+export function dedentText(text: string): string {
+  const trimmed = text.trim();
+  if (!trimmed.includes('\n')) return trimmed;
+  const lines = trimmed.split('\n');
+  let common = Number.POSITIVE_INFINITY;
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i];
+    if (line.trim() === '') continue;
+    const indent = line.length - line.trimStart().length;
+    if (indent < common) common = indent;
+  }
+  if (common === 0 || common === Number.POSITIVE_INFINITY) return trimmed;
+  for (let i = 1; i < lines.length; i++) lines[i] = lines[i].slice(Math.min(common, lines[i].length - lines[i].trimStart().length));
+  return lines.join('\n');
+}

@@ -1,0 +1,36 @@
+export type { ScanFormat } from './scan-format.ts';
+export { SCAN_FORMATS } from './scan-format.ts';
+export { ScanParseError } from './scan-parse-error.ts';
+export { detectFormat } from './detect-format.ts';
+export { parseScan, parseScanStream, type ParseScanOptions, type ParseScanStreamOptions } from './parse-scan.ts';
+export type {
+  BurpParseResult,
+  BurpStats,
+  NessusParseResult,
+  NessusStats,
+  NmapParseResult,
+  NmapStats,
+  NucleiParseResult,
+  NucleiStats,
+  ParseQuirk,
+  ParseResult,
+  ParseStats,
+} from './parse-result.ts';
+export {
+  NormalizedFindingSchema,
+  type Asset,
+  type CompleteFinding,
+  type CompleteOccurrence,
+  type Compliance,
+  type Confidence,
+  type Cvss,
+  type CvssVersion,
+  type Evidence,
+  type HttpExchange,
+  type Interaction,
+  type NormalizedFinding,
+  type Occurrence,
+} from './normalized-finding.ts';
+export { normalizeFindingInput } from './normalize-finding-input.ts';
+export { SEVERITIES, type Severity } from './severity.ts';
+export { LIMITS } from './limits.ts';

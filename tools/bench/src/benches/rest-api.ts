@@ -1,0 +1,92 @@
+// REST pipeline benchmark (issues "Identity and access" and "The workspace over REST").
+// Seeds a tenant with 20 clients, 200 projects, 1,000 reports and 50,000 findings, then measures
+// with autocannon from a separate process:
+//  1. authentication + rate limiting + licence + validation + logging overhead: the same
+//     one-row query through the full pipeline and through a bare Koa route, one connection;
+//  2. GET /rest/v1/findings?per_page=100&report_id=... and ?q=... with 16 connections, full
+//     pipeline vs the same query on a bare Koa route with no middleware, and their ratio.
+import Koa from 'koa';
+import { ApiKeyRepository } from '@service/auth';
+import { startBenchService } from '../support/bench-service.ts';
+import { formatLoad, load } from '../support/load.ts';
+
+const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'];
+const TOPICS = ['SQL injection', 'Cross-site scripting', 'Outdated TLS configuration', 'Missing security headers', 'Default credentials', 'Directory listing', 'Open redirect', 'Server-side request forgery'];
+
+export default async function run(): Promise<void> {
+  const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+  const svc = await startBenchService();
+  try {
+    const t = svc.dbs.tenant;
+    const started = Date.now();
+    await t.raw(`insert into clients (name, description) select 'Client ' || g, 'Seeded client ' || g from generate_series(1, 20) g`);
+    await t.raw(`insert into projects (client_id, name) select c.id, c.name || ' project ' || g from clients c, generate_series(1, 10) g`);
+    await t.raw(`insert into reports (project_id, title) select p.id, p.name || ' report ' || g from projects p, generate_series(1, 5) g`);
+    await t.raw(`create temporary table seed as select gen_random_uuid() as fid, r.id as rid, r.project_id as pid, g from reports r, generate_series(1, 50) g`);
+    await t.raw(
+      `insert into findings (id, project_id, title, severity, description, remediation, cves, created_at, updated_at)
+       select fid, pid, (array[${TOPICS.map((x) => `'${x}'`).join(',')}])[1 + (g % ${TOPICS.length})] || ' #' || g,
+              (array[${SEVERITIES.map((x) => `'${x}'`).join(',')}])[1 + (g % 5)],
+              'The application is affected by ' || (array[${TOPICS.map((x) => `'${x}'`).join(',')}])[1 + (g % ${TOPICS.length})] || '. Details for finding ' || g || ' follow.',
+              'Fix it.', case when g % 7 = 0 then array['CVE-2024-' || (1000 + g)] else '{}' end,
+              now() - (g || ' seconds')::interval, now()
+       from seed`,
+    );
+    await t.raw(`insert into report_findings (report_id, finding_id, position) select rid, fid, g from seed`);
+    await t.raw('analyze');
+    const [{ n }] = await t('findings').count({ n: '*' });
+    console.log(`seeded ${n} findings in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+    const org = await svc.dbs.controlPlane('organizations').first();
+    const adminUser = await svc.dbs.controlPlane('users').where({ role: 'admin' }).first();
+    const { value: key, key: apiKey } = await new ApiKeyRepository(svc.dbs.controlPlane).create({
+      organizationId: org.id,
+      userId: adminUser.id,
+      name: 'bench',
+      scope: 'read-write',
+      expiresAt: new Date(Date.now() + 86_400_000),
+      clientIds: null,
+    });
+    const report = await t('reports').orderBy('id').first();
+    const auth = { authorization: `Bearer ${key}` };
+
+    // The same queries on a bare Koa app: no request id, log, error mapper, rate limits, key
+    // lookup, licence or validation; just the repository call and JSON.
+    const principal = { keyId: apiKey.id, userId: adminUser.id, organizationId: org.id, role: 'admin' as const, scope: 'read-write' as const, allowedClientIds: null, plan: 'business', tenantDatabase: 'default', tenant: t };
+    const bare = new Koa();
+    bare.use(async (ctx) => {
+      const resource = ctx.path === '/clients' ? svc.app.resources.clients : svc.app.resources.findings;
+      const perPage = Math.min(Number(ctx.query.per_page ?? 25), 100);
+      const filters: Record<string, unknown> = ctx.path === '/findings' ? { report_id: ctx.query.report_id } : {};
+      const { rows, total } = await resource.store.list(t, principal, { filters, q: ctx.query.q as string | undefined, offset: 0, limit: perPage });
+      ctx.set('X-Total-Count', String(total));
+      ctx.body = rows.map(resource.present);
+    });
+    const bareServer = await svc.listen(bare);
+
+    const warm = { connections: 4, seconds: 2, headers: auth };
+    await load(`${svc.url}/rest/v1/findings?per_page=100&report_id=${report.id}`, warm);
+    await load(`${bareServer.url}/findings?per_page=100&report_id=${report.id}`, warm);
+
+    console.log('\n1. Pipeline overhead per request (GET one client, 1 connection)');
+    const fullOne = await load(`${svc.url}/rest/v1/clients?per_page=1`, { connections: 1, seconds: Math.max(3, seconds / 2), headers: auth });
+    const bareOne = await load(`${bareServer.url}/clients?per_page=1`, { connections: 1, seconds: Math.max(3, seconds / 2) });
+    console.log(formatLoad('full pipeline  /rest/v1/clients?per_page=1', fullOne));
+    console.log(formatLoad('bare Koa route /clients?per_page=1', bareOne));
+    console.log(`added latency: p50 ${(fullOne.p50 - bareOne.p50).toFixed(2)} ms, p99 ${(fullOne.p99 - bareOne.p99).toFixed(2)} ms`);
+
+    console.log('\n2. Findings lists, 16 connections, 50,000 findings');
+    for (const [label, query] of [
+      ['report_id', `per_page=100&report_id=${report.id}`],
+      ['q=injection', 'per_page=100&q=injection'],
+    ] as const) {
+      const full = await load(`${svc.url}/rest/v1/findings?${query}`, { connections: 16, seconds, headers: auth });
+      const plain = await load(`${bareServer.url}/findings?${query}`, { connections: 16, seconds });
+      console.log(formatLoad(`full pipeline  findings ${label}`, full));
+      console.log(formatLoad(`bare Koa route findings ${label}`, plain));
+      console.log(`throughput ratio full/bare: ${((full.requestsPerSecond / plain.requestsPerSecond) * 100).toFixed(1)} % (target >= 70 %), p99 ${full.p99.toFixed(1)} ms (target < 50 ms)\n`);
+    }
+  } finally {
+    await svc.stop();
+  }
+}
