@@ -95,20 +95,19 @@ export class ResourceStore {
     for (const [name, value] of Object.entries(req.filters)) {
       if (value !== undefined) this.options.filters[name]!.apply(q, value as never, db);
     }
-    // Why: the page is chosen on narrow rows (id, order keys, total in one window pass), then only
-    // that page's full rows are read; counting and sorting thousands of wide rows is what costs.
+    // Why: the page is chosen on narrow rows (id and order keys, with the total from one window
+    // pass), and only that page's full rows are read, in the same statement: sorting and counting
+    // thousands of wide rows, or a second round trip, is what costs.
     const page = q.clone().clearSelect().select('r.id', db.raw('count(*) over() as _total'));
     for (const [col, dir] of this.options.order) page.orderBy(col, dir);
     page.orderBy('r.id', 'asc').offset(req.offset).limit(req.limit);
-    const ids = (await page) as Array<{ id: string; _total: number }>;
-    let total = ids[0]?._total ?? 0;
-    if (ids.length === 0) {
-      if (req.offset > 0) total = Number(((await q.clearSelect().clearOrder().count({ n: '*' })) as [{ n: number }])[0].n);
-      return { rows: [], total: Number(total) };
-    }
-    const rows = (await this.scoped(db, principal).whereIn('r.id', ids.map((r) => r.id))) as Row[];
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    return { rows: ids.map((r) => byId.get(r.id)!).filter(Boolean), total: Number(total) };
+    const full = this.scoped(db, principal).join(page.as('page'), 'page.id', 'r.id').select('page._total');
+    for (const [col, dir] of this.options.order) full.orderBy(col, dir);
+    full.orderBy('r.id', 'asc');
+    const rows = (await full) as Array<Row & { _total: number }>;
+    let total = rows[0]?._total ?? 0;
+    if (rows.length === 0 && req.offset > 0) total = Number(((await q.clearSelect().clearOrder().count({ n: '*' })) as [{ n: number }])[0].n);
+    return { rows, total: Number(total) };
   }
 
   async find(db: Knex, principal: RestPrincipal, id: string, opts: { trashed?: boolean; forUpdate?: boolean } = {}): Promise<Row | null> {

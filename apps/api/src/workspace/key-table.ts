@@ -17,8 +17,8 @@ function renderRow(key: PresentedApiKey, withOwner: boolean): SafeHtml {
   return html`<tr data-id="${key.id}">
 ${withOwner ? html`<td>${key.ownerName}<br><span class="muted">${key.ownerEmail}</span></td>` : ''}
 <td>${key.name}</td>
-<td><code>${key.prefix}…</code></td>
-<td>${key.scope}</td>
+<td class="nowrap"><code>${key.prefix}…</code></td>
+<td class="nowrap">${key.scope}</td>
 <td>${renderClients(key.clientIds)}</td>
 <td><span class="state state-${key.state}">${key.state}</span></td>
 <td>${renderDate(key.expiresAt)}</td>

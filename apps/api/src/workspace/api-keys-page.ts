@@ -1,0 +1,52 @@
+import { KEY_SCOPES, DEFAULT_KEY_LIFETIME_MS, MAX_KEY_LIFETIME_MS, type SessionPrincipal } from '@service/auth';
+import { html, type SafeHtml } from './html-template.ts';
+import { renderKeyTable, type PresentedApiKey } from './key-table.ts';
+import { renderPage } from './page-shell.ts';
+
+const DAY_MS = 86_400_000;
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+function renderCreateForm(now: Date): SafeHtml {
+  const t = now.getTime();
+  // Why: workspace.js sends the chosen day as midnight UTC. The latest day offered is the last one
+  // whose midnight still lies within the two-year limit, so the server never refuses it.
+  const max = isoDay(t + MAX_KEY_LIFETIME_MS - DAY_MS);
+  const min = isoDay(t + DAY_MS);
+  const byDefault = isoDay(t + DEFAULT_KEY_LIFETIME_MS);
+  return html`<section class="card" aria-labelledby="create-heading">
+<h2 id="create-heading">Create a key</h2>
+<form id="create-key-form" method="post">
+<div class="grid">
+<div class="field"><label for="key-name">Name</label>
+<input id="key-name" name="name" required maxlength="200" placeholder="e.g. CI pipeline" aria-describedby="key-name-hint">
+<p class="hint" id="key-name-hint">Say where the key will be used.</p></div>
+<div class="field"><label for="key-scope">Scope</label>
+<select id="key-scope" name="scope" aria-describedby="key-scope-hint">${KEY_SCOPES.map((s) => html`<option value="${s}">${s}</option>`)}</select>
+<p class="hint" id="key-scope-hint">Read-only keys cannot create, change or delete anything.</p></div>
+<div class="field"><label for="key-expires">Expires on (UTC)</label>
+<input id="key-expires" name="expiresAt" type="date" value="${byDefault}" min="${min}" max="${max}" aria-describedby="key-expires-hint">
+<p class="hint" id="key-expires-hint">Default: one year from today. At most two years.</p></div>
+</div>
+<div class="field"><label for="key-clients">Client allow-list (optional)</label>
+<textarea id="key-clients" name="clientIds" rows="3" spellcheck="false" aria-describedby="key-clients-hint"></textarea>
+<p class="hint" id="key-clients-hint">One client ID (UUID) per line. Leave empty to allow all clients.</p></div>
+<p class="alert" role="alert" id="create-error"></p>
+<button type="submit" class="button primary">Create key</button>
+</form>
+</section>`;
+}
+
+export function renderApiKeysPage(options: { session: SessionPrincipal; keys: PresentedApiKey[]; now: Date }): SafeHtml {
+  const { session, keys, now } = options;
+  const body = html`<h1>API keys</h1>
+<p class="lead">Personal keys for the REST API: <code>Authorization: Bearer service_sk_…</code>. A key acts as you, ${session.name}, with your role (${session.role}), limited by its scope and client allow-list.</p>
+${renderCreateForm(now)}
+<div id="secret-slot"></div>
+<section aria-labelledby="keys-heading">
+<h2 id="keys-heading">Your keys</h2>
+<p class="alert" role="alert" id="list-error"></p>
+<p class="status" role="status" id="list-status" tabindex="-1"></p>
+${renderKeyTable(keys, { caption: 'Your API keys', withOwner: false, revokeAction: 'revoke-own-key' })}
+</section>`;
+  return renderPage({ title: 'API keys', page: 'api-keys', session, body });
+}
