@@ -38,6 +38,8 @@ export interface RouteDefinition<P extends TSchema | undefined = undefined, Q ex
     maxBytes?: number;
     /** Multipart: the file field names accepted. */
     fileFields?: string[];
+    /** A JSON route that also accepts an upload: multipart bodies are read and validated with this instead. */
+    multipart?: { schema: TSchema; maxBytes: number; fileFields: string[] };
   };
   /** Runs before the body is read (authentication, CSRF checks, rate-limit cost). */
   before?: Middleware[];
@@ -112,23 +114,40 @@ export function defineRoute<P extends TSchema | undefined = undefined, Q extends
     params: route.params,
     query: route.query,
     headers: route.headers,
-    body: route.body ? { schema: route.body.schema, contentType: route.body.contentType, required: route.body.required, example: route.body.example } : undefined,
+    body: route.body
+      ? {
+          schema: route.body.schema,
+          contentType: route.body.contentType,
+          required: route.body.required,
+          example: route.body.example,
+          alternatives: route.body.multipart ? [{ contentType: 'multipart/form-data', schema: route.body.multipart.schema }] : undefined,
+        }
+      : undefined,
     responses: route.responses,
   });
 
   const paramsValidator = route.params ? new Validator(route.params, 'path parameters') : null;
   const queryValidator = route.query ? new Validator(route.query, 'query') : null;
   const bodyValidator = route.body ? new Validator(route.body.schema, route.body.contentType === 'multipart/form-data' ? 'form field' : 'body') : null;
-  const multipart = route.body?.contentType === 'multipart/form-data';
+  // Why: a route either always takes an upload, or takes JSON and optionally an upload instead.
+  const alwaysMultipart = route.body?.contentType === 'multipart/form-data';
+  const alternative = route.body?.multipart;
+  const alternativeValidator = alternative ? new Validator(alternative.schema, 'form field') : null;
   const stack: Middleware[] = [...(route.before ?? [])];
   if (route.body) {
-    stack.push(
-      multipart
-        ? multipartBodyParser(route.body.maxBytes ?? defaults.bodyLimitBytes, route.body.fileFields ?? ['file'])
-        : jsonBodyParser(route.body.maxBytes ?? defaults.bodyLimitBytes),
-    );
+    const json = alwaysMultipart ? null : jsonBodyParser(route.body.maxBytes ?? defaults.bodyLimitBytes);
+    const upload = alwaysMultipart
+      ? multipartBodyParser(route.body.maxBytes ?? defaults.bodyLimitBytes, route.body.fileFields ?? ['file'])
+      : alternative
+        ? multipartBodyParser(alternative.maxBytes, alternative.fileFields)
+        : null;
+    stack.push((ctx, next) => {
+      ctx.state.multipart = upload !== null && (alwaysMultipart || ctx.is('multipart/form-data') === 'multipart/form-data');
+      return ctx.state.multipart ? upload!(ctx, next) : json!(ctx, next);
+    });
   }
   stack.push(async (ctx, next) => {
+    const multipart = ctx.state.multipart === true;
     const params = paramsValidator ? paramsValidator.parse(ctx.params) : {};
     const query = queryValidator ? queryValidator.parse({ ...ctx.query }, { convert: true }) : {};
     let body: unknown;
@@ -138,10 +157,10 @@ export function defineRoute<P extends TSchema | undefined = undefined, Q extends
       if (multipart) {
         const uploaded = (ctx.request as { files?: Record<string, UploadedFile | UploadedFile[]> }).files ?? {};
         for (const [field, f] of Object.entries(uploaded)) {
-          if (!(route.body!.fileFields ?? ['file']).includes(field)) throw new BadRequestError(`Unexpected file field "${field}".`);
+          if (!(alternative?.fileFields ?? route.body!.fileFields ?? ['file']).includes(field)) throw new BadRequestError(`Unexpected file field "${field}".`);
           files[field] = Array.isArray(f) ? f[0]! : f;
         }
-        body = bodyValidator.parse(raw ?? {}, { convert: true });
+        body = (alternativeValidator ?? bodyValidator).parse(raw ?? {}, { convert: true });
       } else {
         const present = raw !== undefined && !(typeof raw === 'object' && raw !== null && Object.keys(raw).length === 0 && !ctx.get('content-length'));
         if (!present && route.body!.required !== false) {

@@ -28,7 +28,7 @@ export interface OperationDoc {
   params?: TSchema;
   query?: TSchema;
   headers?: Array<{ name: string; description: string; required?: boolean; schema?: Record<string, unknown> }>;
-  body?: { schema: TSchema; contentType?: string; required?: boolean; example?: unknown };
+  body?: { schema: TSchema; contentType?: string; required?: boolean; example?: unknown; alternatives?: Array<{ contentType: string; schema: TSchema }> };
   responses: Record<number, ResponseDoc>;
 }
 
@@ -162,6 +162,7 @@ export class OpenApiRegistry {
                     schema: stripTypeBox(op.body.schema),
                     ...(op.body.example !== undefined ? { example: op.body.example } : {}),
                   },
+                  ...Object.fromEntries((op.body.alternatives ?? []).map((a) => [a.contentType, { schema: stripTypeBox(a.schema) }])),
                 },
               },
             }

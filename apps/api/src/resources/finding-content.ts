@@ -5,7 +5,7 @@ import { Severity } from './field.ts';
 export const CvssSchema = Type.Object(
   {
     version: Type.Enum(['2.0', '3.0', '3.1', '4.0']),
-    vector: Type.String({ maxLength: 300 }),
+    vector: Type.Union([Type.String({ maxLength: 300 }), Type.Null()]),
     baseScore: Type.Union([Type.Number({ minimum: 0, maximum: 10 }), Type.Null()]),
     temporalScore: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 10 }), Type.Null()])),
   },

@@ -9,6 +9,7 @@ import { registerReportLinks } from './report-links/report-links-resource.ts';
 import { registerReportTabs } from './report-tabs/report-tabs-resource.ts';
 import { registerReportTemplates } from './report-templates/report-templates-resource.ts';
 import { registerReports } from './reports/reports-resource.ts';
+import { registerScanImport } from './scan-import/scan-import-routes.ts';
 import { registerShares } from './sharing/share-routes.ts';
 import { registerStyleLibrary } from './style-library/style-library-resource.ts';
 import { registerTrash } from './trash/trash-routes.ts';
@@ -35,5 +36,6 @@ export function registerResources(app: AppContext) {
   registerUsers(app);
   registerTrash(app, { clients, projects, reports });
   registerShares(app, { projects, reports });
+  registerScanImport(app, reports);
   return resources;
 }
