@@ -24,13 +24,12 @@ export function createLoginThrottle(store: RateLimitStore): LoginThrottle {
     async retryAfter(email, ip) {
       let wait = 0;
       for (const { key, limit } of keys(email, ip)) {
-        // Why: a cost-0 consume reads the budget without spending it.
-        const r = await store.consume(key, 0, limit, WINDOW_MS, Date.now());
-        if (r.remaining <= 0) {
-          // The budget refills one failure every WINDOW_MS / limit; the next one is due when the
-          // time to a full budget drops below the rest of the window.
-          const untilOne = r.resetMs - (WINDOW_MS - WINDOW_MS / limit);
-          wait = Math.max(wait, Math.max(1, Math.ceil(untilOne / 1000)));
+        // Why: a cost-0 consume reads the budget without spending it; when it is spent, a cost-1
+        // consume is refused (and charges nothing) and says exactly when the next attempt fits.
+        const read = await store.consume(key, 0, limit, WINDOW_MS, Date.now());
+        if (read.remaining <= 0) {
+          const probe = await store.consume(key, 1, limit, WINDOW_MS, Date.now());
+          if (!probe.allowed) wait = Math.max(wait, Math.max(1, Math.ceil(probe.retryAfterMs / 1000)));
         }
       }
       return wait > 0 ? wait : null;

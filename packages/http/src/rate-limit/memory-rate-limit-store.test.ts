@@ -18,11 +18,23 @@ describe('MemoryRateLimitStore memory bound', () => {
     expect((await small.consume('a', 1, 120, 60_000, T0)).allowed).toBe(false);
   });
 
-  it('sweeps replenished keys as time passes', async () => {
+  it('sweeps keys whose windows are both over as time passes', async () => {
     const swept = new MemoryRateLimitStore({ sweepIntervalMs: 60_000 });
     for (let i = 0; i < 1000; i += 1) await swept.consume(`k${i}`, 1, 120, 60_000, T0);
     expect(swept.size).toBe(1000);
+    // In the next window they still count (as the previous window), so they stay.
     await swept.consume('later', 1, 120, 60_000, T0 + 61_000);
-    expect(swept.size).toBe(1);
+    expect(swept.size).toBe(1001);
+    await swept.consume('latest', 1, 120, 60_000, T0 + 121_000);
+    expect(swept.size).toBe(2);
+  });
+
+  it('does not write a refusal', async () => {
+    const small = new MemoryRateLimitStore({ maxKeys: 2 });
+    await small.consume('a', 120, 120, 60_000, T0);
+    await small.consume('b', 1, 120, 60_000, T0);
+    expect((await small.consume('a', 1, 120, 60_000, T0)).allowed).toBe(false); // does not make `a` the freshest
+    await small.consume('c', 1, 120, 60_000, T0);
+    expect(await small.consume('a', 1, 120, 60_000, T0)).toMatchObject({ allowed: true, remaining: 119 });
   });
 });

@@ -1,63 +1,68 @@
-import { gcraDecide, gcraStep, gcraSummary } from './gcra.ts';
 import type { RateLimitDecision, RateLimitStore } from './rate-limit-store.ts';
+import { consumeCounts, countsExpireAt, slidingWindowStep, type WindowCounts } from './sliding-window.ts';
 
 export interface MemoryRateLimitStoreOptions {
   /** Most keys kept; beyond it the least recently charged key is forgotten. Default 100 000. */
   maxKeys?: number;
-  /** How often (by the `now` passed to consume) replenished keys are swept out. Default 60 s. */
+  /** How often (by the `now` passed to consume) keys with nothing counted are swept out. Default 60 s. */
   sweepIntervalMs?: number;
+}
+
+interface Entry extends WindowCounts {
+  /** When both windows are over and the entry means the same as no entry. */
+  expiresAt: number;
 }
 
 /**
  * Counters in this process only: for a single instance, tests, or as the fallback when no database
- * is configured. Memory is bounded: replenished keys are swept out as time passes, and at `maxKeys`
- * the least recently charged key is dropped (that key then starts with a full budget, which errs on
- * the side of serving rather than refusing).
+ * is configured. Memory is bounded: keys whose windows are over are swept out as time passes, and at
+ * `maxKeys` the least recently charged key is dropped (that key then starts with a full budget,
+ * which errs on the side of serving rather than refusing).
  */
 export class MemoryRateLimitStore implements RateLimitStore {
-  /** key -> TAT in µs. Map order is the order of the last charge, oldest first. */
-  private readonly tats = new Map<string, number>();
+  /** key -> sliding window counts. Map order is the order of the last charge, oldest first. */
+  private readonly entries = new Map<string, Entry>();
   private readonly maxKeys: number;
-  private readonly sweepIntervalUs: number;
-  private nextSweepUs = Number.NEGATIVE_INFINITY;
+  private readonly sweepIntervalMs: number;
+  private nextSweepAt = Number.NEGATIVE_INFINITY;
 
   constructor(options: MemoryRateLimitStoreOptions = {}) {
     this.maxKeys = options.maxKeys ?? 100_000;
-    this.sweepIntervalUs = (options.sweepIntervalMs ?? 60_000) * 1000;
+    this.sweepIntervalMs = options.sweepIntervalMs ?? 60_000;
     if (!Number.isSafeInteger(this.maxKeys) || this.maxKeys < 1) throw new RangeError(`maxKeys must be a positive integer, got ${this.maxKeys}.`);
   }
 
   /** Keys held now. */
   get size(): number {
-    return this.tats.size;
+    return this.entries.size;
   }
 
   async consume(key: string, cost: number, limit: number, windowMs: number, now: number): Promise<RateLimitDecision> {
-    const step = gcraStep(cost, limit, windowMs, now);
-    if (step.nowUs >= this.nextSweepUs) {
-      this.sweep(step.nowUs);
-      this.nextSweepUs = step.nowUs + this.sweepIntervalUs;
+    const step = slidingWindowStep(cost, limit, windowMs, now);
+    if (step.now >= this.nextSweepAt) {
+      this.sweep(step.now);
+      this.nextSweepAt = step.now + this.sweepIntervalMs;
     }
-    const decision = gcraDecide(this.tats.get(key) ?? null, step);
-    // Why: a cost-0 consume only reads the budget (e.g. "may this sign-in go ahead?"); it writes nothing.
-    if (decision.allowed && step.incrementUs > 0) {
+    const { decision, store } = consumeCounts(this.entries.get(key) ?? null, step);
+    // Why: a refusal or a cost-0 consume (e.g. "may this sign-in go ahead?") writes nothing.
+    if (store !== null) {
       // Why: delete before set moves the key to the end, so the first key is always the stalest.
-      this.tats.delete(key);
-      this.tats.set(key, decision.tatUs);
-      if (this.tats.size > this.maxKeys) this.tats.delete(this.tats.keys().next().value as string);
+      this.entries.delete(key);
+      this.entries.set(key, { ...store, expiresAt: countsExpireAt(store, step.windowMs) });
+      if (this.entries.size > this.maxKeys) this.entries.delete(this.entries.keys().next().value as string);
     }
-    return gcraSummary(decision.allowed, decision.tatUs, step);
+    return decision;
   }
 
   async prune(now: number): Promise<number> {
-    return this.sweep(Math.round(now * 1000));
+    return this.sweep(now);
   }
 
-  private sweep(nowUs: number): number {
+  private sweep(now: number): number {
     let removed = 0;
-    for (const [key, tat] of this.tats) {
-      if (tat <= nowUs) {
-        this.tats.delete(key);
+    for (const [key, entry] of this.entries) {
+      if (entry.expiresAt <= now) {
+        this.entries.delete(key);
         removed += 1;
       }
     }

@@ -1,57 +1,85 @@
 import type { Knex } from 'knex';
-import { gcraStep, gcraSummary } from './gcra.ts';
 import type { RateLimitDecision, RateLimitStore } from './rate-limit-store.ts';
+import { rollCounts, slidingWindowStep, summarizeCounts, type SlidingWindowStep, type WindowCounts } from './sliding-window.ts';
 
 // One statement decides and charges. ON CONFLICT DO UPDATE locks the key's row and evaluates the SET
 // against the latest committed version, so concurrent requests from any number of processes are
 // serialised per key and share one budget without a read-then-write race.
-// Bindings, in order: key; TAT of a fresh key (now + increment); then increment and the latest
-// acceptable TAT (now + tolerance) wherever they appear.
-// Why a fresh key is simply allowed: cost <= limit is checked before, so increment <= tolerance.
-// Why the stored `allowed` column: RETURNING sees only the new row (PostgreSQL 17 has no OLD), and a
-// refusal leaves TAT unchanged, which alone cannot be told apart from an allowed request.
-// Why `greatest(c.tat_us + inc, excluded.tat_us)`: that is max(tat, now) + inc, as excluded.tat_us = now + inc.
+// It mirrors sliding-window.ts: `r` is rollCounts, `fits` is fitsCounts (the same integer
+// comparison, in bigint), and the row written is the rolled counts plus the cost when it fits.
+// Why a fresh key is simply allowed: cost <= limit is checked before.
+// Why the stored `allowed` column: RETURNING sees only the new row (PostgreSQL 17 has no OLD), and
+// the counts alone cannot tell a refusal from an allowed request; the counts before the charge are
+// the returned ones minus the cost when allowed.
+// Why a refusal still writes the rolled counts: they mean exactly what the old row meant at `now`
+// (rolling is only a change of representation), so nothing is taken, and the SET stays one tuple.
+// Why the bindings go through the `arg` CTE: each value is bound once and named.
 const CONSUME_SQL = `
-insert into rate_limit_counters as c (key, tat_us, allowed)
-values (?, ?::bigint, true)
+with arg as (
+  select ?::text as k, ?::bigint as now_ms, ?::bigint as win_start, ?::bigint as win_ms, ?::bigint as cost, ?::bigint as lim
+)
+insert into rate_limit_counters as c (key, window_start, window_ms, prev_count, curr_count, allowed)
+select k, win_start, win_ms, 0, cost, true from arg
 on conflict (key) do update set
-  tat_us = case when greatest(c.tat_us + ?::bigint, excluded.tat_us) <= ?::bigint
-                then greatest(c.tat_us + ?::bigint, excluded.tat_us) else c.tat_us end,
-  allowed = greatest(c.tat_us + ?::bigint, excluded.tat_us) <= ?::bigint
-returning tat_us, allowed`;
+  (window_start, window_ms, prev_count, curr_count, allowed) = (
+    select r.ws, a.win_ms, r.prev, r.curr + case when d.fits then a.cost else 0 end, d.fits
+    from arg a
+    cross join lateral (
+      select case when c.window_start >= a.win_start then c.window_start else a.win_start end as ws,
+             case when c.window_start >= a.win_start then c.prev_count
+                  when c.window_start >= a.win_start - a.win_ms then c.curr_count
+                  else 0 end::bigint as prev,
+             case when c.window_start >= a.win_start then c.curr_count else 0 end::bigint as curr
+    ) r
+    cross join lateral (
+      select r.prev * (a.win_ms - (greatest(a.now_ms, r.ws) - r.ws)) + (r.curr + a.cost) * a.win_ms <= a.lim * a.win_ms as fits
+    ) d
+  )
+returning window_start, prev_count, curr_count, allowed`;
+
+interface CountsRow {
+  window_start: string | number;
+  prev_count: number;
+  curr_count: number;
+}
+
+const countsOf = (row: CountsRow): WindowCounts => ({ windowStart: Number(row.window_start), prev: row.prev_count, curr: row.curr_count });
 
 /**
  * Counters in the control-plane table `rate_limit_counters` (migration 20261121000200), shared by
  * every service process using the same database. One upsert per consume; call `prune` now and then
- * (e.g. once a minute) to delete rows of keys whose budget is fully back.
+ * (e.g. once a minute) to delete rows of keys whose windows are both over.
  */
 export class PostgresRateLimitStore implements RateLimitStore {
   constructor(private readonly knex: Knex) {}
 
   async consume(key: string, cost: number, limit: number, windowMs: number, now: number): Promise<RateLimitDecision> {
-    const step = gcraStep(cost, limit, windowMs, now);
-    if (step.incrementUs === 0) {
-      // Why: a cost-0 consume only reads the budget; it neither locks nor writes a row.
-      const found = await this.knex.raw<{ rows: Array<{ tat_us: string | number }> }>('select tat_us from rate_limit_counters where key = ?', [key]);
-      return gcraSummary(true, found.rows.length > 0 ? Number(found.rows[0]!.tat_us) : step.nowUs, step);
-    }
-    const maxTat = step.nowUs + step.toleranceUs;
-    const inc = step.incrementUs;
-    const result = await this.knex.raw<{ rows: Array<{ tat_us: string | number; allowed: boolean }> }>(CONSUME_SQL, [
+    const step = slidingWindowStep(cost, limit, windowMs, now);
+    if (step.cost === 0) return this.peek(key, step);
+    const result = await this.knex.raw<{ rows: Array<CountsRow & { allowed: boolean }> }>(CONSUME_SQL, [
       key,
-      step.nowUs + inc,
-      inc,
-      maxTat,
-      inc,
-      inc,
-      maxTat,
+      step.now,
+      step.windowStart,
+      step.windowMs,
+      step.cost,
+      step.limit,
     ]);
     const row = result.rows[0]!;
-    return gcraSummary(row.allowed, Number(row.tat_us), step);
+    const after = countsOf(row);
+    const before = row.allowed ? { ...after, curr: after.curr - step.cost } : after;
+    return summarizeCounts(before, row.allowed, step);
+  }
+
+  /** A cost-0 consume only reads the budget; it neither locks nor writes a row. */
+  private async peek(key: string, step: SlidingWindowStep): Promise<RateLimitDecision> {
+    const found = await this.knex.raw<{ rows: CountsRow[] }>('select window_start, prev_count, curr_count from rate_limit_counters where key = ?', [key]);
+    const stored = found.rows.length > 0 ? countsOf(found.rows[0]!) : null;
+    return summarizeCounts(rollCounts(stored, step), true, step);
   }
 
   async prune(now: number): Promise<number> {
-    const result = await this.knex.raw<{ rowCount: number }>('delete from rate_limit_counters where tat_us <= ?::bigint', [Math.round(now * 1000)]);
+    // A row whose windows are both over counts nothing: the same as no row, so deleting it is safe.
+    const result = await this.knex.raw<{ rowCount: number }>('delete from rate_limit_counters where window_start + 2 * window_ms <= ?::bigint', [Math.floor(now)]);
     return result.rowCount;
   }
 }

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { createKnex } from '@service/db';
 import Koa from 'koa';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createJsonLogger, errorMiddleware, NotFoundError, requestLog, UnauthenticatedError } from '../index.ts';
 import { clientIp } from './client-ip.ts';
 import { MemoryRateLimitStore } from './memory-rate-limit-store.ts';
@@ -38,6 +38,7 @@ async function startApp(store: RateLimitStore, options: { clock: { now: number }
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
+/** A whole minute: the start of a fixed window. */
 const T0 = 1_763_700_000_000;
 const clock = { now: T0 };
 let server: Server;
@@ -58,13 +59,16 @@ beforeAll(async () => {
 afterAll(() => {
   server.close();
 });
+beforeEach(() => {
+  clock.now = T0;
+});
 
 describe('rateLimit middleware', () => {
   it('sets the headers on a successful response', async () => {
     const res = await get('/ok', freshIp());
     expect(res.status).toBe(200);
-    // 5 per minute: one request comes back every 12 s.
-    expect(limitHeaders(res)).toEqual({ limit: '5', remaining: '4', reset: '12' });
+    // Counted in this minute's window, and (decaying) in the next: all gone in 120 s.
+    expect(limitHeaders(res)).toEqual({ limit: '5', remaining: '4', reset: '120' });
     expect(res.headers.get('retry-after')).toBeNull();
   });
 
@@ -73,23 +77,27 @@ describe('rateLimit middleware', () => {
     for (let i = 0; i < 5; i += 1) expect((await get('/ok', ip)).status).toBe(200);
     const res = await get('/ok', ip);
     expect(res.status).toBe(429);
-    expect(await res.json()).toEqual({ error: { code: 'rate_limited', message: 'Too many requests; retry in 12 s.' } });
-    expect(res.headers.get('retry-after')).toBe('12');
-    expect(limitHeaders(res)).toEqual({ limit: '5', remaining: '0', reset: '60' });
-    clock.now += 11_000;
+    // Not before the next window, once 5 x (1 - e / 60 s) + 1 <= 5: e = 12 s, 72 s from now.
+    expect(await res.json()).toEqual({ error: { code: 'rate_limited', message: 'Too many requests; retry in 72 s.' } });
+    expect(res.headers.get('retry-after')).toBe('72');
+    expect(limitHeaders(res)).toEqual({ limit: '5', remaining: '0', reset: '120' });
+    clock.now += 59_999;
+    expect((await get('/ok', ip)).headers.get('retry-after')).toBe('13');
+    clock.now += 11_001;
     const early = await get('/ok', ip);
     expect(early.status).toBe(429);
     expect(early.headers.get('retry-after')).toBe('1');
     clock.now += 1_000;
     expect((await get('/ok', ip)).status).toBe(200);
+    expect((await get('/ok', ip)).status).toBe(429);
   });
 
   it('bases Retry-After on the cost of the refused request', async () => {
     const ip = freshIp();
     for (let i = 0; i < 3; i += 1) await get('/ok', ip);
-    expect(limitHeaders(await get('/export', ip))).toMatchObject({ remaining: '0', reset: '60' });
-    expect((await get('/ok', ip)).headers.get('retry-after')).toBe('12');
-    expect((await get('/export', ip)).headers.get('retry-after')).toBe('24');
+    expect(limitHeaders(await get('/export', ip))).toMatchObject({ remaining: '0', reset: '120' });
+    expect((await get('/ok', ip)).headers.get('retry-after')).toBe('72');
+    expect((await get('/export', ip)).headers.get('retry-after')).toBe('84');
   });
 
   it('keeps the headers when a later step fails', async () => {
@@ -101,7 +109,7 @@ describe('rateLimit middleware', () => {
     }
     const unauthenticated = await get('/ok', ip, 'wrong');
     expect(unauthenticated.status).toBe(401);
-    expect(limitHeaders(unauthenticated)).toEqual({ limit: '5', remaining: '1', reset: '48' });
+    expect(limitHeaders(unauthenticated)).toEqual({ limit: '5', remaining: '1', reset: '120' });
   });
 
   it('throttles key guessing with the per-IP budget, before authentication', async () => {
@@ -113,18 +121,18 @@ describe('rateLimit middleware', () => {
   it('shows the tighter of the two budgets', async () => {
     // The key budget (3) is tighter than a fresh IP budget (5).
     const key = `k-${freshIp()}`;
-    expect(limitHeaders(await get('/ok', freshIp(), key))).toEqual({ limit: '3', remaining: '2', reset: '20' });
+    expect(limitHeaders(await get('/ok', freshIp(), key))).toEqual({ limit: '3', remaining: '2', reset: '120' });
     // An IP that has used most of its budget is tighter than a fresh key.
     const busyIp = freshIp();
     for (let i = 0; i < 4; i += 1) await get('/ok', busyIp);
-    expect(limitHeaders(await get('/ok', busyIp, `k-${freshIp()}`))).toEqual({ limit: '5', remaining: '0', reset: '60' });
+    expect(limitHeaders(await get('/ok', busyIp, `k-${freshIp()}`))).toEqual({ limit: '5', remaining: '0', reset: '120' });
     // A refusal by the key limiter shows the key budget even though the IP has room.
     await get('/ok', freshIp(), key);
     await get('/ok', freshIp(), key);
     const refused = await get('/ok', freshIp(), key);
     expect(refused.status).toBe(429);
-    expect(limitHeaders(refused)).toEqual({ limit: '3', remaining: '0', reset: '60' });
-    expect(refused.headers.get('retry-after')).toBe('20');
+    expect(limitHeaders(refused)).toEqual({ limit: '3', remaining: '0', reset: '120' });
+    expect(refused.headers.get('retry-after')).toBe('80');
   });
 
   it('fails with a 500 for a cost above the limit: a configuration mistake, not the client', async () => {

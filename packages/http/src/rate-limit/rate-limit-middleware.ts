@@ -1,6 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import { RateLimitedError } from '../http-error.ts';
 import type { RateLimitDecision, RateLimitStore } from './rate-limit-store.ts';
+import { slidingWindowStep } from './sliding-window.ts';
 
 /** The budget the rate-limit headers describe; kept in `ctx.state.rateLimit`. */
 export interface RateLimitInfo {
@@ -20,7 +21,7 @@ export interface RateLimitOptions {
   store: RateLimitStore;
   /** Requests of cost 1 per window. */
   limit: number;
-  /** Default 60 000 (one minute). */
+  /** Whole ms; default 60 000 (one minute). */
   windowMs?: number;
   /**
    * The budget this request draws on, e.g. the client IP or the authenticated key's id; null skips
@@ -92,7 +93,10 @@ export function rateLimit(options: RateLimitOptions): Middleware {
   const storeTimeoutMs = options.storeTimeoutMs ?? 2_000;
   const cost = options.cost ?? (() => 1);
   if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`rateLimit "${prefix}": limit must be a positive integer, got ${limit}.`);
-  if (!Number.isFinite(windowMs) || windowMs <= 0) throw new RangeError(`rateLimit "${prefix}": windowMs must be a positive number, got ${windowMs}.`);
+  if (!Number.isSafeInteger(windowMs) || windowMs <= 0) throw new RangeError(`rateLimit "${prefix}": windowMs must be a positive whole number of ms, got ${windowMs}.`);
+  // Why: the stores' own bounds (limit x window must stay exact in integers) fail here, at startup,
+  // rather than as a store failure that lets every request through.
+  slidingWindowStep(0, limit, windowMs, 0);
   let nextWarnAt = Number.NEGATIVE_INFINITY;
   let suppressed = 0;
 

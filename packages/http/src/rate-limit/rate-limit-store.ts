@@ -13,11 +13,12 @@ export interface RateLimitDecision {
 /**
  * Where rate-limit counters live. `key` names one budget (callers prefix it, e.g. `ip:203.0.113.7`);
  * `limit` requests of cost 1 per `windowMs`; `now` is the caller's clock in ms since the epoch, passed
- * in so tests never sleep. Both stores implement the same GCRA (see gcra.ts), so they answer alike.
- * A `cost` of 0 reads the budget without charging or writing anything (always allowed).
+ * in so tests never sleep (whole ms: it is floored); `windowMs` is a whole number of ms. Both stores
+ * implement the same sliding window counter (see sliding-window.ts), so they answer alike. A `cost`
+ * of 0 reads the budget without charging or writing anything (always allowed).
  */
 export interface RateLimitStore {
   consume(key: string, cost: number, limit: number, windowMs: number, now: number): Promise<RateLimitDecision>;
-  /** Forgets budgets that are fully replenished at `now`; returns how many were removed. */
+  /** Forgets budgets whose windows are both over at `now` (they count nothing); returns how many were removed. */
   prune(now: number): Promise<number>;
 }
