@@ -1,3 +1,2 @@
-// The licence module of the auth package, imported by relative path until packages/auth has its
-// public index; then this becomes `export * from '@service/auth';` and nothing else changes.
-export * from '../../../packages/auth/src/license/index.ts';
+// The licence API the commands use, from the auth package's public face.
+export * from '@service/auth';
