@@ -4,6 +4,7 @@ import type { Action } from '@service/auth';
 import { NotFoundError } from '@service/http';
 import type { RestPrincipal } from '../rest/rest-pipeline.ts';
 import { assertAllowed, grantFromLevel, type RowAccess } from './access.ts';
+import { countRows } from './select-page.ts';
 import type { Visibility } from './visibility.ts';
 
 export type Row = Record<string, unknown> & { id: string; _client_id: string | null; _grant: number | null };
@@ -106,7 +107,7 @@ export class ResourceStore {
     full.orderBy('r.id', 'asc');
     const rows = (await full) as Array<Row & { _total: number }>;
     let total = rows[0]?._total ?? 0;
-    if (rows.length === 0 && req.offset > 0) total = Number(((await q.clearSelect().clearOrder().count({ n: '*' })) as [{ n: number }])[0].n);
+    if (rows.length === 0 && req.offset > 0) total = await countRows(q);
     return { rows, total: Number(total) };
   }
 

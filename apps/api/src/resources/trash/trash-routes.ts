@@ -5,6 +5,7 @@ import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
 import { assertAllowed } from '../access.ts';
 import type { Resource } from '../define-resource.ts';
 import { Timestamp, Uuid } from '../field.ts';
+import { selectPage } from '../select-page.ts';
 
 const TrashItem = Type.Object({
   type: Type.Enum(['client', 'project', 'report']),
@@ -57,10 +58,9 @@ export function registerTrash(app: AppContext, resources: Record<'clients' | 'pr
         );
       const q = db.from(union.as('t'));
       if (query.type) q.where('type', query.type);
-      const rows = await q.clone().select('*', db.raw('count(*) over() as _total')).orderBy([{ column: 'deleted_at', order: 'desc' }, { column: 'id' }]).offset(page.offset).limit(page.perPage);
-      const total = rows[0]?._total ?? (page.offset > 0 ? Number(((await q.clone().count({ n: '*' })) as [{ n: number }])[0].n) : 0);
-      setPaginationHeaders(ctx, page, Number(total));
-      ctx.body = rows.map((r: Record<string, unknown>) => ({
+      const { rows, total } = await selectPage<Record<string, unknown>>(db, q, ['*'], { offset: page.offset, limit: page.perPage, order: [['deleted_at', 'desc'], ['id', 'asc']] });
+      setPaginationHeaders(ctx, page, total);
+      ctx.body = rows.map((r) => ({
         type: r.type,
         id: r.id,
         name: r.name,

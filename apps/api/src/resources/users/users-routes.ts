@@ -6,6 +6,7 @@ import { presentUser, RoleSchema } from '../../identity/identity-schemas.ts';
 import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
 import { Uuid } from '../field.ts';
 import { toPrefixQuery } from '../resource-store.ts';
+import { selectPage } from '../select-page.ts';
 
 /**
  * Users of the organization, read-only over REST. External collaborators see only themselves:
@@ -49,11 +50,9 @@ export function registerUsers(app: AppContext): void {
         const words = toPrefixQuery(query.q);
         q.andWhereRaw("to_tsvector('simple', name || ' ' || replace(email::text, '@', ' ')) @@ to_tsquery('simple', ?)", [words ?? '']);
       }
-      const rows = await q.clone().select(...USER_COLUMNS, app.deps.dbs.controlPlane.raw('count(*) over() as _total')).orderBy([{ column: 'created_at' }, { column: 'id' }]).offset(page.offset).limit(page.perPage);
-      let total = rows[0]?._total ?? 0;
-      if (rows.length === 0 && page.offset > 0) total = Number(((await q.clone().count({ n: '*' })) as [{ n: number }])[0].n);
-      setPaginationHeaders(ctx, page, Number(total));
-      ctx.body = rows.map((r: Parameters<typeof toUser>[0]) => presentUser(toUser(r)));
+      const { rows, total } = await selectPage<Parameters<typeof toUser>[0]>(app.deps.dbs.controlPlane, q, USER_COLUMNS, { offset: page.offset, limit: page.perPage, order: [['created_at', 'asc'], ['id', 'asc']] });
+      setPaginationHeaders(ctx, page, total);
+      ctx.body = rows.map((r) => presentUser(toUser(r)));
     },
   });
 
