@@ -117,6 +117,9 @@ export function defineResource(app: AppContext, decl: ResourceDeclaration): Reso
     return decl.present ? { ...api, ...decl.present(row, api) } : api;
   };
   const Schema = responseSchema(decl.fields, decl.extraResponse);
+  const example = decl.create
+    ? { id: '0b6f7c1e-2d3a-4e5f-8a9b-0c1d2e3f4a5b', createdAt: '2026-11-02T09:30:00.000Z', updatedAt: '2026-11-02T09:30:00.000Z', ...decl.create.example }
+    : undefined;
   registry.addSchema(decl.schemaName, Schema);
   registry.addTag(decl.tag, decl.description);
   const tenant = (ctx: Context) => principalOf(ctx).tenant;
@@ -139,7 +142,7 @@ export function defineResource(app: AppContext, decl: ResourceDeclaration): Reso
       tags: [decl.tag],
       security: 'apiKey',
       query: Query,
-      responses: { 200: { description: 'One page of rows, in a stable order.', schema: { arrayOf: decl.schemaName }, headers: PAGINATION_HEADERS } },
+      responses: { 200: { description: 'One page of rows, in a stable order.', schema: { arrayOf: decl.schemaName }, headers: PAGINATION_HEADERS, example: example ? [example] : undefined } },
       async handler(ctx, { query }) {
         const q = query as Record<string, unknown>;
         const page = toPage(q);
@@ -167,7 +170,7 @@ export function defineResource(app: AppContext, decl: ResourceDeclaration): Reso
       tags: [decl.tag],
       security: 'apiKey',
       params: IdParams,
-      responses: { 200: { description: `The ${decl.label}.`, schema: decl.schemaName } },
+      responses: { 200: { description: `The ${decl.label}.`, schema: decl.schemaName, example } },
       async handler(ctx, { params }) {
         const row = await store.require(tenant(ctx), principalOf(ctx), params.id, 'read');
         ctx.body = present(row);
@@ -188,7 +191,7 @@ export function defineResource(app: AppContext, decl: ResourceDeclaration): Reso
       headers: decl.idempotentCreate ? [IDEMPOTENCY_HEADER] : undefined,
       body: { schema: Body, example: create.example },
       responses: {
-        201: { description: 'Created.', schema: decl.schemaName, headers: { Location: { description: 'The new row.' } } },
+        201: { description: 'Created.', schema: decl.schemaName, headers: { Location: { description: 'The new row.' } }, example },
         ...(decl.idempotentCreate ? IDEMPOTENCY_RESPONSES : {}),
       },
       async handler(ctx, { body }) {
