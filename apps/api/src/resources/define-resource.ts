@@ -117,8 +117,11 @@ export function defineResource(app: AppContext, decl: ResourceDeclaration): Reso
     return decl.present ? { ...api, ...decl.present(row, api) } : api;
   };
   const Schema = responseSchema(decl.fields, decl.extraResponse);
+  // The create example as it comes back: with an id and timestamps, without body-only fields.
   const example = decl.create
-    ? { id: '0b6f7c1e-2d3a-4e5f-8a9b-0c1d2e3f4a5b', createdAt: '2026-11-02T09:30:00.000Z', updatedAt: '2026-11-02T09:30:00.000Z', ...decl.create.example }
+    ? Object.fromEntries(
+        Object.entries({ id: '0b6f7c1e-2d3a-4e5f-8a9b-0c1d2e3f4a5b', createdAt: '2026-11-02T09:30:00.000Z', updatedAt: '2026-11-02T09:30:00.000Z', ...decl.create.example }).filter(([k]) => k in decl.fields),
+      )
     : undefined;
   registry.addSchema(decl.schemaName, Schema);
   registry.addTag(decl.tag, decl.description);
