@@ -4,15 +4,17 @@ import type { RestPrincipal } from '../rest/rest-pipeline.ts';
 import type { RowAccess } from './access.ts';
 import { grantFromLevel } from './access.ts';
 import { ResourceStore } from './resource-store.ts';
-import { clientVisibility, projectVisibility, reportVisibility } from './visibility.ts';
+import { clientVisibility, findingVisibility, projectVisibility, reportChildVisibility, reportVisibility } from './visibility.ts';
 
 const opts = (label: string) => ({ label, order: [] as Array<[string, 'asc' | 'desc']>, filters: {}, searchable: false });
 
-/** Visible-row lookups for the parents new rows are created under. */
+/** Visible-row lookups for the rows new rows are created under or attached to. */
 export const parentStores = {
   client: new ResourceStore('clients', clientVisibility, opts('client')),
   project: new ResourceStore('projects', projectVisibility, opts('project')),
   report: new ResourceStore('reports', reportVisibility, opts('report')),
+  finding: new ResourceStore('findings', findingVisibility, opts('finding')),
+  'report tab': new ResourceStore('report_tabs', reportChildVisibility, opts('report tab')),
 };
 
 /**
@@ -30,4 +32,10 @@ export async function resolveParentRow(
   const row = await parentStores[kind].find(trx, principal, id);
   if (!row) throw new NotFoundError(`The ${kind} ${id} (${field}) was not found.`);
   return { row, access: { clientId: row._client_id, grant: grantFromLevel(row._grant) } };
+}
+
+/** The position after the last finding attached to a report. */
+export async function nextFindingPosition(trx: Knex, reportId: string): Promise<number> {
+  const [{ next }] = await trx('report_findings').where({ report_id: reportId }).select(trx.raw('coalesce(max(position) + 1, 0) as next'));
+  return Number(next);
 }

@@ -4,18 +4,13 @@ import { Type } from 'typebox';
 import { defineRoute, NotFoundError, UnsupportedMediaTypeError, ValidationError } from '@service/http';
 import type { AppContext } from '../../app-context.ts';
 import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
-import { assertAllowed, grantFromLevel } from '../access.ts';
+import { assertAllowed } from '../access.ts';
 import { defineResource } from '../define-resource.ts';
 import { baseFields, Uuid } from '../field.ts';
-import { ResourceStore } from '../resource-store.ts';
-import { evidenceVisibility, findingVisibility, reportChildVisibility } from '../visibility.ts';
+import { resolveParentRow } from '../parents.ts';
+import { evidenceVisibility } from '../visibility.ts';
 import { evidenceFiles } from './evidence-files.ts';
 import { sniffImageType } from './sniff-image-type.ts';
-
-const owners = {
-  finding: new ResourceStore('findings', findingVisibility, { label: 'finding', order: [], filters: {}, searchable: false }),
-  tab: new ResourceStore('report_tabs', reportChildVisibility, { label: 'report tab', order: [], filters: {}, searchable: false }),
-};
 
 const UploadFields = Type.Object(
   {
@@ -85,9 +80,10 @@ export function registerEvidenceImages(app: AppContext) {
       }
       const file = uploaded.file;
       if (!file) throw new ValidationError('The form needs a file field named "file".', [{ path: '/file', message: 'is required' }]);
-      const owner = body.findingId ? await owners.finding.find(db, principal, body.findingId) : await owners.tab.find(db, principal, body.reportTabId!);
-      if (!owner) throw new NotFoundError(`The ${body.findingId ? 'finding' : 'report tab'} ${body.findingId ?? body.reportTabId} was not found.`);
-      assertAllowed(principal, 'upload', { clientId: owner._client_id, grant: grantFromLevel(owner._grant) }, body.findingId ? 'finding' : 'report tab');
+      const owner = body.findingId
+        ? await resolveParentRow(db, principal, 'finding', body.findingId, 'findingId')
+        : await resolveParentRow(db, principal, 'report tab', body.reportTabId, 'reportTabId');
+      assertAllowed(principal, 'upload', owner.access, body.findingId ? 'finding' : 'report tab');
       const bytes = await readFile(file.filepath);
       const type = sniffImageType(bytes);
       if (!type) throw new UnsupportedMediaTypeError('The file is not a PNG, JPEG, GIF or WebP image.');

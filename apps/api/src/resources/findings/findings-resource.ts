@@ -5,7 +5,7 @@ import { defineResource } from '../define-resource.ts';
 import { evidenceCleanup } from '../evidence-images/evidence-files.ts';
 import { baseFields, Severity, Uuid } from '../field.ts';
 import { AffectedAssetSchema, findingContentFields } from '../finding-content.ts';
-import { resolveParentRow } from '../parents.ts';
+import { nextFindingPosition, resolveParentRow } from '../parents.ts';
 import { findingVisibility } from '../visibility.ts';
 
 export const FindingStatus = Type.Enum(['open', 'resolved', 'accepted-risk', 'false-positive']);
@@ -23,8 +23,8 @@ export const FindingSource = Type.Object(
 
 /** Appends a finding to a report's list of findings. */
 export async function attachFinding(trx: import('knex').Knex, reportId: string, findingId: string, userId: string): Promise<void> {
-  const [{ next }] = await trx('report_findings').where({ report_id: reportId }).select(trx.raw('coalesce(max(position) + 1, 0) as next'));
-  await trx('report_findings').insert({ report_id: reportId, finding_id: findingId, position: next, created_by: userId }).onConflict(['report_id', 'finding_id']).ignore();
+  const position = await nextFindingPosition(trx, reportId);
+  await trx('report_findings').insert({ report_id: reportId, finding_id: findingId, position, created_by: userId }).onConflict(['report_id', 'finding_id']).ignore();
 }
 
 export function registerFindings(app: AppContext) {

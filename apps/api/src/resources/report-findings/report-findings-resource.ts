@@ -1,13 +1,11 @@
 import { Type } from 'typebox';
-import { ConflictError, NotFoundError, ValidationError } from '@service/http';
+import { ConflictError, ValidationError } from '@service/http';
 import type { AppContext } from '../../app-context.ts';
 import { defineResource } from '../define-resource.ts';
 import { baseFields, Uuid } from '../field.ts';
-import { resolveParentRow } from '../parents.ts';
-import { ResourceStore } from '../resource-store.ts';
-import { findingVisibility, reportChildVisibility } from '../visibility.ts';
+import { nextFindingPosition, resolveParentRow } from '../parents.ts';
+import { reportChildVisibility } from '../visibility.ts';
 
-const findingStore = new ResourceStore('findings', findingVisibility, { label: 'finding', order: [], filters: {}, searchable: false });
 
 export function registerReportFindings(app: AppContext) {
   return defineResource(app, {
@@ -35,8 +33,7 @@ export function registerReportFindings(app: AppContext) {
       example: { reportId: '4f1c1e8a-8b2b-4c1a-9f1e-1a2b3c4d5e6f', findingId: '0b6f7c1e-2d3a-4e5f-8a9b-0c1d2e3f4a5b' },
       async resolveParent({ trx, principal, input }) {
         const report = await resolveParentRow(trx, principal, 'report', input.reportId, 'reportId');
-        const finding = await findingStore.find(trx, principal, input.findingId as string);
-        if (!finding) throw new NotFoundError(`The finding ${String(input.findingId)} (findingId) was not found.`);
+        const { row: finding } = await resolveParentRow(trx, principal, 'finding', input.findingId, 'findingId');
         if (finding.project_id !== report.row.project_id) {
           throw new ValidationError("The finding belongs to another project than the report.", [{ path: '/findingId', message: "must belong to the report's project" }]);
         }
@@ -45,8 +42,7 @@ export function registerReportFindings(app: AppContext) {
         }
         const columns: Record<string, unknown> = {};
         if (input.position === undefined) {
-          const [{ next }] = await trx('report_findings').where({ report_id: input.reportId }).select(trx.raw('coalesce(max(position) + 1, 0) as next'));
-          columns.position = next;
+          columns.position = await nextFindingPosition(trx, input.reportId as string);
         }
         return { access: report.access, columns };
       },

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { CompleteFinding } from '@service/scanners';
+import { nextFindingPosition } from '../parents.ts';
 import { assetsOf, mergeAssets, type AffectedAsset } from './affected-assets.ts';
 
 const SEVERITY_RANK = { info: 0, low: 1, medium: 2, high: 3, critical: 4 } as const;
@@ -82,12 +83,14 @@ export async function importFindings(
   userId: string,
 ): Promise<ImportSummary> {
   const summary: ImportSummary = { created: 0, merged: 0, skipped: 0, findings: [] };
-  const wanted = findings.filter((f) => SEVERITY_RANK[f.severity] >= SEVERITY_RANK[options.minSeverity]);
+  const wanted: CompleteFinding[] = [];
   for (const f of findings) {
-    if (SEVERITY_RANK[f.severity] < SEVERITY_RANK[options.minSeverity]) {
-      summary.skipped += 1;
-      summary.findings.push({ id: null, title: f.title, severity: f.severity, scanner: f.source.scanner, ruleId: f.ruleId, groupKey: f.groupKey, outcome: 'skipped', assetsAdded: 0, template: null });
+    if (SEVERITY_RANK[f.severity] >= SEVERITY_RANK[options.minSeverity]) {
+      wanted.push(f);
+      continue;
     }
+    summary.skipped += 1;
+    summary.findings.push({ id: null, title: f.title, severity: f.severity, scanner: f.source.scanner, ruleId: f.ruleId, groupKey: f.groupKey, outcome: 'skipped', assetsAdded: 0, template: null });
   }
   if (wanted.length === 0) return summary;
 
@@ -196,8 +199,8 @@ export async function importFindings(
       const rows = await trx('findings').insert(inserts.slice(i, i + 500)).returning('id');
       ids.push(...rows.map((r: { id: string }) => r.id));
     }
-    const [{ next }] = await trx('report_findings').where({ report_id: report.id }).select(trx.raw('coalesce(max(position) + 1, 0) as next'));
-    const attach = ids.map((id, i) => ({ report_id: report.id, finding_id: id, position: Number(next) + i, created_by: userId }));
+    const next = await nextFindingPosition(trx, report.id);
+    const attach = ids.map((id, i) => ({ report_id: report.id, finding_id: id, position: next + i, created_by: userId }));
     for (let i = 0; i < attach.length; i += 1000) await trx('report_findings').insert(attach.slice(i, i + 1000));
     let n = 0;
     for (const r of results) if (r.outcome === 'created') r.id = ids[n++]!;
