@@ -1,0 +1,57 @@
+import { Type } from 'typebox';
+import { TEXT_LIMITS } from './text.ts';
+
+/**
+ * One place a finding occurs. `host` is the host name or IP address only (never a URL), `url`
+ * the location on it, so a report's host list and counts group correctly whatever the scanner
+ * (SCANNERS.md section 1). Every parser fills these the same way.
+ */
+export const AffectedAssetSchema = Type.Object(
+  {
+    host: Type.Optional(Type.String({ maxLength: 2000, description: 'Host name or IP address (not a URL).' })),
+    ip: Type.Optional(Type.String({ maxLength: 100, description: 'The IP address, when `host` is a name.' })),
+    port: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 65535 }), Type.Null()])),
+    protocol: Type.Optional(Type.String({ maxLength: 20, description: 'Transport protocol: tcp, udp, ...' })),
+    service: Type.Optional(Type.String({ maxLength: 200, description: 'Service name: http, ssh, ...' })),
+    url: Type.Optional(Type.String({ maxLength: TEXT_LIMITS.url, description: 'The location on the host: a URL for web findings.' })),
+    parameter: Type.Optional(Type.String({ maxLength: 2000 })),
+    evidence: Type.Optional(Type.String({ maxLength: TEXT_LIMITS.assetEvidence, description: 'Scanner output, request/response or notes for this asset.' })),
+  },
+  { additionalProperties: false },
+);
+export type AffectedAsset = Type.Static<typeof AffectedAssetSchema>;
+
+export const AffectedAssetListSchema = Type.Array(AffectedAssetSchema, { maxItems: TEXT_LIMITS.assets });
+
+/** Identity of an affected asset: the same host, port, protocol, URL and parameter is the same place. */
+export function affectedAssetKey(a: AffectedAsset): string {
+  return JSON.stringify([a.host ?? '', a.port ?? null, (a.protocol ?? '').toLowerCase(), a.url ?? '', a.parameter ?? '']);
+}
+
+/**
+ * Adds `incoming` to `existing`: new places are appended; at a known place, evidence that is not
+ * there yet is appended. Nothing is removed. Returns the merged list and how many places were new.
+ */
+export function mergeAffectedAssets(existing: readonly AffectedAsset[], incoming: readonly AffectedAsset[]): { assets: AffectedAsset[]; added: number; changed: boolean } {
+  const assets = existing.map((a) => ({ ...a }));
+  const index = new Map(assets.map((a, i) => [affectedAssetKey(a), i]));
+  let added = 0;
+  let changed = false;
+  for (const a of incoming) {
+    const key = affectedAssetKey(a);
+    const at = index.get(key);
+    if (at === undefined) {
+      index.set(key, assets.length);
+      assets.push({ ...a });
+      added += 1;
+      changed = true;
+      continue;
+    }
+    const current = assets[at]!;
+    if (a.evidence && !(current.evidence ?? '').includes(a.evidence)) {
+      current.evidence = current.evidence ? `${current.evidence}\n\n---\n\n${a.evidence}` : a.evidence;
+      changed = true;
+    }
+  }
+  return { assets, added, changed };
+}

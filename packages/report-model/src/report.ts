@@ -1,0 +1,71 @@
+import { Type } from 'typebox';
+import { IsoDate, MarkdownText, TEXT_LIMITS, Title, Uuid } from './text.ts';
+
+export const REPORT_STATUSES = ['draft', 'review', 'final'] as const;
+export const ReportStatusSchema = Type.Enum([...REPORT_STATUSES]);
+export type ReportStatus = (typeof REPORT_STATUSES)[number];
+
+export const LanguageSchema = Type.String({ pattern: '^[a-z]{2}(-[A-Z]{2})?$', maxLength: 5, description: 'BCP 47 language, e.g. `en` or `de-DE`.' });
+
+export const ReportProperties = {
+  title: Title(),
+  status: ReportStatusSchema,
+  language: LanguageSchema,
+  summary: MarkdownText(),
+};
+
+export const PROJECT_STATUSES = ['planned', 'active', 'completed', 'archived'] as const;
+
+export const ProjectProperties = {
+  name: Title(300),
+  projectType: Type.Union([Type.String({ maxLength: 200 }), Type.Null()]),
+  description: MarkdownText(100_000),
+  status: Type.Enum([...PROJECT_STATUSES]),
+  startDate: Type.Union([IsoDate, Type.Null()], { description: 'First day of testing.' }),
+  endDate: Type.Union([IsoDate, Type.Null()], { description: 'Last day of testing.' }),
+};
+
+export const ClientContactSchema = Type.Object(
+  { name: Type.String({ maxLength: 200 }), email: Type.Optional(Type.String({ maxLength: 320 })), phone: Type.Optional(Type.String({ maxLength: 50 })), role: Type.Optional(Type.String({ maxLength: 200 })) },
+  { additionalProperties: false },
+);
+
+export const ClientProperties = {
+  name: Title(300),
+  shortName: Type.Union([Type.String({ maxLength: 50 }), Type.Null()]),
+  description: MarkdownText(100_000),
+  website: Type.Union([Type.String({ maxLength: 2000 }), Type.Null()]),
+  contacts: Type.Array(ClientContactSchema, { maxItems: 100 }),
+};
+
+export const ReportTabProperties = {
+  title: Title(300),
+  content: MarkdownText(TEXT_LIMITS.tabContent),
+};
+
+export const ReportLinkProperties = {
+  title: Title(300),
+  url: Type.String({ pattern: '^(https?|mailto):', maxLength: 4000, description: 'An http, https or mailto URL.' }),
+};
+
+export const EVIDENCE_CONTENT_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+
+/**
+ * An evidence image as documents refer to it: by the SHA-256 of its bytes (stable across
+ * export and re-import), with its file name and caption. `id` is the workspace row when known.
+ */
+export const EvidenceRefSchema = Type.Object(
+  {
+    id: Type.Optional(Uuid),
+    sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+    fileName: Type.String({ minLength: 1, maxLength: 255 }),
+    caption: Type.String({ maxLength: 2000 }),
+    contentType: Type.Optional(Type.Enum([...EVIDENCE_CONTENT_TYPES])),
+  },
+  { additionalProperties: false },
+);
+export type EvidenceRef = Type.Static<typeof EvidenceRefSchema>;
+
+/** A report template: the tabs a new report starts with. */
+export const ReportTemplateTabSchema = Type.Object({ title: Title(300), content: Type.Optional(MarkdownText(TEXT_LIMITS.tabContent)) }, { additionalProperties: false });
+export type ReportTemplateTab = Type.Static<typeof ReportTemplateTabSchema>;
