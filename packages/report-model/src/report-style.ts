@@ -57,7 +57,7 @@ export interface ResolvedReportStyle {
 
 export const DEFAULT_REPORT_STYLE: ResolvedReportStyle = {
   name: 'Default',
-  fonts: { heading: 'Liberation Sans', body: 'Liberation Sans', mono: 'Liberation Mono' },
+  fonts: { heading: 'Calibri', body: 'Calibri', mono: 'Consolas' },
   colors: { primary: '#1F3A5F', secondary: '#4A6FA5', text: '#1A1A1A', tableHeader: '#1F3A5F' },
   severityColors: { critical: '#7B1FA2', high: '#C62828', medium: '#EF6C00', low: '#F9A825', info: '#1565C0' },
   coverPage: { title: null, subtitle: null, showLogo: true },
