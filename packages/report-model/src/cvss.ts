@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { fromVector } from 'ae-cvss-calculator';
+import cvssCalculator from 'ae-cvss-calculator';
 
 export const CVSS_VERSIONS = ['2.0', '3.0', '3.1', '4.0'] as const;
 export type CvssVersion = (typeof CVSS_VERSIONS)[number];
@@ -67,7 +67,7 @@ export function scoreCvssVector(vector: string): CvssScores {
   if (version === null) throw new Error(`"${vector}" is not a CVSS v2, v3.0, v3.1 or v4.0 vector`);
   let scores: { base?: number; overall?: number; temporal?: number; threat?: number };
   try {
-    scores = fromVector(normalizeCvssVector(vector, version))!.calculateScores() as typeof scores;
+    scores = cvssCalculator.fromVector(normalizeCvssVector(vector, version))!.calculateScores() as typeof scores;
   } catch (err) {
     throw new Error(`"${vector}" is not a valid CVSS ${version} vector: ${(err as Error).message}`);
   }

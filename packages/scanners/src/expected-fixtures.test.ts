@@ -1,7 +1,7 @@
 import { Compile } from 'typebox/compile';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { NormalizedFindingSchema, parseScan, type CompleteFinding, type CompleteOccurrence, type ParseResult, type ScanFormat } from './index.ts';
-import { maxSeverity, SEVERITIES } from './severity.ts';
+import { maxSeverity, SEVERITIES } from '@service/report-model';
 import { loadExpected, readFixture, type ExpectedFile } from './testing/scan-fixtures.ts';
 
 /**

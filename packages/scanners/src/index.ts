@@ -23,8 +23,6 @@ export {
   type CompleteOccurrence,
   type Compliance,
   type Confidence,
-  type Cvss,
-  type CvssVersion,
   type Evidence,
   type HttpExchange,
   type Interaction,
@@ -32,5 +30,5 @@ export {
   type Occurrence,
 } from './normalized-finding.ts';
 export { normalizeFindingInput } from './normalize-finding-input.ts';
-export { SEVERITIES, type Severity } from './severity.ts';
 export { LIMITS } from './limits.ts';
+export { affectedAssetsOf, evidenceText, hostOfAssetId, toAffectedAsset } from './affected-assets.ts';

@@ -1,6 +1,6 @@
 import { LIMITS } from './limits.ts';
 import type { CompleteFinding, CompleteOccurrence } from './normalized-finding.ts';
-import { severityRank } from './severity.ts';
+import { severityRank } from '@service/report-model';
 
 /** The finding-level fields of a new finding; occurrences and identifiers are added by the merger. */
 export type FindingSeed = Omit<CompleteFinding, 'groupKey' | 'occurrences' | 'cves' | 'cwes' | 'references'>;

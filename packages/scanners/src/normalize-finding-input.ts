@@ -1,6 +1,6 @@
 import type { CompleteFinding, CompleteOccurrence, NormalizedFinding } from './normalized-finding.ts';
 import { normalizeCve } from './normalize-identifiers.ts';
-import { maxSeverity } from './severity.ts';
+import { maxSeverity } from '@service/report-model';
 
 /**
  * Applies the defaults of the normalized model to a finding that passed `NormalizedFindingSchema`

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { CvssSchema, SeveritySchema } from '@service/report-model';
 import { LIMITS } from './limits.ts';
 
 /**
@@ -11,36 +12,8 @@ import { LIMITS } from './limits.ts';
 const text = (maxLength: number) => Type.String({ maxLength });
 const evidenceText = () => Type.String({ maxLength: LIMITS.evidenceChars });
 
-export const SeveritySchema = Type.Union([
-  Type.Literal('info'),
-  Type.Literal('low'),
-  Type.Literal('medium'),
-  Type.Literal('high'),
-  Type.Literal('critical'),
-]);
-
 /** Burp's confidence levels; the other scanners state none. */
 export const ConfidenceSchema = Type.Union([Type.Literal('Certain'), Type.Literal('Firm'), Type.Literal('Tentative')]);
-
-export const CvssVersionSchema = Type.Union([
-  Type.Literal('2.0'),
-  Type.Literal('3.0'),
-  Type.Literal('3.1'),
-  Type.Literal('4.0'),
-]);
-
-export const CvssSchema = Type.Object(
-  {
-    version: CvssVersionSchema,
-    /** null when the export gives only a score (Tenable WAS `cvss`/`cvssv3`) */
-    vector: Type.Union([text(300), Type.Null()]),
-    /** null when the export gives only a vector */
-    baseScore: Type.Union([Type.Number({ minimum: 0, maximum: 10 }), Type.Null()]),
-    temporalScore: Type.Optional(Type.Number({ minimum: 0, maximum: 10 })),
-    temporalVector: Type.Optional(text(300)),
-  },
-  { additionalProperties: false },
-);
 
 export const AssetSchema = Type.Object(
   {
@@ -178,8 +151,6 @@ export type NormalizedFinding = Type.Static<typeof NormalizedFindingSchema>;
 export type Occurrence = Type.Static<typeof OccurrenceSchema>;
 export type Asset = Type.Static<typeof AssetSchema>;
 export type Evidence = Type.Static<typeof EvidenceSchema>;
-export type Cvss = Type.Static<typeof CvssSchema>;
-export type CvssVersion = Type.Static<typeof CvssVersionSchema>;
 export type Confidence = Type.Static<typeof ConfidenceSchema>;
 export type HttpExchange = Type.Static<typeof HttpExchangeSchema>;
 export type Interaction = Type.Static<typeof InteractionSchema>;

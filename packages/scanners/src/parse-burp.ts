@@ -5,7 +5,7 @@ import type { FindingSeed } from './merge-occurrences.ts';
 import type { Asset, CompleteOccurrence, Confidence, Evidence, HttpExchange, Interaction } from './normalized-finding.ts';
 import type { BurpParseResult, BurpStats } from './parse-result.ts';
 import { retainText } from './retain-text.ts';
-import type { Severity } from './severity.ts';
+import type { Severity } from '@service/report-model';
 import { XmlScanParser } from './xml-scan-parser.ts';
 
 /** Burp's shared type for issues raised by extensions; their key needs the name too (rule B3). */

@@ -1,12 +1,13 @@
 import { dedentText } from './dedent-text.ts';
 import { LIMITS } from './limits.ts';
 import type { FindingSeed } from './merge-occurrences.ts';
-import type { Asset, CompleteOccurrence, Compliance, Cvss, CvssVersion } from './normalized-finding.ts';
+import type { Cvss, CvssVersion } from '@service/report-model';
+import type { Asset, CompleteOccurrence, Compliance } from './normalized-finding.ts';
 import { normalizeCve, parseCweId } from './normalize-identifiers.ts';
-import { cvssVersionOfVector, normalizeCvssVector, parseCvssScore } from './parse-cvss.ts';
+import { cvssVersionOfVector, normalizeCvssVector, parseCvssScore } from '@service/report-model';
 import type { NessusParseResult, NessusStats } from './parse-result.ts';
 import { retainText, TextInterner } from './retain-text.ts';
-import { SEVERITIES, type Severity } from './severity.ts';
+import { SEVERITIES, type Severity } from '@service/report-model';
 import { XmlScanParser } from './xml-scan-parser.ts';
 
 const CM_NAMESPACE = 'http://www.nessus.org/cm';

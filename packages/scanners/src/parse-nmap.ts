@@ -1,10 +1,10 @@
 import { LIMITS } from './limits.ts';
 import type { Asset, CompleteOccurrence } from './normalized-finding.ts';
 import { normalizeCve } from './normalize-identifiers.ts';
-import { parseCvssScore } from './parse-cvss.ts';
+import { parseCvssScore } from '@service/report-model';
 import type { NmapParseResult, NmapStats } from './parse-result.ts';
 import { retainText, TextInterner } from './retain-text.ts';
-import { severityFromCvssScore } from './severity.ts';
+import { severityFromCvssScore } from '@service/report-model';
 import { XmlScanParser } from './xml-scan-parser.ts';
 
 interface ScriptOutput {

@@ -165,3 +165,18 @@ describe('hostnameOf', () => {
     ['10.0.0.1', '10.0.0.1'],
   ])('%s → %s', (input, expected) => expect(hostnameOf(input)).toBe(expected));
 });
+
+describe('U+0000 in Nuclei text', () => {
+  it('replaces escaped and raw NUL characters with U+FFFD and imports the record', () => {
+    const escaped = record({ info: { name: 'Bad\\u0000name', severity: 'high', description: 'a\u0000b' } }).replace('Bad\\\\u0000name', 'Bad\\u0000name');
+    const result = nuclei(escaped);
+    expect(result.findings[0]!.title).toBe('Bad\uFFFDname');
+    expect(result.findings[0]!.description).toBe('a\uFFFDb');
+    expect(JSON.stringify(result.findings)).not.toContain('\\u0000');
+  });
+
+  it('keeps an escaped backslash followed by u0000 as text', () => {
+    const result = nuclei(record({ info: { name: 'path C:\\u0000dir', severity: 'low' } }));
+    expect(result.findings[0]!.title).toBe('path C:\\u0000dir');
+  });
+});

@@ -1,13 +1,14 @@
 import { LIMITS } from './limits.ts';
 import { OccurrenceMerger, type FindingSeed } from './merge-occurrences.ts';
-import type { Asset, CompleteOccurrence, Cvss, Evidence, Interaction } from './normalized-finding.ts';
+import type { Cvss } from '@service/report-model';
+import type { Asset, CompleteOccurrence, Evidence, Interaction } from './normalized-finding.ts';
 import { normalizeCve, parseCweId, toStringList } from './normalize-identifiers.ts';
-import { cvssVersionOfVector, normalizeCvssVector, parseCvssScore } from './parse-cvss.ts';
+import { cvssVersionOfVector, normalizeCvssVector, parseCvssScore } from '@service/report-model';
 import type { NucleiParseResult, NucleiStats } from './parse-result.ts';
 // Why clampText, not retainText: JSON.parse returns independent strings, so no copy is needed.
 import { clampText } from './retain-text.ts';
 import { ScanParseError, describePosition } from './scan-parse-error.ts';
-import { isSeverity, type Severity } from './severity.ts';
+import { isSeverity, type Severity } from '@service/report-model';
 import { InvalidTextError, TextStreamDecoder } from './text-stream-decoder.ts';
 import { WarningList } from './warning-list.ts';
 
@@ -238,7 +239,9 @@ export class NucleiParser {
   private parseJson(text: string, line: number, indent: number): JsonObject {
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      // Why: U+0000 cannot be stored in PostgreSQL text; scanner text keeps going with U+FFFD in its
+      // place (raw NUL bytes and \u0000 escapes alike). The check keeps the common path fast.
+      value = text.includes('\u0000') || text.includes('\\u0000') ? JSON.parse(text.replaceAll('\u0000', '\uFFFD'), replaceNul) : JSON.parse(text);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       const position = Number(/position (\d+)/.exec(reason)?.[1] ?? Number.NaN);
@@ -506,4 +509,9 @@ function countBackslashesBefore(text: string, end: number, from: number): number
 
 function allBackslashes(text: string, from: number, end: number): boolean {
   return countBackslashesBefore(text, end, from) === end - from;
+}
+
+/** JSON.parse reviver: U+0000 in any string becomes U+FFFD. */
+function replaceNul(_key: string, value: unknown): unknown {
+  return typeof value === 'string' && value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value;
 }
