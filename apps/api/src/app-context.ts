@@ -7,6 +7,7 @@ import type { Databases } from '@service/db';
 import type { JsonLogger, OpenApiRegistry, RateLimitStore, RouteDefaults } from '@service/http';
 import type { BuildInfo } from './build-info.ts';
 import type { LoginThrottle } from './identity/login-throttle.ts';
+import type { WorkspaceRepositories } from './resources/workspace-repositories.ts';
 
 export interface AppDeps {
   config: Config;
@@ -32,6 +33,8 @@ export interface AppContext {
   registry: OpenApiRegistry;
   routeDefaults: RouteDefaults;
   identity: Identity;
+  /** The tenant workspace's repositories (they take the tenant handle per call). */
+  repositories: WorkspaceRepositories;
   /** The tenant database of an organization (self-hosted: the one tenant database). */
   tenantFor(tenantDatabase: string): Knex;
   /** The signed-in session of a request, or null. */

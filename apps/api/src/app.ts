@@ -11,6 +11,7 @@ import { createLoginThrottle } from './identity/login-throttle.ts';
 import { createSessionResolver } from './identity/session-guard.ts';
 import { registerUserAdminRoutes } from './identity/user-admin-routes.ts';
 import { registerResources } from './resources/register-resources.ts';
+import { createWorkspaceRepositories } from './resources/workspace-repositories.ts';
 import { restPipeline } from './rest/rest-pipeline.ts';
 import { registerApiDocsRoutes } from './system/api-docs-routes.ts';
 import { registerHealthRoutes } from './system/health-routes.ts';
@@ -19,7 +20,7 @@ import { registerWorkspacePages } from './workspace/workspace-pages.ts';
 export interface App {
   koa: Koa;
   registry: OpenApiRegistry;
-  resources: ReturnType<typeof registerResources>;
+  repositories: AppContext['repositories'];
 }
 
 /** Builds the Koa app from its dependencies. No globals: tests build as many as they like. */
@@ -44,6 +45,7 @@ export function createApp(deps: AppDeps): App {
     registry,
     routeDefaults: { bodyLimitBytes: deps.config.bodyLimitBytes },
     identity,
+    repositories: createWorkspaceRepositories({ filesDir: deps.config.filesDir, evidenceMaxBytes: deps.config.evidenceMaxBytes }),
     tenantFor,
     sessionOf: createSessionResolver(sessions),
   };
@@ -76,7 +78,7 @@ export function createApp(deps: AppDeps): App {
   registerAuthRoutes(app);
   registerApiKeyRoutes(app);
   registerUserAdminRoutes(app);
-  const resources = registerResources(app);
+  registerResources(app);
   registerWorkspacePages(app);
 
   koa.use(router.routes());
@@ -86,5 +88,5 @@ export function createApp(deps: AppDeps): App {
   });
   // Why: Koa would otherwise print every error a second time to stderr.
   koa.silent = true;
-  return { koa, registry, resources };
+  return { koa, registry, repositories: app.repositories };
 }

@@ -74,7 +74,10 @@ describe('external collaborators', () => {
     expect((await external.api.get(`/report-tabs?report_id=${ids.reportA1}`)).body).toHaveLength(1);
     expect((await external.api.patch(`/reports/${ids.reportA1}`, { title: 'Report A1 (reviewed)' })).status).toBe(200);
     expect((await external.api.post('/findings', { reportId: ids.reportA1, title: 'From the client', severity: 'info' })).status).toBe(201);
-    expect((await external.api.post('/findings', { reportId: ids.reportA2, title: 'Nope', severity: 'info' })).status).toBe(404);
+    // A body naming a report they cannot see answers like a missing one: 422 naming the field.
+    const hidden = await external.api.post('/findings', { reportId: ids.reportA2, title: 'Nope', severity: 'info' });
+    expect(hidden.status).toBe(422);
+    expect(hidden.body.error).toMatchObject({ code: 'invalid_reference', details: [{ path: '/reportId' }] });
     // Removing the share removes the access at once.
     await admin.api.delete(`/reports/${ids.reportA1}/shares/${external.user.id}`);
     expect((await external.api.get(`/reports/${ids.reportA1}`)).status).toBe(404);
@@ -144,8 +147,12 @@ describe('bad input', () => {
     expect((await admin.api.get('/nothing-here')).body.error.code).toBe('not_found');
     expect((await admin.api.post('/findings', '{"title":', { headers: { 'content-type': 'application/json' } })).status).toBe(400);
     expect((await admin.api.patch(`/findings/${ids.findingA1}`, {})).status).toBe(400);
-    expect((await admin.api.post('/reports', { projectId: missing, title: 'x' })).status).toBe(404);
-    expect((await admin.api.post('/reports', { projectId: ids.projectA, title: 'x', styleId: missing })).status).toBe(404);
+    const noProject = await admin.api.post('/reports', { projectId: missing, title: 'x' });
+    expect(noProject.status).toBe(422);
+    expect(noProject.body.error).toMatchObject({ code: 'invalid_reference', details: [{ path: '/projectId' }] });
+    const noStyle = await admin.api.post('/reports', { projectId: ids.projectA, title: 'x', styleId: missing });
+    expect(noStyle.status).toBe(422);
+    expect(noStyle.body.error).toMatchObject({ code: 'invalid_reference', details: [{ path: '/styleId' }] });
     expect((await admin.api.patch(`/reports/${ids.reportA2}`, { styleId: missing })).status).toBe(422);
     expect((await admin.api.get('/findings?per_page=0')).status).toBe(400);
     expect((await admin.api.get('/findings?page=abc')).status).toBe(400);

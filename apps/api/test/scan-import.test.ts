@@ -99,7 +99,7 @@ describe('POST /reports/{id}/import-scan with real scanner files', () => {
     const stored = (await actor.api.get(`/findings/${git.id}`)).body;
     expect(stored).toMatchObject({ title: 'Exposed Git repository', description: 'Curated description.', remediation: 'Curated remediation.', severity: 'medium' });
     expect(stored.references).toContain('https://example.org/git');
-    expect(stored.affectedAssets[0]).toMatchObject({ host: 'https://a.example/.git/config' });
+    expect(stored.affectedAssets[0]).toMatchObject({ host: 'a.example', url: 'https://a.example/.git/config' });
     expect(stored.affectedAssets[0].evidence).toContain('[core]');
     expect(stored.source).toMatchObject({ kind: 'scanner', scanner: 'nuclei', ruleId: 'git-config', templateId: byRule.body.id });
   });
@@ -174,7 +174,7 @@ describe('bad scanner files', () => {
     const bomb = `<?xml version="1.0"?><nmaprun>${'<a>'.repeat(50_000)}${'</a>'.repeat(50_000)}</nmaprun>`;
     const res = await actor.api.post(`/reports/${reportId}/import-scan`, upload(Buffer.from(bomb)));
     expect(res.status).toBe(422);
-    expect(res.body.error.details).toMatchObject({ format: 'nmap', line: expect.any(Number), column: expect.any(Number) });
+    expect(res.body.error.details).toEqual([{ path: '/file', message: expect.stringMatching(/^nmap at line \d+, column \d+: /) }]);
   });
 
   it('answers 413 for a file over 4 MB', async () => {

@@ -8,6 +8,9 @@ export interface RowAccess {
   workspaceWide?: boolean;
 }
 
+/** Workspace-wide things (libraries, trash): outside any client, never visible to external collaborators. */
+export const WORKSPACE_WIDE: RowAccess = { clientId: null, grant: null, workspaceWide: true };
+
 export function grantFromLevel(level: unknown): Grant | null {
   const n = Number(level);
   return n >= 2 ? 'edit' : n >= 1 ? 'view' : null;

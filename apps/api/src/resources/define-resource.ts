@@ -1,131 +1,77 @@
-import type { Context } from 'koa';
-import type { Knex } from 'knex';
 import { Type, type TSchema } from 'typebox';
-import { ConflictError, defineRoute, type ResponseDoc, NotFoundError, PAGINATION_HEADERS, PaginationQuery, requestFingerprint, runIdempotent, setPaginationHeaders, toPage } from '@service/http';
+import { PAGINATION_HEADERS, PaginationQuery, setPaginationHeaders, toPage, type ResponseDoc } from '@service/http';
+import { Timestamp, Uuid } from '@service/report-model';
 import type { AppContext } from '../app-context.ts';
-import type { RestPrincipal } from '../rest/rest-pipeline.ts';
-import { assertAllowed, type RowAccess } from './access.ts';
-import { apiToColumns, createSchema, responseSchema, rowToApi, Timestamp, updateSchema, Uuid, type Field, type Fields } from './field.ts';
-import { ResourceStore, type ListFilter, type Row } from './resource-store.ts';
-import type { Visibility } from './visibility.ts';
-
-export interface CreateContext {
-  trx: Knex.Transaction;
-  principal: RestPrincipal;
-  input: Record<string, unknown>;
-}
-
-export interface ResourceDeclaration {
-  /** Path segment and name: `clients`, `report-tabs`. */
-  name: string;
-  /** OpenAPI component name: `Client`. */
-  schemaName: string;
-  /** Singular label for messages: `client`, `report tab`. */
-  label: string;
-  tag: string;
-  description: string;
-  table: string;
-  visibility: Visibility;
-  fields: Fields;
-  order?: Array<[string, 'asc' | 'desc']>;
-  filters?: Record<string, ListFilter>;
-  searchable?: boolean;
-  /** Deleted into the trash (restorable) instead of permanently. */
-  trash?: boolean;
-  /** PATCH accepts `expectedUpdatedAt`. */
-  concurrency?: boolean;
-  /** POST honours `Idempotency-Key`. */
-  idempotentCreate?: boolean;
-  /** Operations offered; default all five. */
-  operations?: Partial<Record<'list' | 'get' | 'create' | 'update' | 'delete', boolean>>;
-  create?: {
-    /** Body fields beyond the resource's own (e.g. `reportId` for findings, `templateId` for reports). */
-    extra?: Record<string, TSchema>;
-    example: Record<string, unknown>;
-    /**
-     * Checks the parent the new row goes under and returns who owns it (for the policy) plus any
-     * column values derived from it. Without it the row is workspace-level (clients, libraries).
-     */
-    resolveParent?(ctx: CreateContext): Promise<{ access: RowAccess; columns?: Record<string, unknown> }>;
-    /** Runs in the same transaction after the insert (e.g. copy a template's tabs, attach to a report). */
-    afterInsert?(ctx: CreateContext & { row: Record<string, unknown> }): Promise<void>;
-  };
-  /** Runs in the delete's transaction before a permanent delete (e.g. collect evidence files to remove). */
-  beforeDelete?(trx: Knex.Transaction, row: Row): Promise<(() => Promise<void>) | void>;
-  /** Extra response fields computed from the row. */
-  present?(row: Record<string, unknown>, api: Record<string, unknown>): Record<string, unknown>;
-  extraResponse?: Record<string, TSchema>;
-  /** Computed columns added to every read (for `present`). */
-  extraSelect?: (db: Knex) => Knex.Raw[];
-  /** Table columns read besides the fields' own (e.g. a storage key used by handlers). */
-  internalColumns?: string[];
-}
+import { defineRestRoute } from '../rest/define-rest-route.ts';
+import { createSchema, responseSchema, updateSchema } from './field.ts';
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_RESPONSES, runIdempotentCreate } from './idempotent-create.ts';
+import type { ResourceRepository } from './resource-repository.ts';
 
 export interface Resource {
-  declaration: ResourceDeclaration;
-  store: ResourceStore;
-  present(row: Record<string, unknown>): Record<string, unknown>;
+  repository: ResourceRepository;
 }
 
 const IdParams = Type.Object({ id: Uuid });
-const IDEMPOTENCY_HEADER = {
-  name: 'Idempotency-Key',
-  description: 'Makes a retry safe: the same key and request within 24 hours returns the original response with `Idempotent-Replayed: true` and creates nothing.',
-  schema: { type: 'string', maxLength: 255 },
-};
-
-export const IDEMPOTENCY_RESPONSES: Record<number, ResponseDoc> = {
-  409: { description: 'The same `Idempotency-Key` is still being processed (`idempotency_in_progress`).', schema: 'Error' },
-  422: { description: 'The `Idempotency-Key` was used for a different request (`idempotency_key_reused`).', schema: 'Error' },
-};
 const CONFLICT_RESPONSE: Record<number, ResponseDoc> = {
-  409: { description: 'The row changed since `expectedUpdatedAt` (`conflict`); nothing was written.', schema: 'Error' },
+  409: { description: 'The row changed since `expectedUpdatedAt` (`conflict`); nothing was written. `details.updatedAt` is the current value.', schema: 'Error' },
 };
+const EXAMPLE_ID = '0b6f7c1e-2d3a-4e5f-8a9b-0c1d2e3f4a5b';
+const EXAMPLE_TIME = '2026-11-02T09:30:00.000Z';
 
-function principalOf(ctx: Context): RestPrincipal {
-  return ctx.state.principal as RestPrincipal;
-}
-
-/** updated_at always moves forward, even for two writes within one millisecond. */
-export function nextUpdatedAt(db: Knex, alias = ''): Knex.Raw {
-  const col = alias ? `${alias}.updated_at` : 'updated_at';
-  return db.raw(`greatest(date_trunc('milliseconds', clock_timestamp()), ${col} + interval '1 millisecond')`);
+/** A value for a required response field the create example does not set (ids, timestamps, defaults). */
+function exampleValue(schema: TSchema): unknown {
+  const s = schema as Record<string, unknown>;
+  if (s.format === 'uuid') return EXAMPLE_ID;
+  if (s.format === 'date-time') return EXAMPLE_TIME;
+  if (s.format === 'date') return '2026-11-02';
+  if (Array.isArray(s.enum)) return s.enum[0];
+  if (Array.isArray(s.anyOf)) {
+    const nullable = (s.anyOf as Array<Record<string, unknown>>).some((b) => b.type === 'null');
+    return nullable ? null : exampleValue((s.anyOf as TSchema[])[0]!);
+  }
+  switch (s.type) {
+    case 'string':
+      return '';
+    case 'integer':
+    case 'number':
+      return typeof s.minimum === 'number' ? s.minimum : 0;
+    case 'boolean':
+      return false;
+    case 'array':
+      return [];
+    case 'object':
+      return {};
+    default:
+      return null;
+  }
 }
 
 /**
  * The one mechanism behind every REST resource: list (filters, search, pagination headers),
- * get, create (optionally idempotent), update (optionally with `expectedUpdatedAt`) and delete
- * (trash or permanent), with visibility and the access policy applied, and each operation
- * documented in the OpenAPI registry from the same schemas.
+ * get, create (idempotent with `Idempotency-Key`), update (with `expectedUpdatedAt` where
+ * declared) and delete (trash or permanent). Handlers are thin: the repository applies
+ * visibility and the access policy; each operation is documented from the same schemas.
  */
-export function defineResource(app: AppContext, decl: ResourceDeclaration): Resource {
-  const { router, registry, routeDefaults } = app;
+export function defineResource(app: AppContext, repository: ResourceRepository): Resource {
+  const decl = repository.declaration;
+  const { registry } = app;
   const ops = { list: true, get: true, create: true, update: true, delete: true, ...decl.operations };
   const base = `/rest/v1/${decl.name}`;
   const filters = decl.filters ?? {};
-  const store = new ResourceStore(decl.table, decl.visibility, {
-    label: decl.label,
-    trash: decl.trash,
-    order: decl.order ?? [['r.created_at', 'asc']],
-    filters,
-    searchable: decl.searchable ?? true,
-    extraSelect: decl.extraSelect,
-    columns: [...new Set([...Object.values(decl.fields).map((f) => f.column).filter((c) => !c.startsWith('_')), ...(decl.internalColumns ?? [])])],
-  });
-  const present = (row: Record<string, unknown>) => {
-    const api = rowToApi(decl.fields, row);
-    return decl.present ? { ...api, ...decl.present(row, api) } : api;
-  };
   const Schema = responseSchema(decl.fields, decl.extraResponse);
-  // The create example as it comes back: with an id and timestamps, without body-only fields.
+  const camel = decl.schemaName;
+  const plural = camel.endsWith('y') ? `${camel.slice(0, -1)}ies` : `${camel}s`;
+  // A full row as the API returns it, built from the create example plus values for the rest.
   const example = decl.create
     ? Object.fromEntries(
-        Object.entries({ id: '0b6f7c1e-2d3a-4e5f-8a9b-0c1d2e3f4a5b', createdAt: '2026-11-02T09:30:00.000Z', updatedAt: '2026-11-02T09:30:00.000Z', ...decl.create.example }).filter(([k]) => k in decl.fields),
+        Object.entries({ ...decl.fields, ...Object.fromEntries(Object.entries(decl.extraResponse ?? {}).map(([k, schema]) => [k, { schema }])) }).map(([k, f]) => [
+          k,
+          k in decl.create!.example && k in decl.fields ? decl.create!.example[k] : k === 'id' ? EXAMPLE_ID : exampleValue(f.schema),
+        ]),
       )
     : undefined;
   registry.addSchema(decl.schemaName, Schema);
   registry.addTag(decl.tag, decl.description);
-  const tenant = (ctx: Context) => principalOf(ctx).tenant;
 
   if (ops.list) {
     const filterProps: Record<string, TSchema> = {};
@@ -137,21 +83,20 @@ export function defineResource(app: AppContext, decl: ResourceDeclaration): Reso
       updated_since: Type.Optional({ ...Timestamp, description: 'Only rows changed at or after this time.' } as TSchema),
       ...filterProps,
     });
-    defineRoute(router, registry, routeDefaults, {
+    defineRestRoute(app, {
       method: 'get',
       path: base,
-      operationId: `list_${decl.name}`,
+      operationId: `list${plural}`,
       summary: `List ${decl.name.replace(/-/g, ' ')}`,
+      description: `One page of the ${decl.name.replace(/-/g, ' ')} you can see, in a stable order, with the pagination headers. Filters combine with AND; unknown query parameters are ignored.`,
       tags: [decl.tag],
-      security: 'apiKey',
       query: Query,
       responses: { 200: { description: 'One page of rows, in a stable order.', schema: { arrayOf: decl.schemaName }, headers: PAGINATION_HEADERS, example: example ? [example] : undefined } },
-      async handler(ctx, { query }) {
+      async handler(ctx, { query, principal }) {
         const q = query as Record<string, unknown>;
         const page = toPage(q);
-        const picked = Object.fromEntries(Object.keys(filters).map((k) => [k, q[k]]));
-        const { rows, total } = await store.list(tenant(ctx), principalOf(ctx), {
-          filters: picked,
+        const { rows, total } = await repository.list(principal.tenant, principal, {
+          filters: Object.fromEntries(Object.keys(filters).map((k) => [k, q[k]])),
           q: q.q as string | undefined,
           id: q.id as string | undefined,
           updatedSince: q.updated_since as string | undefined,
@@ -159,145 +104,102 @@ export function defineResource(app: AppContext, decl: ResourceDeclaration): Reso
           limit: page.perPage,
         });
         setPaginationHeaders(ctx, page, total);
-        ctx.body = rows.map(present);
+        ctx.body = rows.map((r) => repository.present(r));
       },
     });
   }
 
   if (ops.get) {
-    defineRoute(router, registry, routeDefaults, {
+    defineRestRoute(app, {
       method: 'get',
       path: `${base}/{id}`,
-      operationId: `get_${decl.name}`,
+      operationId: `get${camel}`,
       summary: `Get one ${decl.label}`,
+      description: `The ${decl.label} with this id; 404 when it does not exist or you may not see it.`,
       tags: [decl.tag],
-      security: 'apiKey',
       params: IdParams,
       responses: { 200: { description: `The ${decl.label}.`, schema: decl.schemaName, example } },
-      async handler(ctx, { params }) {
-        const row = await store.require(tenant(ctx), principalOf(ctx), params.id, 'read');
-        ctx.body = present(row);
+      async handler(ctx, { params, principal }) {
+        ctx.body = repository.present(await repository.require(principal.tenant, principal, params.id, 'read'));
       },
     });
   }
 
   if (ops.create && decl.create) {
     const create = decl.create;
-    const Body = createSchema(decl.fields, create.extra);
-    defineRoute(router, registry, routeDefaults, {
+    defineRestRoute(app, {
       method: 'post',
       path: base,
-      operationId: `create_${decl.name}`,
+      operationId: `create${camel}`,
       summary: `Create a ${decl.label}`,
+      description: `Creates a ${decl.label}. Send \`Idempotency-Key\` to make a retry safe.`,
       tags: [decl.tag],
-      security: 'apiKey',
-      headers: decl.idempotentCreate ? [IDEMPOTENCY_HEADER] : undefined,
-      body: { schema: Body, example: create.example },
+      headers: [IDEMPOTENCY_HEADER],
+      body: { schema: createSchema(decl.fields, create.extra), example: create.example },
       responses: {
         201: { description: 'Created.', schema: decl.schemaName, headers: { Location: { description: 'The new row.' } }, example },
-        ...(decl.idempotentCreate ? IDEMPOTENCY_RESPONSES : {}),
+        ...IDEMPOTENCY_RESPONSES,
       },
-      async handler(ctx, { body }) {
-        const principal = principalOf(ctx);
-        const input = body as Record<string, unknown>;
-        const outcome = await runIdempotent(
-          tenant(ctx),
-          {
-            apiKeyId: principal.keyId,
-            key: decl.idempotentCreate ? ctx.get('Idempotency-Key') || null : null,
-            fingerprint: requestFingerprint({ method: 'POST', path: base, body: input }),
+      async handler(ctx, { body, principal }) {
+        await runIdempotentCreate(ctx, principal, {
+          body,
+          work: async (trx) => {
+            const row = await repository.create(trx, principal, body as Record<string, unknown>);
+            return { status: 201, headers: { Location: `${base}/${row.id}` }, body: repository.present(row) };
           },
-          async (trx) => {
-            const cctx: CreateContext = { trx, principal, input };
-            const parent = create.resolveParent ? await create.resolveParent(cctx) : { access: { clientId: null, grant: null, workspaceWide: true } };
-            assertAllowed(principal, 'create', parent.access, decl.label);
-            const [row] = await trx(decl.table)
-              .insert({ ...apiToColumns(decl.fields, input, (f: Field) => f.create !== undefined), ...parent.columns, created_by: principal.userId })
-              .returning('*');
-            await create.afterInsert?.({ ...cctx, row });
-            const fresh = await store.find(trx, principal, row.id);
-            return { status: 201, headers: { Location: `${base}/${row.id}` }, body: present(fresh ?? row) };
-          },
-        );
-        for (const [k, v] of Object.entries(outcome.headers)) ctx.set(k, v);
-        if (outcome.replayed) ctx.set('Idempotent-Replayed', 'true');
-        ctx.status = outcome.status;
-        ctx.body = outcome.body;
+          // Why: a replay answers with what the caller may see now (a share may have ended since).
+          stillVisible: async (stored) => (await repository.find(principal.tenant, principal, String((stored as { id?: unknown }).id))) !== null,
+        });
       },
     });
   }
 
   if (ops.update) {
-    const Body = updateSchema(decl.fields, decl.concurrency ? { expectedUpdatedAt: Type.Optional({ ...Timestamp, description: 'The `updatedAt` you read; if the row changed since, nothing is written and the answer is 409 `conflict`.' } as TSchema) } : {});
-    defineRoute(router, registry, routeDefaults, {
+    const Body = updateSchema(
+      decl.fields,
+      decl.concurrency ? { expectedUpdatedAt: Type.Optional({ ...Timestamp, description: 'The `updatedAt` you read; if the row changed since, nothing is written and the answer is 409 `conflict`.' } as TSchema) } : {},
+    );
+    defineRestRoute(app, {
       method: 'patch',
       path: `${base}/{id}`,
-      operationId: `update_${decl.name}`,
+      operationId: `update${camel}`,
       summary: `Change a ${decl.label}`,
-      description: decl.concurrency ? 'Send `expectedUpdatedAt` to make the change conditional on nobody having changed the row since you read it.' : undefined,
+      description: `Changes the fields you send; absent fields keep their value. A GET body restricted to these fields can be sent back as is.${
+        decl.concurrency ? ' Send `expectedUpdatedAt` to make the change conditional on nobody having changed the row since you read it.' : ''
+      }`,
       tags: [decl.tag],
-      security: 'apiKey',
       params: IdParams,
       body: { schema: Body },
       responses: {
-        200: { description: 'The changed row.', schema: decl.schemaName },
+        200: { description: 'The changed row.', schema: decl.schemaName, example },
         ...(decl.concurrency ? CONFLICT_RESPONSE : {}),
       },
-      async handler(ctx, { params, body }) {
-        const principal = principalOf(ctx);
-        const db = tenant(ctx);
+      async handler(ctx, { params, body, principal }) {
         const { expectedUpdatedAt, ...changes } = body as Record<string, unknown> & { expectedUpdatedAt?: string };
-        await store.require(db, principal, params.id, 'update');
-        const q = db(decl.table)
-          .where({ id: params.id })
-          .update({ ...apiToColumns(decl.fields, changes, (f) => f.update === true), updated_at: nextUpdatedAt(db) })
-          .returning('id');
-        // Why: one conditional UPDATE; a concurrent writer makes it match nothing instead of being overwritten.
-        if (expectedUpdatedAt !== undefined) q.andWhere('updated_at', new Date(expectedUpdatedAt));
-        const updated = await q;
-        if (updated.length === 0) {
-          const current = await store.find(db, principal, params.id);
-          if (!current) throw new NotFoundError(`The ${decl.label} ${params.id} was not found.`);
-          throw new ConflictError(`The ${decl.label} was changed since ${expectedUpdatedAt}; read it again and reapply your change.`, 'conflict', {
-            updatedAt: (current.updated_at as Date).toISOString(),
-          });
-        }
-        ctx.body = present((await store.find(db, principal, params.id))!);
+        ctx.body = repository.present(await repository.update(principal.tenant, principal, params.id, changes, { expectedUpdatedAt }));
       },
     });
   }
 
   if (ops.delete) {
-    defineRoute(router, registry, routeDefaults, {
+    defineRestRoute(app, {
       method: 'delete',
       path: `${base}/{id}`,
-      operationId: `delete_${decl.name}`,
+      operationId: `delete${camel}`,
       summary: decl.trash ? `Move a ${decl.label} to the trash` : `Delete a ${decl.label} permanently`,
       description: decl.trash
         ? 'What belongs to it disappears from lists and answers 404 too; an administrator can restore it whole.'
         : 'Not recoverable.',
       tags: [decl.tag],
-      security: 'apiKey',
       params: IdParams,
       responses: { 204: { description: decl.trash ? 'Moved to the trash.' : 'Deleted.' } },
-      async handler(ctx, { params }) {
-        const principal = principalOf(ctx);
-        const db = tenant(ctx);
-        const afterCommit = await db.transaction(async (trx) => {
-          const row = await store.require(trx, principal, params.id, 'delete', { forUpdate: true });
-          if (decl.trash) {
-            await trx(decl.table).where({ id: params.id }).update({ deleted_at: trx.fn.now(3), deleted_by: principal.userId });
-            return undefined;
-          }
-          const cleanup = await decl.beforeDelete?.(trx, row);
-          await trx(decl.table).where({ id: params.id }).delete();
-          return cleanup ?? undefined;
-        });
-        if (afterCommit) await afterCommit();
+      async handler(ctx, { params, principal }) {
+        await repository.remove(principal.tenant, principal, params.id);
         ctx.status = 204;
       },
     });
   }
 
-  return { declaration: decl, store, present };
+  return { repository };
 }
+

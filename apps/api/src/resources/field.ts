@@ -1,9 +1,10 @@
 import { Type, type TSchema } from 'typebox';
+import { IsoDate, Timestamp, Uuid } from '@service/report-model';
 
 /**
- * One API field of a resource: its column, its schema, and whether it can be set on create and
- * changed on update. The resource's response, create and update schemas, and the mapping between
- * rows and JSON, are all derived from its fields.
+ * One API field of a resource: its column, its schema (from `@service/report-model` for domain
+ * fields), and whether it can be set on create and changed on update. The resource's response,
+ * create and update schemas, and the mapping between rows and JSON, are all derived from its fields.
  */
 export interface Field {
   column: string;
@@ -22,10 +23,6 @@ export type Fields = Record<string, Field>;
 
 const toIso = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
 
-export const Uuid = Type.String({ format: 'uuid' });
-export const Timestamp = Type.String({ format: 'date-time' });
-export const Severity = Type.Enum(['critical', 'high', 'medium', 'low', 'info']);
-
 /** id, createdAt, updatedAt: every resource has them. */
 export const baseFields: Fields = {
   id: { column: 'id', schema: Uuid },
@@ -35,16 +32,11 @@ export const baseFields: Fields = {
 
 function isoDate(v: unknown): unknown {
   if (v instanceof Date) return v.toISOString().slice(0, 10);
-  return v;
+  return v ?? null;
 }
 
-export const dateField = (column: string, description: string): Field => ({
-  column,
-  schema: Type.Union([Type.String({ format: 'date', description }), Type.Null()]),
-  create: 'optional',
-  update: true,
-  read: isoDate,
-});
+/** A `date` column (no time) read as `YYYY-MM-DD`. */
+export const dateField = (column: string, schema: TSchema = Type.Union([IsoDate, Type.Null()])): Field => ({ column, schema, create: 'optional', update: true, read: isoDate });
 
 export function responseSchema(fields: Fields, extra: Record<string, TSchema> = {}) {
   return Type.Object({ ...Object.fromEntries(Object.entries(fields).map(([k, f]) => [k, f.schema])), ...extra });
@@ -63,6 +55,13 @@ export function updateSchema(fields: Fields, extra: Record<string, TSchema> = {}
   const props: Record<string, TSchema> = {};
   for (const [k, f] of Object.entries(fields)) if (f.update) props[k] = Type.Optional(f.schema);
   return Type.Object({ ...props, ...extra }, { additionalProperties: false, minProperties: 1 });
+}
+
+/** The names of the fields PATCH accepts: a GET body restricted to these can be sent back. */
+export function updatableFieldNames(fields: Fields): string[] {
+  return Object.entries(fields)
+    .filter(([, f]) => f.update)
+    .map(([k]) => k);
 }
 
 export function rowToApi(fields: Fields, row: Record<string, unknown>): Record<string, unknown> {

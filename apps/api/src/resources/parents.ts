@@ -1,41 +1,38 @@
 import type { Knex } from 'knex';
-import { NotFoundError, ValidationError } from '@service/http';
+import { UnprocessableError, ValidationError } from '@service/http';
 import type { RestPrincipal } from '../rest/rest-pipeline.ts';
 import type { RowAccess } from './access.ts';
-import { grantFromLevel } from './access.ts';
-import { ResourceStore } from './resource-store.ts';
-import { clientVisibility, findingVisibility, projectVisibility, reportChildVisibility, reportVisibility } from './visibility.ts';
+import type { Row } from './resource-declaration.ts';
+import { ResourceRepository } from './resource-repository.ts';
+import { clientVisibility, findingVisibility, projectVisibility, reportChildVisibility, reportVisibility, type Visibility } from './visibility.ts';
 
-const opts = (label: string) => ({ label, order: [] as Array<[string, 'asc' | 'desc']>, filters: {}, searchable: false });
+const reader = (table: string, label: string, visibility: Visibility) =>
+  new ResourceRepository({ name: table, schemaName: '', label, tag: '', description: '', table, visibility, fields: {}, internalColumns: ['*'], searchable: false });
 
 /** Visible-row lookups for the rows new rows are created under or attached to. */
-export const parentStores = {
-  client: new ResourceStore('clients', clientVisibility, opts('client')),
-  project: new ResourceStore('projects', projectVisibility, opts('project')),
-  report: new ResourceStore('reports', reportVisibility, opts('report')),
-  finding: new ResourceStore('findings', findingVisibility, opts('finding')),
-  'report tab': new ResourceStore('report_tabs', reportChildVisibility, opts('report tab')),
+const parentReaders = {
+  client: reader('clients', 'client', clientVisibility),
+  project: reader('projects', 'project', projectVisibility),
+  report: reader('reports', 'report', reportVisibility),
+  finding: reader('findings', 'finding', findingVisibility),
+  'report tab': reader('report_tabs', 'report tab', reportChildVisibility),
 };
+export type ParentKind = keyof typeof parentReaders;
 
 /**
- * The visible parent a create refers to, and who owns it. A parent the caller may not see is
- * reported like a missing one, naming the field.
+ * The visible parent a body refers to, and who owns it. A parent that does not exist and one
+ * the caller may not see answer the same 422 `invalid_reference` naming the field, so ids
+ * cannot be probed through a body either.
  */
-export async function resolveParentRow(
-  trx: Knex,
-  principal: RestPrincipal,
-  kind: keyof typeof parentStores,
-  id: unknown,
-  field: string,
-): Promise<{ row: Record<string, unknown>; access: RowAccess }> {
+export async function resolveParentRow(trx: Knex, principal: RestPrincipal, kind: ParentKind, id: unknown, field: string, opts: { forUpdate?: boolean } = {}): Promise<{ row: Row; access: RowAccess }> {
   if (typeof id !== 'string') throw new ValidationError(`The body field /${field} is required.`, [{ path: `/${field}`, message: 'is required' }]);
-  const row = await parentStores[kind].find(trx, principal, id);
-  if (!row) throw new NotFoundError(`The ${kind} ${id} (${field}) was not found.`);
-  return { row, access: { clientId: row._client_id, grant: grantFromLevel(row._grant) } };
+  const readerOf = parentReaders[kind];
+  const row = await readerOf.find(trx, principal, id, opts);
+  if (!row) throw invalidReference(field, `The ${kind} ${id} does not exist or is not visible to you.`);
+  return { row, access: readerOf.access(row) };
 }
 
-/** The position after the last finding attached to a report. */
-export async function nextFindingPosition(trx: Knex, reportId: string): Promise<number> {
-  const [{ next }] = await trx('report_findings').where({ report_id: reportId }).select(trx.raw('coalesce(max(position) + 1, 0) as next'));
-  return Number(next);
+/** 422 `invalid_reference` naming the body field. */
+export function invalidReference(field: string, message: string): UnprocessableError {
+  return new UnprocessableError('invalid_reference', `${message} (${field})`, [{ path: `/${field}`, message: 'does not exist or is not visible to you' }]);
 }

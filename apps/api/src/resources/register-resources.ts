@@ -1,41 +1,20 @@
 import type { AppContext } from '../app-context.ts';
-import { registerClients } from './clients/clients-resource.ts';
+import { defineResource } from './define-resource.ts';
 import { registerEvidenceImages } from './evidence-images/evidence-images-resource.ts';
-import { registerFindingLibrary } from './finding-library/finding-library-resource.ts';
-import { registerFindings } from './findings/findings-resource.ts';
-import { registerProjects } from './projects/projects-resource.ts';
-import { registerReportFindings } from './report-findings/report-findings-resource.ts';
-import { registerReportLinks } from './report-links/report-links-resource.ts';
-import { registerReportTabs } from './report-tabs/report-tabs-resource.ts';
-import { registerReportTemplates } from './report-templates/report-templates-resource.ts';
-import { registerReports } from './reports/reports-resource.ts';
 import { registerScanImport } from './scan-import/scan-import-routes.ts';
 import { registerShares } from './sharing/share-routes.ts';
-import { registerStyleLibrary } from './style-library/style-library-resource.ts';
 import { registerTrash } from './trash/trash-routes.ts';
 import { registerUsers } from './users/users-routes.ts';
 
-/** Every REST resource under /rest/v1. */
-export function registerResources(app: AppContext) {
-  const clients = registerClients(app);
-  const projects = registerProjects(app);
-  const reports = registerReports(app);
-  const resources = {
-    clients,
-    projects,
-    reports,
-    reportTabs: registerReportTabs(app),
-    findings: registerFindings(app),
-    reportFindings: registerReportFindings(app),
-    reportLinks: registerReportLinks(app),
-    findingLibrary: registerFindingLibrary(app),
-    styleLibrary: registerStyleLibrary(app),
-    reportTemplates: registerReportTemplates(app),
-    evidenceImages: registerEvidenceImages(app),
-  };
+/** Every REST resource under /rest/v1, each backed by its repository. */
+export function registerResources(app: AppContext): void {
+  const r = app.repositories;
+  for (const repository of [r.clients, r.projects, r.reports, r.reportTabs, r.findings, r.reportFindings, r.reportLinks, r.findingTemplates, r.styles, r.reportTemplates]) {
+    defineResource(app, repository);
+  }
+  registerEvidenceImages(app, r.evidence);
   registerUsers(app);
-  registerTrash(app, { clients, projects, reports });
-  registerShares(app, { projects, reports });
-  registerScanImport(app, reports);
-  return resources;
+  registerTrash(app, r.trash, { client: r.clients, project: r.projects, report: r.reports });
+  registerShares(app, r.grants, { project: r.projects, report: r.reports });
+  registerScanImport(app, r.reports, r.findings);
 }

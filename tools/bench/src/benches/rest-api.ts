@@ -55,12 +55,12 @@ export default async function run(): Promise<void> {
     const principal = { keyId: apiKey.id, userId: adminUser.id, organizationId: org.id, role: 'admin' as const, scope: 'read-write' as const, allowedClientIds: null, plan: 'business', tenantDatabase: 'default', tenant: t };
     const bare = new Koa();
     bare.use(async (ctx) => {
-      const resource = ctx.path === '/clients' ? svc.app.resources.clients : svc.app.resources.findings;
+      const repository = ctx.path === '/clients' ? svc.app.repositories.clients : svc.app.repositories.findings;
       const perPage = Math.min(Number(ctx.query.per_page ?? 25), 100);
       const filters: Record<string, unknown> = ctx.path === '/findings' ? { report_id: ctx.query.report_id } : {};
-      const { rows, total } = await resource.store.list(t, principal, { filters, q: ctx.query.q as string | undefined, offset: 0, limit: perPage });
+      const { rows, total } = await repository.list(t, principal, { filters, q: ctx.query.q as string | undefined, offset: 0, limit: perPage });
       ctx.set('X-Total-Count', String(total));
-      ctx.body = rows.map(resource.present);
+      ctx.body = rows.map((row) => repository.present(row));
     });
     const bareServer = await svc.listen(bare);
 

@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Knex } from 'knex';
-import type { AppContext } from '../../app-context.ts';
 
 /**
  * Evidence bytes on disk under FILES_DIR, named by a random key (never a client-supplied name),
@@ -33,23 +31,4 @@ export class EvidenceFiles {
   async remove(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
   }
-}
-
-export function evidenceFiles(app: AppContext): EvidenceFiles {
-  return new EvidenceFiles(app.deps.config.filesDir);
-}
-
-/**
- * Before a finding or tab is deleted (its images go with it through the foreign key): collects
- * the image files, and returns the step that removes them once the delete has committed.
- */
-export async function evidenceCleanup(app: AppContext, trx: Knex.Transaction, owner: { findingId?: string; reportTabId?: string }): Promise<() => Promise<void>> {
-  const q = trx('evidence_images').select('storage_key');
-  if (owner.findingId) q.where({ finding_id: owner.findingId });
-  else q.where({ report_tab_id: owner.reportTabId });
-  const keys = (await q).map((r: { storage_key: string }) => r.storage_key);
-  const files = evidenceFiles(app);
-  return async () => {
-    for (const key of keys) await files.remove(key);
-  };
 }

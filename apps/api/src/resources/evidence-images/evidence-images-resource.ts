@@ -1,23 +1,21 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { Type } from 'typebox';
-import { defineRoute, NotFoundError, UnsupportedMediaTypeError, ValidationError } from '@service/http';
+import { NotFoundError, UnsupportedMediaTypeError, ValidationError } from '@service/http';
+import { Uuid } from '@service/report-model';
 import type { AppContext } from '../../app-context.ts';
-import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
-import { assertAllowed } from '../access.ts';
-import { defineResource } from '../define-resource.ts';
-import { baseFields, Uuid } from '../field.ts';
-import { resolveParentRow } from '../parents.ts';
-import { evidenceVisibility } from '../visibility.ts';
-import { evidenceFiles } from './evidence-files.ts';
+import { defineRestRoute } from '../../rest/define-rest-route.ts';
+import { defineResource, type Resource } from '../define-resource.ts';
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_RESPONSES, runIdempotentCreate } from '../idempotent-create.ts';
+import type { EvidenceRepository } from './evidence-repository.ts';
 import { sniffImageType } from './sniff-image-type.ts';
 
 const UploadFields = Type.Object(
   {
-    findingId: Type.Optional(Uuid),
-    reportTabId: Type.Optional(Uuid),
+    findingId: Type.Optional({ ...Uuid, description: 'The finding the image belongs to. Exactly one of `findingId` and `reportTabId`.' }),
+    reportTabId: Type.Optional({ ...Uuid, description: 'The report tab the image belongs to. Exactly one of `findingId` and `reportTabId`.' }),
     caption: Type.Optional(Type.String({ maxLength: 2000 })),
-    file: Type.Optional(Type.String({ format: 'binary', description: 'The image: PNG, JPEG, GIF or WebP, checked by content.' })),
+    file: Type.Optional(Type.String({ format: 'binary', description: 'Required. The image: PNG, JPEG, GIF or WebP, checked by content.' })),
   },
   { additionalProperties: false },
 );
@@ -27,104 +25,64 @@ function safeFileName(name: string | null, extension: string): string {
   return base || `evidence.${extension}`;
 }
 
-export function registerEvidenceImages(app: AppContext) {
-  const files = evidenceFiles(app);
-  const maxBytes = app.deps.config.evidenceMaxBytes;
-  const resource = defineResource(app, {
-    name: 'evidence-images',
-    schemaName: 'EvidenceImage',
-    label: 'evidence image',
-    tag: 'Evidence images',
-    description: `Screenshots and other images attached to a finding or a report tab. PNG, JPEG, GIF and WebP up to ${Math.round(maxBytes / 1048576)} MB, checked by content. Uploads need the client on the key's allow-list. Deleted permanently, bytes included.`,
-    table: 'evidence_images',
-    visibility: evidenceVisibility,
-    operations: { create: false },
-    internalColumns: ['storage_key'],
-    fields: {
-      ...baseFields,
-      findingId: { column: 'finding_id', schema: Type.Union([Uuid, Type.Null()]) },
-      reportTabId: { column: 'report_tab_id', schema: Type.Union([Uuid, Type.Null()]) },
-      fileName: { column: 'file_name', schema: Type.String() },
-      contentType: { column: 'content_type', schema: Type.Enum(['image/png', 'image/jpeg', 'image/gif', 'image/webp']) },
-      size: { column: 'size', schema: Type.Integer() },
-      sha256: { column: 'sha256', schema: Type.String() },
-      caption: { column: 'caption', schema: Type.String({ maxLength: 2000 }), update: true },
-    },
-    filters: {
-      finding_id: { schema: Uuid, description: 'Only images of this finding.', apply: (q, v: string) => void q.where('r.finding_id', v) },
-      report_tab_id: { schema: Uuid, description: 'Only images of this report tab.', apply: (q, v: string) => void q.where('r.report_tab_id', v) },
-    },
-    async beforeDelete(_trx, row) {
-      return () => files.remove(row.storage_key as string);
-    },
-  });
+export function registerEvidenceImages(app: AppContext, repository: EvidenceRepository): Resource {
+  const resource = defineResource(app, repository);
 
-  defineRoute(app.router, app.registry, app.routeDefaults, {
+  defineRestRoute(app, {
     method: 'post',
     path: '/rest/v1/evidence-images',
-    operationId: 'create_evidence-images',
+    operationId: 'createEvidenceImage',
     summary: 'Upload an evidence image',
-    description: 'Multipart with one `file` and exactly one of `findingId` or `reportTabId`. Needs the owning client on the key\'s allow-list.',
+    description:
+      "Multipart with one `file` and exactly one of `findingId` or `reportTabId`. Adding an image edits the finding or report it goes to, so the owning client must be on the key's allow-list. Send `Idempotency-Key` to make a retry safe.",
     tags: ['Evidence images'],
-    security: 'apiKey',
-    body: { schema: UploadFields, contentType: 'multipart/form-data', maxBytes, fileFields: ['file'] },
+    headers: [IDEMPOTENCY_HEADER],
+    body: { schema: UploadFields, contentType: 'multipart/form-data', maxBytes: app.deps.config.evidenceMaxBytes, fileFields: ['file'] },
     responses: {
       201: { description: 'Stored.', schema: 'EvidenceImage', headers: { Location: { description: 'The new image.' } } },
       415: { description: 'The file is not a PNG, JPEG, GIF or WebP image (`unsupported_media_type`).', schema: 'Error' },
+      ...IDEMPOTENCY_RESPONSES,
     },
-    async handler(ctx, { body, files: uploaded }) {
-      const principal = ctx.state.principal as RestPrincipal;
-      const db = principal.tenant;
+    async handler(ctx, { body, files, principal }) {
       if (!body.findingId === !body.reportTabId) {
         throw new ValidationError('Give exactly one of findingId or reportTabId.', [{ path: '/findingId', message: 'exactly one of findingId or reportTabId is required' }]);
       }
-      const file = uploaded.file;
+      const file = files.file;
       if (!file) throw new ValidationError('The form needs a file field named "file".', [{ path: '/file', message: 'is required' }]);
-      const owner = body.findingId
-        ? await resolveParentRow(db, principal, 'finding', body.findingId, 'findingId')
-        : await resolveParentRow(db, principal, 'report tab', body.reportTabId, 'reportTabId');
-      assertAllowed(principal, 'upload', owner.access, body.findingId ? 'finding' : 'report tab');
       const bytes = await readFile(file.filepath);
       const type = sniffImageType(bytes);
       if (!type) throw new UnsupportedMediaTypeError('The file is not a PNG, JPEG, GIF or WebP image.');
-      const key = await files.put(bytes);
-      try {
-        const [row] = await db('evidence_images')
-          .insert({
-            finding_id: body.findingId ?? null,
-            report_tab_id: body.reportTabId ?? null,
-            file_name: safeFileName(file.originalFilename, type.extension),
-            content_type: type.contentType,
-            size: bytes.length,
-            sha256: createHash('sha256').update(bytes).digest('hex'),
-            storage_key: key,
+      await runIdempotentCreate(ctx, principal, {
+        body,
+        fingerprintExtra: createHash('sha256').update(bytes).digest('hex'),
+        work: async (trx) => {
+          const row = await repository.upload(trx, principal, {
+            findingId: body.findingId,
+            reportTabId: body.reportTabId,
             caption: body.caption ?? '',
-            created_by: principal.userId,
-          })
-          .returning('id');
-        ctx.status = 201;
-        ctx.set('Location', `/rest/v1/evidence-images/${row.id}`);
-        ctx.body = resource.present((await resource.store.find(db, principal, row.id))!);
-      } catch (err) {
-        await files.remove(key);
-        throw err;
-      }
+            fileName: safeFileName(file.originalFilename, type.extension),
+            contentType: type.contentType,
+            bytes,
+          });
+          return { status: 201, headers: { Location: `/rest/v1/evidence-images/${row.id}` }, body: repository.present(row) };
+        },
+        stillVisible: async (stored) => (await repository.find(principal.tenant, principal, String((stored as { id?: unknown }).id))) !== null,
+      });
     },
   });
 
-  defineRoute(app.router, app.registry, app.routeDefaults, {
+  defineRestRoute(app, {
     method: 'get',
     path: '/rest/v1/evidence-images/{id}/content',
-    operationId: 'get_evidence-image_content',
+    operationId: 'getEvidenceImageContent',
     summary: 'Download the bytes of an evidence image',
+    description: 'The image bytes with their content type, served with `nosniff` and a restrictive Content-Security-Policy.',
     tags: ['Evidence images'],
-    security: 'apiKey',
     params: Type.Object({ id: Uuid }),
     responses: { 200: { description: 'The image, with its content type.', contentType: 'image/*', schema: Type.String({ format: 'binary' }) } },
-    async handler(ctx, { params }) {
-      const principal = ctx.state.principal as RestPrincipal;
-      const row = await resource.store.require(principal.tenant, principal, params.id, 'read');
-      const bytes = await files.read(row.storage_key as string).catch(() => null);
+    async handler(ctx, { params, principal }) {
+      const row = await repository.require(principal.tenant, principal, params.id, 'read');
+      const bytes = await repository.files.read(row.storage_key as string).catch(() => null);
       if (!bytes) throw new NotFoundError('The image file is missing from storage.');
       ctx.type = row.content_type as string;
       ctx.set('Content-Disposition', `inline; filename="${String(row.file_name).replace(/"/g, '')}"`);

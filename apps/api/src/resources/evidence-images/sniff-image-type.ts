@@ -1,5 +1,7 @@
+import type { EVIDENCE_CONTENT_TYPES } from '@service/report-model';
+
 /** The image type by its first bytes (never by name or declared type), or null when it is not one we accept. */
-export function sniffImageType(bytes: Uint8Array): { contentType: string; extension: string } | null {
+export function sniffImageType(bytes: Uint8Array): { contentType: (typeof EVIDENCE_CONTENT_TYPES)[number]; extension: string } | null {
   const starts = (sig: number[], offset = 0) => sig.every((b, i) => bytes[offset + i] === b);
   if (starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return { contentType: 'image/png', extension: 'png' };
   if (starts([0xff, 0xd8, 0xff])) return { contentType: 'image/jpeg', extension: 'jpg' };

@@ -1,17 +1,18 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { Type } from 'typebox';
-import { defineRoute, PayloadTooLargeError, requestFingerprint, runIdempotent, UnprocessableError, ValidationError } from '@service/http';
+import { PayloadTooLargeError, UnprocessableError, ValidationError } from '@service/http';
+import { SeveritySchema, Uuid, type Severity } from '@service/report-model';
 import { detectFormat, normalizeFindingInput, NormalizedFindingSchema, parseScan, ScanParseError, SCAN_FORMATS, type CompleteFinding, type ScanFormat } from '@service/scanners';
 import type { AppContext } from '../../app-context.ts';
-import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
-import { IDEMPOTENCY_RESPONSES, type Resource } from '../define-resource.ts';
-import { Severity, Uuid } from '../field.ts';
-import { importFindings } from './import-findings.ts';
+import { defineRestRoute } from '../../rest/define-rest-route.ts';
+import type { FindingRepository } from '../findings/findings-repository.ts';
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_RESPONSES, runIdempotentCreate } from '../idempotent-create.ts';
+import type { ReportRepository } from '../reports/reports-repository.ts';
 
 export const SCAN_UPLOAD_MAX_BYTES = 4 * 1024 * 1024;
 
-const MinSeverity = Type.Enum(['info', 'low', 'medium', 'high', 'critical'], { description: 'Skip findings below this severity (default `info`: import everything).' });
+const MinSeverity = { ...SeveritySchema, description: 'Skip findings below this severity (default `info`: import everything).' };
 const JsonBody = Type.Object(
   {
     findings: Type.Array(NormalizedFindingSchema, { description: 'Already-parsed findings in the normalized shape (see the NormalizedFinding schema).' }),
@@ -42,12 +43,12 @@ const ImportResult = Type.Object({
       new: Type.Boolean({ description: 'True when this import created the finding; false when it merged into one the report had, or skipped it.' }),
       outcome: Type.Enum(['created', 'merged', 'skipped']),
       title: Type.String(),
-      severity: Severity,
+      severity: SeveritySchema,
       scanner: Type.String(),
       ruleId: Type.String(),
       groupKey: Type.String(),
       assetsAdded: Type.Integer(),
-      template: Type.Union([Type.Object({ id: Uuid, title: Type.String(), matchedOn: Type.String({ description: '`<scanner>:<rule id>` or the CVE that matched.' }) }), Type.Null()]),
+      template: Type.Union([Type.Object({ id: Uuid, title: Type.String(), matchedOn: Type.String({ description: '`<scanner>:<rule id>` or the CVE that matched.' }) }), Type.Null()], { description: 'The finding-library template whose text the new finding took; null when none matched or the caller is an external collaborator.' }),
     }),
   ),
 });
@@ -56,20 +57,19 @@ const ImportResult = Type.Object({
  * `POST /rest/v1/reports/{id}/import-scan`: a scanner file (multipart) or already-parsed findings
  * (JSON) into a report, in one transaction, idempotent with `Idempotency-Key`.
  */
-export function registerScanImport(app: AppContext, reports: Resource): void {
+export function registerScanImport(app: AppContext, reports: ReportRepository, findingsRepository: FindingRepository): void {
   app.registry.addSchema('NormalizedFinding', NormalizedFindingSchema);
   app.registry.addSchema('ScanImportResult', ImportResult);
-  defineRoute(app.router, app.registry, app.routeDefaults, {
+  defineRestRoute(app, {
     method: 'post',
     path: '/rest/v1/reports/{id}/import-scan',
-    operationId: 'import_scan',
+    operationId: 'importScan',
     summary: 'Import scanner findings into a report',
     description:
       "Multipart with one `file` (Nessus, Burp XML, Nmap XML or Nuclei JSON/JSONL, detected by content; up to 4 MB), or JSON `{\"findings\": [...]}` of normalized findings. Like the report editor's import dialog: new findings are created in the report's project and attached; a finding the report already has (same scanner and rule) gets the new hosts and evidence merged instead of a duplicate; nothing is deleted. A finding template in the finding library that declares the scanner rule (`nessus:57608`) or a CVE of the finding supplies the curated title, description, remediation and references. One transaction: on any error the report is unchanged. Needs the report's client on the key's allow-list.",
     tags: ['Reports'],
-    security: 'apiKey',
     params: Type.Object({ id: Uuid }),
-    headers: [{ name: 'Idempotency-Key', description: 'Makes a retry safe (24 hours, per API key).', schema: { type: 'string', maxLength: 255 } }],
+    headers: [IDEMPOTENCY_HEADER],
     body: {
       schema: JsonBody,
       multipart: { schema: UploadBody, maxBytes: SCAN_UPLOAD_MAX_BYTES, fileFields: ['file'] },
@@ -78,29 +78,29 @@ export function registerScanImport(app: AppContext, reports: Resource): void {
     responses: {
       200: { description: 'What the import did, per finding.', schema: 'ScanImportResult' },
       413: { description: 'The file is larger than 4 MB (`payload_too_large`).', schema: 'Error' },
-      422: { description: 'The file is not a scan we can read (`invalid_scan_file`, with format, line and column where known), or the idempotency key was reused.', schema: 'Error' },
+      422: { description: 'The file is not a scan we can read (`invalid_scan_file`, with format, line and column where known), or the idempotency key was reused (`idempotency_key_reused`).', schema: 'Error' },
       409: IDEMPOTENCY_RESPONSES[409]!,
     },
-    async handler(ctx, { params, body, files }) {
-      const principal = ctx.state.principal as RestPrincipal;
-      const db = principal.tenant;
+    async handler(ctx, { params, body, files, principal, multipart }) {
       // Checked before reading the file: a caller who may not import here learns nothing from parsing errors.
-      await reports.store.require(db, principal, params.id, 'import');
-      const input = body as { findings?: unknown[]; format?: ScanFormat; minSeverity?: 'info' | 'low' | 'medium' | 'high' | 'critical' };
+      await reports.require(principal.tenant, principal, params.id, 'import');
+      const input = body as { findings?: unknown[]; format?: ScanFormat; minSeverity?: Severity };
 
       let findings: CompleteFinding[];
       let format: ScanFormat | null = null;
       let scannerVersion: string | null = null;
       let warnings: string[] = [];
-      let fingerprintExtra: string;
-      if (ctx.state.multipart) {
+      let fingerprintExtra = '';
+      if (multipart) {
         const file = files.file;
         if (!file) throw new ValidationError('The form needs a file field named "file".', [{ path: '/file', message: 'is required' }]);
         if (file.size > SCAN_UPLOAD_MAX_BYTES) throw new PayloadTooLargeError('Scanner files are limited to 4 MB.');
         const bytes = await readFile(file.filepath);
         format = input.format ?? detectFormat(bytes);
         if (!format) {
-          throw new UnprocessableError('invalid_scan_file', 'The file is not a Nessus, Burp, Nmap or Nuclei export (its content matches none of them). Pass `format` to say which it is.', { format: null });
+          throw new UnprocessableError('invalid_scan_file', 'The file is not a Nessus, Burp, Nmap or Nuclei export (its content matches none of them). Pass `format` to say which it is.', [
+            { path: '/file', message: 'matches no supported scanner format' },
+          ]);
         }
         try {
           const result = parseScan(bytes, { format });
@@ -109,27 +109,23 @@ export function registerScanImport(app: AppContext, reports: Resource): void {
           warnings = result.warnings;
         } catch (err) {
           if (err instanceof ScanParseError) {
-            throw new UnprocessableError('invalid_scan_file', err.message, { format: err.format ?? format, line: err.line ?? null, column: err.column ?? null });
+            const where = [err.line ? `line ${err.line}` : null, err.column ? `column ${err.column}` : null].filter(Boolean).join(', ');
+            throw new UnprocessableError('invalid_scan_file', err.message, [{ path: '/file', message: `${err.format ?? format}${where ? ` at ${where}` : ''}: ${err.message}` }]);
           }
           throw err;
         }
         fingerprintExtra = createHash('sha256').update(bytes).digest('hex');
       } else {
         findings = (input.findings ?? []).map((f) => normalizeFindingInput(f as never));
-        fingerprintExtra = '';
       }
 
-      const outcome = await runIdempotent(
-        db,
-        {
-          apiKeyId: principal.keyId,
-          key: ctx.get('Idempotency-Key') || null,
-          fingerprint: requestFingerprint({ method: 'POST', path: ctx.path, body: ctx.state.multipart ? { format: input.format, minSeverity: input.minSeverity } : body, extra: fingerprintExtra }),
-        },
-        async (trx) => {
+      await runIdempotentCreate(ctx, principal, {
+        body: multipart ? { format: input.format, minSeverity: input.minSeverity } : body,
+        fingerprintExtra,
+        work: async (trx) => {
           // Why: re-read and lock the report inside the transaction, so two imports into one report queue up instead of racing.
-          const report = await reports.store.require(trx, principal, params.id, 'import', { forUpdate: true });
-          const summary = await importFindings(trx, { id: report.id, projectId: report.project_id as string }, findings, { minSeverity: input.minSeverity ?? 'info' }, principal.userId);
+          const report = await reports.require(trx, principal, params.id, 'import', { forUpdate: true });
+          const summary = await findingsRepository.mergeScanFindings(trx, principal, { id: report.id, projectId: report.project_id as string }, findings, { minSeverity: input.minSeverity ?? 'info' });
           return {
             status: 200,
             headers: {},
@@ -145,10 +141,7 @@ export function registerScanImport(app: AppContext, reports: Resource): void {
             },
           };
         },
-      );
-      if (outcome.replayed) ctx.set('Idempotent-Replayed', 'true');
-      ctx.status = outcome.status;
-      ctx.body = outcome.body;
+      });
     },
   });
 }

@@ -1,9 +1,13 @@
+import type { Knex } from 'knex';
 import { Type } from 'typebox';
-import { defineRoute, NotFoundError, UnprocessableError } from '@service/http';
+import { ForbiddenError, NotFoundError, UnprocessableError } from '@service/http';
+import { Timestamp, Uuid } from '@service/report-model';
 import type { AppContext } from '../../app-context.ts';
+import { defineRestRoute } from '../../rest/define-rest-route.ts';
 import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
-import type { Resource } from '../define-resource.ts';
-import { Timestamp, Uuid } from '../field.ts';
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_RESPONSES, runIdempotentCreate } from '../idempotent-create.ts';
+import type { ResourceRepository } from '../resource-repository.ts';
+import type { GrantsRepository, ShareTarget } from './grants-repository.ts';
 
 const Share = Type.Object({
   userId: Uuid,
@@ -18,87 +22,83 @@ const ShareBody = Type.Object({ userId: Uuid, access: Type.Enum(['view', 'edit']
  * Sharing a project (and everything in it) or one report with an external collaborator.
  * Removing a share removes the access at once: visibility is computed from grants on every read.
  */
-export function registerShares(app: AppContext, resources: { projects: Resource; reports: Resource }): void {
-  const { router, registry, routeDefaults } = app;
-  registry.addTag('Sharing', 'Give external collaborators access to one project or one report.');
-  registry.addSchema('Share', Share);
-  const cp = app.deps.dbs.controlPlane;
+export function registerShares(app: AppContext, grants: GrantsRepository, repositories: Record<ShareTarget, ResourceRepository>): void {
+  app.registry.addTag('Sharing', 'Give external collaborators access to one project or one report.');
+  app.registry.addSchema('Share', Share);
+  const users = app.identity.users;
 
-  for (const [name, type] of [
-    ['projects', 'project'],
-    ['reports', 'report'],
-  ] as const) {
-    const resource = resources[name];
-    const IdParams = Type.Object({ id: Uuid });
+  async function presentShares(db: Knex, principal: RestPrincipal, type: ShareTarget, resourceId: string) {
+    const rows = await grants.list(db, type, resourceId);
+    const byId = new Map((rows.length ? await users.list(principal.organizationId, { ids: rows.map((g) => g.user_id) }) : []).map((u) => [u.id, u]));
+    return rows.map((g) => ({ userId: g.user_id, email: byId.get(g.user_id)?.email ?? '', name: byId.get(g.user_id)?.name ?? '', access: g.access, createdAt: g.created_at.toISOString() }));
+  }
 
-    async function presentShares(principal: RestPrincipal, resourceId: string) {
-      const grants = await principal.tenant('grants').where({ resource_type: type, resource_id: resourceId }).orderBy([{ column: 'created_at' }, { column: 'user_id' }]);
-      const users = grants.length ? await cp('users').whereIn('id', grants.map((g: { user_id: string }) => g.user_id)).select('id', 'email', 'name') : [];
-      const byId = new Map(users.map((u: { id: string; email: string; name: string }) => [u.id, u]));
-      return grants.map((g: { user_id: string; access: string; created_at: Date }) => ({
-        userId: g.user_id,
-        email: byId.get(g.user_id)?.email ?? '',
-        name: byId.get(g.user_id)?.name ?? '',
-        access: g.access,
-        createdAt: g.created_at.toISOString(),
-      }));
-    }
+  for (const type of ['project', 'report'] as const) {
+    const repository = repositories[type];
+    const base = `/rest/v1/${repository.declaration.name}/{id}/shares`;
+    const Pascal = repository.declaration.schemaName;
 
-    defineRoute(router, registry, routeDefaults, {
+    defineRestRoute(app, {
       method: 'get',
-      path: `/rest/v1/${name}/{id}/shares`,
-      operationId: `list_${type}_shares`,
+      path: base,
+      operationId: `list${Pascal}Shares`,
       summary: `List who this ${type} is shared with`,
+      description: `A read: any member of the workspace who can see the ${type} may list its shares (a read-only key too; the client allow-list does not restrict it). External collaborators do not see who else it is shared with.`,
       tags: ['Sharing'],
-      security: 'apiKey',
-      params: IdParams,
+      params: Type.Object({ id: Uuid }),
       responses: { 200: { description: 'The external collaborators with access.', schema: { arrayOf: 'Share' } } },
-      async handler(ctx, { params }) {
-        const principal = ctx.state.principal as RestPrincipal;
-        await resource.store.require(principal.tenant, principal, params.id, 'share');
-        ctx.body = await presentShares(principal, params.id);
+      async handler(ctx, { params, principal }) {
+        await repository.require(principal.tenant, principal, params.id, 'read');
+        if (principal.role === 'external') throw new ForbiddenError('forbidden', 'External collaborators cannot list the shares of what is shared with them.');
+        ctx.body = await presentShares(principal.tenant, principal, type, params.id);
       },
     });
 
-    defineRoute(router, registry, routeDefaults, {
+    defineRestRoute(app, {
       method: 'post',
-      path: `/rest/v1/${name}/{id}/shares`,
-      operationId: `share_${type}`,
+      path: base,
+      operationId: `share${Pascal}`,
       summary: `Share this ${type} with an external collaborator`,
-      description: 'Creates or changes the share. Only users with the `external` role can be given shares; other roles already see the workspace.',
+      description: 'Creates or changes the share. Only users with the `external` role can be given shares; other roles already see the workspace. Send `Idempotency-Key` to make a retry safe.',
       tags: ['Sharing'],
-      security: 'apiKey',
-      params: IdParams,
+      params: Type.Object({ id: Uuid }),
+      headers: [IDEMPOTENCY_HEADER],
       body: { schema: ShareBody, example: { userId: '0b6f7c1e-2d3a-4e5f-8a9b-0c1d2e3f4a5b', access: 'view' } },
-      responses: { 200: { description: 'All shares of the item after the change.', schema: { arrayOf: 'Share' } } },
-      async handler(ctx, { params, body }) {
-        const principal = ctx.state.principal as RestPrincipal;
-        await resource.store.require(principal.tenant, principal, params.id, 'share');
-        const user = await cp('users').where({ id: body.userId, organization_id: principal.organizationId }).first();
-        if (!user) throw new NotFoundError(`The user ${body.userId} was not found.`);
-        if (user.role !== 'external') throw new UnprocessableError('not_external', `${user.email} is a ${user.role} and already sees the workspace; only external users get shares.`);
-        await principal.tenant('grants')
-          .insert({ user_id: body.userId, resource_type: type, resource_id: params.id, access: body.access, created_by: principal.userId })
-          .onConflict(['user_id', 'resource_type', 'resource_id'])
-          .merge({ access: body.access, updated_at: principal.tenant.fn.now(3) });
-        ctx.body = await presentShares(principal, params.id);
+      responses: {
+        200: { description: 'All shares of the item after the change.', schema: { arrayOf: 'Share' } },
+        ...IDEMPOTENCY_RESPONSES,
+        422: { description: 'The user is not an external collaborator (`not_external`), or the idempotency key was reused (`idempotency_key_reused`).', schema: 'Error' },
+      },
+      async handler(ctx, { params, body, principal }) {
+        await runIdempotentCreate(ctx, principal, {
+          body,
+          work: async (trx) => {
+            await repository.require(trx, principal, params.id, 'share', { forUpdate: true });
+            const user = await users.get(principal.organizationId, body.userId);
+            if (!user) throw new NotFoundError(`The user ${body.userId} was not found.`);
+            if (user.role !== 'external') throw new UnprocessableError('not_external', `${user.email} is a ${user.role} and already sees the workspace; only external users get shares.`);
+            await grants.upsert(trx, { userId: body.userId, type, resourceId: params.id, access: body.access, createdBy: principal.userId });
+            return { status: 200, headers: {}, body: await presentShares(trx, principal, type, params.id) };
+          },
+          stillVisible: async () => (await repository.find(principal.tenant, principal, params.id)) !== null,
+        });
       },
     });
 
-    defineRoute(router, registry, routeDefaults, {
+    defineRestRoute(app, {
       method: 'delete',
-      path: `/rest/v1/${name}/{id}/shares/{userId}`,
-      operationId: `unshare_${type}`,
+      path: `${base}/{userId}`,
+      operationId: `unshare${Pascal}`,
       summary: `Remove a collaborator's access to this ${type}`,
+      description: 'The access ends at once, also for requests already under way.',
       tags: ['Sharing'],
-      security: 'apiKey',
       params: Type.Object({ id: Uuid, userId: Uuid }),
       responses: { 204: { description: 'Removed; the access ends at once.' } },
-      async handler(ctx, { params }) {
-        const principal = ctx.state.principal as RestPrincipal;
-        await resource.store.require(principal.tenant, principal, params.id, 'share');
-        const n = await principal.tenant('grants').where({ user_id: params.userId, resource_type: type, resource_id: params.id }).delete();
-        if (n === 0) throw new NotFoundError(`The ${type} is not shared with the user ${params.userId}.`);
+      async handler(ctx, { params, principal }) {
+        await principal.tenant.transaction(async (trx) => {
+          await repository.require(trx, principal, params.id, 'share', { forUpdate: true });
+          if (!(await grants.remove(trx, type, params.id, params.userId))) throw new NotFoundError(`The ${type} is not shared with the user ${params.userId}.`);
+        });
         ctx.status = 204;
       },
     });

@@ -1,11 +1,12 @@
 import { Type } from 'typebox';
 import { toUser, USER_COLUMNS } from '@service/auth';
-import { defineRoute, NotFoundError, PAGINATION_HEADERS, PaginationQuery, setPaginationHeaders, toPage } from '@service/http';
+import { NotFoundError, PAGINATION_HEADERS, PaginationQuery, setPaginationHeaders, toPage } from '@service/http';
+import { Uuid } from '@service/report-model';
 import type { AppContext } from '../../app-context.ts';
 import { presentUser, RoleSchema } from '../../identity/identity-schemas.ts';
+import { defineRestRoute } from '../../rest/define-rest-route.ts';
 import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
-import { Uuid } from '../field.ts';
-import { toPrefixQuery } from '../resource-store.ts';
+import { toPrefixQuery } from '../resource-repository.ts';
 import { selectPage } from '../select-page.ts';
 
 /**
@@ -13,8 +14,7 @@ import { selectPage } from '../select-page.ts';
  * the rest of the organization is not shared with them.
  */
 export function registerUsers(app: AppContext): void {
-  const { router, registry, routeDefaults } = app;
-  registry.addTag('Users', 'The users of your organization (read-only; administrators manage them in the workspace).');
+  app.registry.addTag('Users', 'The users of your organization (read-only; administrators manage them in the workspace).');
 
   const visibleQuery = (principal: RestPrincipal) => {
     const q = app.deps.dbs.controlPlane('users').where({ organization_id: principal.organizationId });
@@ -22,13 +22,13 @@ export function registerUsers(app: AppContext): void {
     return q;
   };
 
-  defineRoute(router, registry, routeDefaults, {
+  defineRestRoute(app, {
     method: 'get',
     path: '/rest/v1/users',
-    operationId: 'list_users',
+    operationId: 'listUsers',
+    description: 'The users of your organization. External collaborators see only themselves.',
     summary: 'List users',
     tags: ['Users'],
-    security: 'apiKey',
     query: Type.Object({
       ...PaginationQuery,
       q: Type.Optional(Type.String({ maxLength: 200, description: 'Search in name and email.' })),
@@ -38,8 +38,7 @@ export function registerUsers(app: AppContext): void {
       updated_since: Type.Optional(Type.String({ format: 'date-time' })),
     }),
     responses: { 200: { description: 'One page of users.', schema: { arrayOf: 'User' }, headers: PAGINATION_HEADERS } },
-    async handler(ctx, { query }) {
-      const principal = ctx.state.principal as RestPrincipal;
+    async handler(ctx, { query, principal }) {
       const page = toPage(query);
       const q = visibleQuery(principal);
       if (query.id) q.andWhere({ id: query.id });
@@ -56,17 +55,16 @@ export function registerUsers(app: AppContext): void {
     },
   });
 
-  defineRoute(router, registry, routeDefaults, {
+  defineRestRoute(app, {
     method: 'get',
     path: '/rest/v1/users/{id}',
-    operationId: 'get_users',
+    operationId: 'getUser',
+    description: 'One user of your organization; 404 when it does not exist or you may not see it.',
     summary: 'Get one user',
     tags: ['Users'],
-    security: 'apiKey',
     params: Type.Object({ id: Uuid }),
     responses: { 200: { description: 'The user.', schema: 'User' } },
-    async handler(ctx, { params }) {
-      const principal = ctx.state.principal as RestPrincipal;
+    async handler(ctx, { params, principal }) {
       const row = await visibleQuery(principal).andWhere({ id: params.id }).first(USER_COLUMNS);
       if (!row) throw new NotFoundError(`The user ${params.id} was not found.`);
       ctx.body = presentUser(toUser(row));

@@ -1,0 +1,167 @@
+import { createHash } from 'node:crypto';
+import type { Knex } from 'knex';
+import { Type } from 'typebox';
+import { EVIDENCE_CONTENT_TYPES, Uuid, type EvidenceRef } from '@service/report-model';
+import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
+import { assertAllowed } from '../access.ts';
+import { baseFields } from '../field.ts';
+import { resolveParentRow } from '../parents.ts';
+import type { Row } from '../resource-declaration.ts';
+import { ResourceRepository } from '../resource-repository.ts';
+import { evidenceVisibility } from '../visibility.ts';
+import type { EvidenceFiles } from './evidence-files.ts';
+
+/**
+ * Before a finding or tab is deleted (its images go with it through the foreign key): collects
+ * the image files, and returns the step that removes them once the delete has committed.
+ */
+export async function evidenceCleanup(files: EvidenceFiles, trx: Knex.Transaction, owner: { findingId?: string; reportTabId?: string }): Promise<() => Promise<void>> {
+  const q = trx('evidence_images').select('storage_key');
+  if (owner.findingId) q.where({ finding_id: owner.findingId });
+  else q.where({ report_tab_id: owner.reportTabId });
+  const keys = (await q).map((r: { storage_key: string }) => r.storage_key);
+  return async () => {
+    for (const key of keys) await files.remove(key);
+  };
+}
+
+export interface EvidenceUpload {
+  findingId?: string;
+  reportTabId?: string;
+  caption: string;
+  fileName: string;
+  contentType: (typeof EVIDENCE_CONTENT_TYPES)[number];
+  bytes: Uint8Array;
+}
+
+/** Evidence images: metadata in the tenant database, bytes in `EvidenceFiles`. */
+export class EvidenceRepository extends ResourceRepository {
+  constructor(readonly files: EvidenceFiles, maxBytes: number) {
+    super({
+      name: 'evidence-images',
+      schemaName: 'EvidenceImage',
+      label: 'evidence image',
+      tag: 'Evidence images',
+      description: `Screenshots and other images attached to a finding or a report tab. PNG, JPEG, GIF and WebP up to ${Math.round(maxBytes / 1048576)} MB, checked by content. Uploads add to a finding or report, so they need the owning client on the key's allow-list. Deleted permanently, bytes included.`,
+      table: 'evidence_images',
+      visibility: evidenceVisibility,
+      operations: { create: false },
+      internalColumns: ['storage_key'],
+      fields: {
+        ...baseFields,
+        findingId: { column: 'finding_id', schema: Type.Union([Uuid, Type.Null()]) },
+        reportTabId: { column: 'report_tab_id', schema: Type.Union([Uuid, Type.Null()]) },
+        fileName: { column: 'file_name', schema: Type.String() },
+        contentType: { column: 'content_type', schema: Type.Enum([...EVIDENCE_CONTENT_TYPES]) },
+        size: { column: 'size', schema: Type.Integer() },
+        sha256: { column: 'sha256', schema: Type.String({ pattern: '^[0-9a-f]{64}$' }) },
+        caption: { column: 'caption', schema: Type.String({ maxLength: 2000 }), update: true },
+      },
+      filters: {
+        finding_id: { schema: Uuid, description: 'Only images of this finding.', apply: (q, v: string) => void q.where('r.finding_id', v) },
+        report_tab_id: { schema: Uuid, description: 'Only images of this report tab.', apply: (q, v: string) => void q.where('r.report_tab_id', v) },
+      },
+      beforeDelete: async (_trx, row) => () => files.remove(row.storage_key as string),
+    });
+  }
+
+  /**
+   * Stores an upload. The owner (finding or tab) is locked for the transaction, so a concurrent
+   * delete of it waits instead of leaving an image without owner; the bytes are written first and
+   * removed again when anything fails.
+   */
+  async upload(db: Knex, principal: RestPrincipal, upload: EvidenceUpload) {
+    const key = await this.files.put(upload.bytes);
+    try {
+      return await db.transaction(async (trx) => {
+        const owner = upload.findingId
+          ? await resolveParentRow(trx, principal, 'finding', upload.findingId, 'findingId', { forUpdate: true })
+          : await resolveParentRow(trx, principal, 'report tab', upload.reportTabId, 'reportTabId', { forUpdate: true });
+        assertAllowed(principal, 'upload', owner.access, upload.findingId ? 'finding' : 'report tab');
+        const [row] = await trx('evidence_images')
+          .insert({
+            finding_id: upload.findingId ?? null,
+            report_tab_id: upload.reportTabId ?? null,
+            file_name: upload.fileName,
+            content_type: upload.contentType,
+            size: upload.bytes.length,
+            sha256: createHash('sha256').update(upload.bytes).digest('hex'),
+            storage_key: key,
+            caption: upload.caption,
+            created_by: principal.userId,
+          })
+          .returning('id');
+        return (await this.find(trx, principal, row.id as string))!;
+      });
+    } catch (err) {
+      await this.files.remove(key);
+      throw err;
+    }
+  }
+
+  /** The evidence of the given findings and tabs as documents refer to it, in upload order. */
+  async refsOf(db: Knex, owners: { findingIds: readonly string[]; tabIds: readonly string[] }): Promise<{ byFinding: Map<string, EvidenceRef[]>; byTab: Map<string, EvidenceRef[]> }> {
+    const byFinding = new Map<string, EvidenceRef[]>();
+    const byTab = new Map<string, EvidenceRef[]>();
+    if (owners.findingIds.length === 0 && owners.tabIds.length === 0) return { byFinding, byTab };
+    const rows = (await db('evidence_images')
+      .where((w) => w.whereIn('finding_id', owners.findingIds as string[]).orWhereIn('report_tab_id', owners.tabIds as string[]))
+      .orderBy([{ column: 'created_at' }, { column: 'id' }])
+      .select('id', 'finding_id', 'report_tab_id', 'sha256', 'file_name', 'caption', 'content_type')) as Array<{
+      id: string;
+      finding_id: string | null;
+      report_tab_id: string | null;
+      sha256: string;
+      file_name: string;
+      caption: string;
+      content_type: EvidenceRef['contentType'];
+    }>;
+    for (const r of rows) {
+      const ref: EvidenceRef = { id: r.id, sha256: r.sha256, fileName: r.file_name, caption: r.caption, contentType: r.content_type };
+      const [map, owner] = r.finding_id ? [byFinding, r.finding_id] : [byTab, r.report_tab_id!];
+      const list = map.get(owner);
+      if (list) list.push(ref);
+      else map.set(owner, [ref]);
+    }
+    return { byFinding, byTab };
+  }
+
+  /**
+   * Links copies of images the caller can see to new owners, by the SHA-256 of their bytes (how
+   * documents refer to evidence). Returns the hashes it could link. The bytes are copied under new
+   * storage keys, and removed again if the transaction does not commit.
+   */
+  async copyVisible(trx: Knex.Transaction, principal: RestPrincipal, wanted: ReadonlyArray<{ ref: EvidenceRef; findingId?: string; reportTabId?: string }>): Promise<Set<string>> {
+    const hashes = [...new Set(wanted.map((w) => w.ref.sha256))];
+    const sources = new Map<string, Row>();
+    for (const row of (await this.scoped(trx, principal).whereIn('r.sha256', hashes).orderBy('r.created_at')) as Row[]) {
+      if (!sources.has(row.sha256 as string)) sources.set(row.sha256 as string, row);
+    }
+    const written: string[] = [];
+    trx.executionPromise?.catch(async () => {
+      for (const key of written) await this.files.remove(key);
+    });
+    const rows: Record<string, unknown>[] = [];
+    for (const w of wanted) {
+      const source = sources.get(w.ref.sha256);
+      if (!source) continue;
+      const bytes = await this.files.read(source.storage_key as string).catch(() => null);
+      if (!bytes) continue;
+      const key = await this.files.put(bytes);
+      written.push(key);
+      rows.push({
+        finding_id: w.findingId ?? null,
+        report_tab_id: w.reportTabId ?? null,
+        file_name: w.ref.fileName,
+        content_type: source.content_type,
+        size: bytes.length,
+        sha256: w.ref.sha256,
+        storage_key: key,
+        caption: w.ref.caption,
+        created_by: principal.userId,
+      });
+    }
+    for (let i = 0; i < rows.length; i += 500) await trx('evidence_images').insert(rows.slice(i, i + 500));
+    return new Set(rows.map((r) => r.sha256 as string));
+  }
+}

@@ -1,0 +1,182 @@
+import type { Knex } from 'knex';
+import type { Cvss, EvidenceRef, Finding, LibraryItemRef, ReportDocument, ReportDocumentFinding } from '@service/report-model';
+import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
+import type { EvidenceRepository } from '../evidence-images/evidence-repository.ts';
+import type { FindingRepository } from '../findings/findings-repository.ts';
+import { ResourceRepository } from '../resource-repository.ts';
+import { reportsDeclaration } from './reports-resource.ts';
+
+type LibraryTable = 'report_templates' | 'report_styles';
+
+interface FindingRow {
+  id: string;
+  title: string;
+  severity: Finding['severity'];
+  status: Finding['status'];
+  cvss: Cvss[];
+  cves: string[];
+  cwes: number[];
+  description: string;
+  impact: string;
+  remediation: string;
+  references: string[];
+  affected_assets: Finding['affectedAssets'];
+  source: Finding['source'];
+}
+
+/** What creating a report from a document did besides the rows: evidence it could not link, library items it could not find. */
+export interface CreatedReport {
+  reportId: string;
+  findingIds: string[];
+  warnings: string[];
+}
+
+function isoDate(value: unknown): string | null {
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  return typeof value === 'string' ? value.slice(0, 10) : null;
+}
+
+/** Reports: the generic reads and writes, plus reading and creating a whole `ReportDocument`. */
+export class ReportRepository extends ResourceRepository {
+  constructor(
+    private readonly findings: FindingRepository,
+    private readonly evidence: EvidenceRepository,
+  ) {
+    super(
+      reportsDeclaration({
+        libraryItemExists: (trx, table, id) => this.libraryItemExists(trx, table, id),
+        copyTemplateTabs: (trx, reportId, templateId, userId) => this.copyTemplateTabs(trx, reportId, templateId, userId),
+      }),
+    );
+  }
+
+  private async libraryItemExists(trx: Knex, table: LibraryTable, id: string): Promise<boolean> {
+    return (await trx(table).where({ id }).first('id')) !== undefined;
+  }
+
+  private async copyTemplateTabs(trx: Knex, reportId: string, templateId: string, userId: string): Promise<void> {
+    const template = await trx('report_templates').where({ id: templateId }).first('tabs');
+    const tabs = (template?.tabs ?? []) as Array<{ title: string; content?: string }>;
+    if (tabs.length > 0) await trx('report_tabs').insert(tabs.map((t, i) => ({ report_id: reportId, title: t.title, content: t.content ?? '', position: i, created_by: userId })));
+  }
+
+  /**
+   * A whole report as one document: metadata, client and project, tabs in order, links, and every
+   * attached finding in report order with its evidence. 404 when the caller may not see it.
+   */
+  async loadDocument(db: Knex, principal: RestPrincipal, reportId: string, action: 'read' | 'export' = 'export'): Promise<ReportDocument> {
+    const report = await this.require(db, principal, reportId, action);
+    const [meta, tabs, links, findings] = await Promise.all([
+      db('reports as r')
+        .join('projects as p', 'p.id', 'r.project_id')
+        .join('clients as c', 'c.id', 'p.client_id')
+        .leftJoin('report_styles as s', 's.id', 'r.style_id')
+        .leftJoin('report_templates as t', 't.id', 'r.template_id')
+        .where('r.id', reportId)
+        .first(
+          'c.id as client_id',
+          'c.name as client_name',
+          'p.id as project_id',
+          'p.name as project_name',
+          'p.start_date',
+          'p.end_date',
+          's.id as style_id',
+          's.name as style_name',
+          's.global_key as style_key',
+          't.id as template_id',
+          't.name as template_name',
+          't.global_key as template_key',
+        ),
+      db('report_tabs').where({ report_id: reportId }).orderBy([{ column: 'position' }, { column: 'created_at' }, { column: 'id' }]).select('id', 'title', 'content'),
+      db('report_links').where({ report_id: reportId }).orderBy([{ column: 'position' }, { column: 'created_at' }, { column: 'id' }]).select('title', 'url'),
+      db('report_findings as rf')
+        .join('findings as f', 'f.id', 'rf.finding_id')
+        .where('rf.report_id', reportId)
+        .orderBy([{ column: 'rf.position' }, { column: 'rf.created_at' }, { column: 'f.id' }])
+        .select('f.id', 'f.title', 'f.severity', 'f.status', 'f.cvss', 'f.cves', 'f.cwes', 'f.description', 'f.impact', 'f.remediation', 'f.references', 'f.affected_assets', 'f.source') as Promise<FindingRow[]>,
+    ]);
+    const { byFinding, byTab } = await this.evidence.refsOf(db, { findingIds: findings.map((f) => f.id), tabIds: tabs.map((t: { id: string }) => t.id) });
+    const ref = (id: unknown, key: unknown, name: unknown): LibraryItemRef | null => (id ? { id: String(id), key: (key as string | null) ?? null, name: String(name) } : null);
+    return {
+      id: report.id,
+      title: report.title as string,
+      status: report.status as ReportDocument['status'],
+      language: report.language as string,
+      summary: report.summary as string,
+      client: { id: meta.client_id, name: meta.client_name },
+      project: { id: meta.project_id, name: meta.project_name, startDate: isoDate(meta.start_date), endDate: isoDate(meta.end_date) },
+      style: ref(meta.style_id, meta.style_key, meta.style_name),
+      template: ref(meta.template_id, meta.template_key, meta.template_name),
+      tabs: tabs.map((t: { id: string; title: string; content: string }) => ({ title: t.title, content: t.content, evidence: byTab.get(t.id) ?? [] })),
+      links: links.map((l: { title: string; url: string }) => ({ title: l.title, url: l.url })),
+      findings: findings.map(
+        (f): ReportDocumentFinding => ({
+          id: f.id,
+          title: f.title,
+          severity: f.severity,
+          status: f.status,
+          cvss: f.cvss,
+          cves: f.cves,
+          cwes: f.cwes,
+          description: f.description,
+          impact: f.impact,
+          remediation: f.remediation,
+          references: f.references,
+          affectedAssets: f.affected_assets,
+          source: f.source,
+          evidence: byFinding.get(f.id) ?? [],
+        }),
+      ),
+    };
+  }
+
+  /** A library item named by a document: by global key first, then by name. */
+  private async findLibraryItem(trx: Knex, table: LibraryTable, item: LibraryItemRef | null): Promise<string | null> {
+    if (!item) return null;
+    if (item.key) {
+      const byKey = await trx(table).where({ global_key: item.key }).first('id');
+      if (byKey) return byKey.id as string;
+    }
+    const byName = await trx(table).where({ name: item.name }).orderBy([{ column: 'created_at' }, { column: 'id' }]).first('id');
+    return (byName?.id as string | undefined) ?? null;
+  }
+
+  /**
+   * Creates a whole report from a document in the caller's transaction: the report, its tabs,
+   * links and findings (created in the project and attached in order), and the evidence images
+   * the caller can see re-linked by content. The project must be visible and editable.
+   */
+  async createDocument(trx: Knex.Transaction, principal: RestPrincipal, projectId: string, doc: ReportDocument): Promise<CreatedReport> {
+    const warnings: string[] = [];
+    const external = principal.role === 'external';
+    const styleId = external ? null : await this.findLibraryItem(trx, 'report_styles', doc.style);
+    const templateId = external ? null : await this.findLibraryItem(trx, 'report_templates', doc.template);
+    if (doc.style && !styleId) warnings.push(`The report style "${doc.style.key ?? doc.style.name}" is not in your style library; the report has no style.`);
+    if (doc.template && !templateId) warnings.push(`The report template "${doc.template.key ?? doc.template.name}" is not in your library; the report names no template.`);
+    const report = await this.create(trx, principal, { projectId, title: doc.title, status: doc.status, language: doc.language, summary: doc.summary, styleId });
+    // Why not through `templateId` on create: the document carries its own tabs; the template is only named.
+    if (templateId) await trx('reports').where({ id: report.id }).update({ template_id: templateId });
+
+    const tabIds: string[] = [];
+    for (let i = 0; i < doc.tabs.length; i += 200) {
+      const rows = await trx('report_tabs')
+        .insert(doc.tabs.slice(i, i + 200).map((t, j) => ({ report_id: report.id, title: t.title, content: t.content, position: i + j, created_by: principal.userId })))
+        .returning('id');
+      tabIds.push(...rows.map((r: { id: string }) => r.id));
+    }
+    if (doc.links.length > 0) {
+      await trx('report_links').insert(doc.links.map((l, i) => ({ report_id: report.id, title: l.title, url: l.url, position: i, created_by: principal.userId })));
+    }
+    const findingIds = await this.findings.insertIntoReport(trx, principal, { id: report.id, projectId }, doc.findings);
+
+    const wanted: Array<{ ref: EvidenceRef; findingId?: string; reportTabId?: string; where: string }> = [
+      ...doc.tabs.flatMap((t, i) => t.evidence.map((ref) => ({ ref, reportTabId: tabIds[i]!, where: `tab "${t.title}"` }))),
+      ...doc.findings.flatMap((f, i) => f.evidence.map((ref) => ({ ref, findingId: findingIds[i]!, where: `finding "${f.title}"` }))),
+    ];
+    if (wanted.length > 0) {
+      const linked = await this.evidence.copyVisible(trx, principal, wanted);
+      for (const w of wanted) if (!linked.has(w.ref.sha256)) warnings.push(`Evidence ${w.ref.fileName} (sha256 ${w.ref.sha256.slice(0, 12)}…) of ${w.where} is not an image you can see; it was not linked.`);
+    }
+    return { reportId: report.id, findingIds, warnings };
+  }
+}

@@ -1,0 +1,82 @@
+import type { Knex } from 'knex';
+import type { TSchema } from 'typebox';
+import type { Action } from '@service/auth';
+import type { RestPrincipal } from '../rest/rest-pipeline.ts';
+import type { RowAccess } from './access.ts';
+import type { Fields } from './field.ts';
+import type { Visibility } from './visibility.ts';
+
+/** A row as repositories read it: its columns plus who owns it (`_client_id`) and an external caller's grant level. */
+export type Row = Record<string, unknown> & { id: string; _client_id: string | null; _grant: number | null };
+
+export interface ListFilter {
+  schema: TSchema;
+  description: string;
+  apply(q: Knex.QueryBuilder, value: never, db: Knex): void;
+}
+
+export interface CreateContext {
+  trx: Knex.Transaction;
+  principal: RestPrincipal;
+  input: Record<string, unknown>;
+}
+
+/** Where a new row goes: who owns it (for the policy), the action to check, and column values derived from it. */
+export interface ParentResolution {
+  access: RowAccess;
+  /**
+   * Default `create`. Adding something to an existing report edits that report (DESIGN "Access"),
+   * so children of a report check `update` on it, which the key's client allow-list guards.
+   */
+  action?: Action;
+  columns?: Record<string, unknown>;
+}
+
+/**
+ * One REST resource, declared once: its table, fields, visibility and rules. The repository
+ * reads and writes rows from it; `defineResource` builds the routes and OpenAPI entries from it.
+ */
+export interface ResourceDeclaration {
+  /** Path segment and name: `clients`, `report-tabs`. */
+  name: string;
+  /** OpenAPI component name: `Client`. */
+  schemaName: string;
+  /** Singular label for messages: `client`, `report tab`. */
+  label: string;
+  tag: string;
+  description: string;
+  table: string;
+  visibility: Visibility;
+  fields: Fields;
+  order?: Array<[string, 'asc' | 'desc']>;
+  filters?: Record<string, ListFilter>;
+  searchable?: boolean;
+  /** Deleted into the trash (restorable) instead of permanently. */
+  trash?: boolean;
+  /** PATCH accepts `expectedUpdatedAt`. */
+  concurrency?: boolean;
+  /** Operations offered; default all five. */
+  operations?: Partial<Record<'list' | 'get' | 'create' | 'update' | 'delete', boolean>>;
+  create?: {
+    /** Body fields beyond the resource's own (e.g. `reportId` for findings, `templateId` for reports). */
+    extra?: Record<string, TSchema>;
+    /** A request body as a client would send it; the response example is derived from it. */
+    example: Record<string, unknown>;
+    /** Checks the parent the new row goes under. Without it the row is workspace-level (clients, libraries). */
+    resolveParent?(ctx: CreateContext): Promise<ParentResolution>;
+    /** Runs in the same transaction after the insert (e.g. copy a template's tabs, attach to a report). */
+    afterInsert?(ctx: CreateContext & { row: Record<string, unknown> }): Promise<void>;
+  };
+  /**
+   * Runs in the delete's transaction with the row locked, before a permanent delete or a trash:
+   * may refuse (throw) and may return a step to run once the delete has committed (remove files).
+   */
+  beforeDelete?(trx: Knex.Transaction, row: Row, principal: RestPrincipal): Promise<(() => Promise<void>) | void>;
+  /** Extra response fields computed from the row. */
+  present?(row: Record<string, unknown>, api: Record<string, unknown>): Record<string, unknown>;
+  extraResponse?: Record<string, TSchema>;
+  /** Computed columns added to every read (for `present`); may depend on who reads. */
+  extraSelect?: (db: Knex, principal: RestPrincipal) => Knex.Raw[];
+  /** Table columns read besides the fields' own (e.g. a storage key used by handlers). */
+  internalColumns?: string[];
+}

@@ -1,0 +1,196 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { Knex } from 'knex';
+import type { Action } from '@service/auth';
+import { ConflictError, ForbiddenError, NotFoundError } from '@service/http';
+import type { RestPrincipal } from '../rest/rest-pipeline.ts';
+import { assertAllowed, grantFromLevel, WORKSPACE_WIDE, type RowAccess } from './access.ts';
+import { apiToColumns, rowToApi, type Field } from './field.ts';
+import type { ListFilter, ResourceDeclaration, Row } from './resource-declaration.ts';
+import { countRows } from './select-page.ts';
+
+export interface ListRequest {
+  filters: Record<string, unknown>;
+  q?: string;
+  id?: string;
+  updatedSince?: string;
+  offset: number;
+  limit: number;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Words of a search as a prefix query for the `simple` text configuration: "sql inj" -> sql:* & inj:*. */
+export function toPrefixQuery(q: string): string | null {
+  const words = q.toLowerCase().match(/[\p{L}\p{N}]+/gu)?.slice(0, 16) ?? [];
+  return words.length > 0 ? words.map((w) => `${w}:*`).join(' & ') : null;
+}
+
+/** updated_at always moves forward, even for two writes within one millisecond. */
+export function nextUpdatedAt(db: Knex, alias = ''): Knex.Raw {
+  const col = alias ? `${alias}.updated_at` : 'updated_at';
+  return db.raw(`greatest(date_trunc('milliseconds', clock_timestamp()), ${col} + interval '1 millisecond')`);
+}
+
+/**
+ * The tenant SQL of one resource, with the caller's visibility applied as query conditions on
+ * every read and write: a row the caller may not see is never loaded, and every write checks
+ * the policy on the row it locked, in the same transaction.
+ */
+export class ResourceRepository {
+  readonly label: string;
+  private readonly columns: string[];
+  private readonly order: Array<[string, 'asc' | 'desc']>;
+  private readonly filters: Record<string, ListFilter>;
+
+  constructor(readonly declaration: ResourceDeclaration) {
+    this.label = declaration.label;
+    this.order = declaration.order ?? [['r.created_at', 'asc']];
+    this.filters = declaration.filters ?? {};
+    this.columns = [...new Set([...Object.values(declaration.fields).map((f) => f.column).filter((c) => !c.startsWith('_')), ...(declaration.internalColumns ?? [])])];
+  }
+
+  get table(): string {
+    return this.declaration.table;
+  }
+
+  /** `select r.<columns>, <client> as _client_id, <grant> as _grant from <table> r ...` limited to what the caller may see. */
+  scoped(db: Knex, principal: RestPrincipal, opts: { trashed?: boolean } = {}): Knex.QueryBuilder {
+    const v = this.declaration.visibility;
+    const q = db(`${this.table} as r`);
+    v.join(q, db);
+    for (const alias of v.alive) {
+      if (alias === 'r' && opts.trashed) continue;
+      q.whereNull(`${alias}.deleted_at`);
+    }
+    if (opts.trashed) q.whereNotNull('r.deleted_at');
+    q.select(...this.columns.map((c) => `r.${c}`), db.raw(`${v.clientSql ?? 'null::uuid'} as _client_id`), ...(this.declaration.extraSelect?.(db, principal) ?? []));
+    if (principal.role === 'external') {
+      if (!v.grantSql) {
+        q.whereRaw('false');
+        q.select(db.raw('null as _grant'));
+      } else {
+        q.select(db.raw(`${v.grantSql} as _grant`, { uid: principal.userId }));
+        q.whereRaw(`${v.grantSql} is not null`, { uid: principal.userId });
+      }
+    } else {
+      q.select(db.raw('null as _grant'));
+    }
+    return q;
+  }
+
+  access(row: Row): RowAccess {
+    const v = this.declaration.visibility;
+    if (v.grantSql === null && v.clientSql === null) return WORKSPACE_WIDE;
+    return { clientId: row._client_id, grant: grantFromLevel(row._grant) };
+  }
+
+  present(row: Record<string, unknown>): Record<string, unknown> {
+    const api = rowToApi(this.declaration.fields, row);
+    return this.declaration.present ? { ...api, ...this.declaration.present(row, api) } : api;
+  }
+
+  async list(db: Knex, principal: RestPrincipal, req: ListRequest): Promise<{ rows: Row[]; total: number }> {
+    const q = this.scoped(db, principal);
+    if (req.id) q.where('r.id', req.id);
+    if (req.updatedSince) q.where('r.updated_at', '>=', new Date(req.updatedSince));
+    if (req.q && this.declaration.searchable !== false) {
+      const tsquery = toPrefixQuery(req.q);
+      if (tsquery) q.whereRaw(`r.search @@ to_tsquery('simple', ?)`, [tsquery]);
+      else q.whereRaw('false');
+    }
+    for (const [name, value] of Object.entries(req.filters)) {
+      if (value !== undefined) this.filters[name]!.apply(q, value as never, db);
+    }
+    // Why: the page is chosen on narrow rows (id and order keys, with the total from one window
+    // pass), and only that page's full rows are read, in the same statement: sorting and counting
+    // thousands of wide rows, or a second round trip, is what costs.
+    const page = q.clone().clearSelect().select('r.id', db.raw('count(*) over() as _total'));
+    for (const [col, dir] of this.order) page.orderBy(col, dir);
+    page.orderBy('r.id', 'asc').offset(req.offset).limit(req.limit);
+    const full = this.scoped(db, principal).join(page.as('page'), 'page.id', 'r.id').select('page._total');
+    for (const [col, dir] of this.order) full.orderBy(col, dir);
+    full.orderBy('r.id', 'asc');
+    const rows = (await full) as Array<Row & { _total: number }>;
+    let total = rows[0]?._total ?? 0;
+    if (rows.length === 0 && req.offset > 0) total = await countRows(q);
+    return { rows, total: Number(total) };
+  }
+
+  async find(db: Knex, principal: RestPrincipal, id: string, opts: { trashed?: boolean; forUpdate?: boolean } = {}): Promise<Row | null> {
+    if (!UUID.test(id)) return null;
+    const q = this.scoped(db, principal, opts).where('r.id', id).first();
+    if (opts.forUpdate) q.forUpdate('r');
+    return ((await q) as Row | undefined) ?? null;
+  }
+
+  /** The visible row, after checking the caller may do `action` on it; 404 when not visible. */
+  async require(db: Knex, principal: RestPrincipal, id: string, action: Action, opts: { trashed?: boolean; forUpdate?: boolean } = {}): Promise<Row> {
+    const row = await this.find(db, principal, id, opts);
+    if (!row) throw new NotFoundError(`The ${this.label} ${id} was not found.`);
+    assertAllowed(principal, action, this.access(row), this.label);
+    return row;
+  }
+
+  /**
+   * Creates a row from API input in the caller's transaction: the parent is resolved and
+   * checked, the row inserted and the declaration's follow-up run, all or nothing.
+   */
+  async create(trx: Knex.Transaction, principal: RestPrincipal, input: Record<string, unknown>): Promise<Row> {
+    const create = this.declaration.create;
+    if (!create) throw new Error(`${this.label}: no create declared`);
+    const ctx = { trx, principal, input };
+    const parent = create.resolveParent ? await create.resolveParent(ctx) : { access: WORKSPACE_WIDE };
+    assertAllowed(principal, parent.action ?? 'create', parent.access, this.label);
+    const [row] = await trx(this.table)
+      .insert({ ...apiToColumns(this.declaration.fields, input, (f: Field) => f.create !== undefined), ...parent.columns, created_by: principal.userId })
+      .returning('*');
+    await create.afterInsert?.({ ...ctx, row });
+    return (await this.find(trx, principal, row.id as string))!;
+  }
+
+  /**
+   * Changes a row. One transaction: the visible row is locked, the policy checked on it, the
+   * optimistic-concurrency check made against the locked version, then the update. A change
+   * that sets every field to the value it has writes nothing and leaves `updatedAt` as it was.
+   */
+  async update(db: Knex, principal: RestPrincipal, id: string, changes: Record<string, unknown>, opts: { expectedUpdatedAt?: string } = {}): Promise<Row> {
+    return db.transaction(async (trx) => {
+      const row = await this.require(trx, principal, id, 'update', { forUpdate: true });
+      if (opts.expectedUpdatedAt !== undefined && (row.updated_at as Date).getTime() !== new Date(opts.expectedUpdatedAt).getTime()) {
+        throw new ConflictError(`The ${this.label} was changed since ${opts.expectedUpdatedAt}; read it again and reapply your change.`, 'conflict', {
+          updatedAt: (row.updated_at as Date).toISOString(),
+        });
+      }
+      const current = this.present(row);
+      const changed = Object.fromEntries(Object.entries(changes).filter(([k, v]) => v !== undefined && !isDeepStrictEqual(current[k], v)));
+      if (Object.keys(changed).length === 0) return row;
+      await trx(this.table)
+        .where({ id })
+        .update({ ...apiToColumns(this.declaration.fields, changed, (f) => f.update === true), updated_at: nextUpdatedAt(trx) });
+      return (await this.find(trx, principal, id))!;
+    });
+  }
+
+  /**
+   * Deletes a row (into the trash when the resource has one), with the row locked and the policy
+   * checked in the same transaction; file cleanup runs after the commit.
+   */
+  async remove(db: Knex, principal: RestPrincipal, id: string): Promise<void> {
+    const afterCommit = await db.transaction(async (trx) => {
+      const row = await this.require(trx, principal, id, 'delete', { forUpdate: true });
+      // Why: an external collaborator changes what is inside a shared project or report, but the
+      // shared project or report itself (and the trash, which only administrators empty) is not theirs.
+      if (this.declaration.trash && principal.role === 'external') {
+        throw new ForbiddenError('forbidden', `External collaborators cannot move a ${this.label} to the trash.`);
+      }
+      const cleanup = await this.declaration.beforeDelete?.(trx, row, principal);
+      if (this.declaration.trash) {
+        await trx(this.table).where({ id }).update({ deleted_at: trx.fn.now(3), deleted_by: principal.userId });
+        return undefined;
+      }
+      await trx(this.table).where({ id }).delete();
+      return cleanup ?? undefined;
+    });
+    if (afterCommit) await afterCommit();
+  }
+}

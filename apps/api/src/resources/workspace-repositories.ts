@@ -1,0 +1,48 @@
+import { EvidenceFiles } from './evidence-images/evidence-files.ts';
+import { EvidenceRepository, evidenceCleanup } from './evidence-images/evidence-repository.ts';
+import { FindingTemplateRepository } from './finding-library/finding-template-repository.ts';
+import { FindingRepository } from './findings/findings-repository.ts';
+import { clientsDeclaration } from './clients/clients-resource.ts';
+import { projectsDeclaration } from './projects/projects-resource.ts';
+import { reportFindingsDeclaration } from './report-findings/report-findings-resource.ts';
+import { reportLinksDeclaration } from './report-links/report-links-resource.ts';
+import { reportTabsDeclaration } from './report-tabs/report-tabs-resource.ts';
+import { reportTemplatesDeclaration } from './report-templates/report-templates-resource.ts';
+import { ReportRepository } from './reports/reports-repository.ts';
+import { ResourceRepository } from './resource-repository.ts';
+import { GrantsRepository } from './sharing/grants-repository.ts';
+import { styleLibraryDeclaration } from './style-library/style-library-resource.ts';
+import { TrashRepository } from './trash/trash-repository.ts';
+
+/**
+ * Every repository of the tenant workspace. Built once per app; each method takes the tenant
+ * handle (or transaction) and the principal of the request, so nothing here holds a connection
+ * or assumes there is only one tenant database.
+ */
+export function createWorkspaceRepositories(options: { filesDir: string; evidenceMaxBytes: number }) {
+  const files = new EvidenceFiles(options.filesDir);
+  const evidence = new EvidenceRepository(files, options.evidenceMaxBytes);
+  const findingTemplates = new FindingTemplateRepository();
+  const findings = new FindingRepository(files, findingTemplates);
+  const reports = new ReportRepository(findings, evidence);
+  const clients = new ResourceRepository(clientsDeclaration);
+  const projects = new ResourceRepository(projectsDeclaration);
+  return {
+    files,
+    clients,
+    projects,
+    reports,
+    reportTabs: new ResourceRepository(reportTabsDeclaration((trx, row) => evidenceCleanup(files, trx, { reportTabId: row.id }))),
+    findings,
+    reportFindings: new ResourceRepository(reportFindingsDeclaration((trx, reportId) => findings.nextPosition(trx, reportId))),
+    reportLinks: new ResourceRepository(reportLinksDeclaration),
+    findingTemplates,
+    styles: new ResourceRepository(styleLibraryDeclaration),
+    reportTemplates: new ResourceRepository(reportTemplatesDeclaration),
+    evidence,
+    grants: new GrantsRepository(),
+    trash: new TrashRepository({ client: clients, project: projects, report: reports }),
+  };
+}
+
+export type WorkspaceRepositories = ReturnType<typeof createWorkspaceRepositories>;
