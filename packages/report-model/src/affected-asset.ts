@@ -8,7 +8,7 @@ import { TEXT_LIMITS } from './text.ts';
  */
 export const AffectedAssetSchema = Type.Object(
   {
-    host: Type.Optional(Type.String({ maxLength: 2000, description: 'Host name or IP address (not a URL).' })),
+    host: Type.Optional(Type.String({ maxLength: TEXT_LIMITS.host, description: 'Host name or IP address (not a URL).' })),
     ip: Type.Optional(Type.String({ maxLength: 100, description: 'The IP address, when `host` is a name.' })),
     port: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 65535 }), Type.Null()])),
     protocol: Type.Optional(Type.String({ maxLength: 20, description: 'Transport protocol: tcp, udp, ...' })),
@@ -41,6 +41,8 @@ export function mergeAffectedAssets(existing: readonly AffectedAsset[], incoming
     const key = affectedAssetKey(a);
     const at = index.get(key);
     if (at === undefined) {
+      // Why: a finding never holds more places than the model allows, so it can always be sent back.
+      if (assets.length >= TEXT_LIMITS.assets) continue;
       index.set(key, assets.length);
       assets.push({ ...a });
       added += 1;
@@ -49,9 +51,25 @@ export function mergeAffectedAssets(existing: readonly AffectedAsset[], incoming
     }
     const current = assets[at]!;
     if (a.evidence && !(current.evidence ?? '').includes(a.evidence)) {
-      current.evidence = current.evidence ? `${current.evidence}\n\n---\n\n${a.evidence}` : a.evidence;
-      changed = true;
+      const evidence = appendEvidence(current.evidence, a.evidence);
+      if (evidence !== current.evidence) {
+        current.evidence = evidence;
+        changed = true;
+      }
     }
   }
   return { assets, added, changed };
+}
+
+const TRUNCATED = '\n[further evidence not kept: this asset reached the evidence size limit]';
+
+/**
+ * Evidence of two occurrences at one place, separated by a rule, never longer than the model
+ * allows (so what an import stores can always be sent back through the API).
+ */
+export function appendEvidence(current: string | undefined, addition: string): string {
+  if (!current) return addition.length <= TEXT_LIMITS.assetEvidence ? addition : addition.slice(0, TEXT_LIMITS.assetEvidence - TRUNCATED.length) + TRUNCATED;
+  if (current.endsWith(TRUNCATED)) return current;
+  const joined = `${current}\n\n---\n\n${addition}`;
+  return joined.length <= TEXT_LIMITS.assetEvidence ? joined : joined.slice(0, TEXT_LIMITS.assetEvidence - TRUNCATED.length) + TRUNCATED;
 }

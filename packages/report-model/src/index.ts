@@ -1,6 +1,6 @@
 export { SEVERITIES, SEVERITIES_DESCENDING, SeveritySchema, compareSeverityDescending, isSeverity, maxSeverity, severityFromCvssScore, severityRank, type Severity } from './severity.ts';
 export { CVSS_VERSIONS, CvssSchema, CvssVersionSchema, cvssVersionOfVector, normalizeCvssVector, parseCvssScore, scoreCvssVector, type Cvss, type CvssScores, type CvssVersion } from './cvss.ts';
-export { AffectedAssetListSchema, AffectedAssetSchema, affectedAssetKey, mergeAffectedAssets, type AffectedAsset } from './affected-asset.ts';
+export { AffectedAssetListSchema, AffectedAssetSchema, affectedAssetKey, appendEvidence, mergeAffectedAssets, type AffectedAsset } from './affected-asset.ts';
 export {
   CveIdSchema,
   CweIdSchema,

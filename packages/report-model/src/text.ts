@@ -7,13 +7,15 @@ export const TEXT_LIMITS = {
   markdown: 1_000_000,
   tabContent: 2_000_000,
   reference: 4_000,
-  references: 500,
-  url: 8_000,
+  references: 1_000,
+  url: 8_192,
+  /** an asset's host: a name, an address, or (Nessus, unparsed) whatever the scanner called it */
+  host: 2_048,
   assetEvidence: 1_000_000,
-  assets: 10_000,
-  cves: 1_000,
-  cwes: 100,
-  cvssEntries: 8,
+  assets: 100_000,
+  cves: 10_000,
+  cwes: 1_000,
+  cvssEntries: 10,
 } as const;
 
 export const Uuid = Type.String({ format: 'uuid' });

@@ -1,4 +1,4 @@
-import { affectedAssetKey, type AffectedAsset } from '@service/report-model';
+import { affectedAssetKey, appendEvidence, type AffectedAsset } from '@service/report-model';
 import type { CompleteFinding, CompleteOccurrence } from './normalized-finding.ts';
 
 const MAX_EVIDENCE = 200_000;
@@ -82,7 +82,7 @@ export function affectedAssetsOf(finding: CompleteFinding): AffectedAsset[] {
     const key = affectedAssetKey(asset);
     const seen = byKey.get(key);
     if (!seen) byKey.set(key, asset);
-    else if (asset.evidence && asset.evidence !== seen.evidence) seen.evidence = seen.evidence ? `${seen.evidence}\n\n---\n\n${asset.evidence}` : asset.evidence;
+    else if (asset.evidence && asset.evidence !== seen.evidence) seen.evidence = appendEvidence(seen.evidence, asset.evidence);
   }
   return [...byKey.values()];
 }

@@ -3,9 +3,13 @@
  * Why: scanner exports reach hundreds of MB and are uploaded by users, so every string we keep and
  * every buffer we grow has a ceiling.
  */
+import { TEXT_LIMITS } from '@service/report-model';
+
+/* Why the report model's caps: what a parser keeps becomes a finding, and every finding the API
+ * returns must be accepted back by it (GET then PATCH round trip). */
 export const LIMITS = {
   /** finding title */
-  titleChars: 500,
+  titleChars: TEXT_LIMITS.title,
   /** ruleId, groupKey and similar keys */
   keyChars: 1_000,
   /** description, impact, remediation, per-occurrence detail */
@@ -15,18 +19,18 @@ export const LIMITS = {
   /** Burp request/response messages kept per exchange (Dradis truncates at the same size) */
   httpMessageChars: 50_000,
   /** one reference (URL or free text) */
-  referenceChars: 4_000,
-  references: 1_000,
-  cves: 10_000,
-  cwes: 1_000,
-  cvssEntries: 10,
+  referenceChars: TEXT_LIMITS.reference,
+  references: TEXT_LIMITS.references,
+  cves: TEXT_LIMITS.cves,
+  cwes: TEXT_LIMITS.cwes,
+  cvssEntries: TEXT_LIMITS.cvssEntries,
   extractedValues: 1_000,
   exchanges: 100,
   interactions: 100,
   occurrences: 1_000_000,
   /** asset id: an IP, a host name or (Tenable WAS, Burp) a URL */
-  assetIdChars: 2_048,
-  urlChars: 8_192,
+  assetIdChars: TEXT_LIMITS.host,
+  urlChars: TEXT_LIMITS.url,
   /** XML elements nested deeper than this are an attack (nesting bomb), not a scan */
   xmlDepth: 256,
   /**

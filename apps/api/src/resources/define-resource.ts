@@ -15,6 +15,9 @@ const IdParams = Type.Object({ id: Uuid });
 const CONFLICT_RESPONSE: Record<number, ResponseDoc> = {
   409: { description: 'The row changed since `expectedUpdatedAt` (`conflict`); nothing was written. `details.updatedAt` is the current value.', schema: 'Error' },
 };
+const INVALID_REFERENCE_RESPONSE: Record<number, ResponseDoc> = {
+  422: { description: 'A field names a row that does not exist or is not visible to you (`invalid_reference`, naming the field).', schema: 'Error' },
+};
 const EXAMPLE_ID = '0b6f7c1e-2d3a-4e5f-8a9b-0c1d2e3f4a5b';
 const EXAMPLE_TIME = '2026-11-02T09:30:00.000Z';
 
@@ -173,6 +176,7 @@ export function defineResource(app: AppContext, repository: ResourceRepository):
       responses: {
         200: { description: 'The changed row.', schema: decl.schemaName, example },
         ...(decl.concurrency ? CONFLICT_RESPONSE : {}),
+        ...(Object.values(decl.fields).some((f) => f.update && f.references) ? INVALID_REFERENCE_RESPONSE : {}),
       },
       async handler(ctx, { params, body, principal }) {
         const { expectedUpdatedAt, ...changes } = body as Record<string, unknown> & { expectedUpdatedAt?: string };

@@ -17,6 +17,11 @@ export interface Field {
   json?: boolean;
   /** Row value -> API value (default: Dates to ISO strings, as is otherwise). */
   read?: (value: unknown) => unknown;
+  /**
+   * The value is the id of a row of this table. A write naming a row that does not exist answers
+   * 422 `invalid_reference` naming the field; `library` rows are never an external collaborator's.
+   */
+  references?: { table: string; label: string; library?: boolean };
 }
 
 export type Fields = Record<string, Field>;

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
-import { UnprocessableError, ValidationError } from '@service/http';
+import { ValidationError } from '@service/http';
 import type { RestPrincipal } from '../rest/rest-pipeline.ts';
 import type { RowAccess } from './access.ts';
+import { invalidReference } from './invalid-reference.ts';
 import type { Row } from './resource-declaration.ts';
 import { ResourceRepository } from './resource-repository.ts';
 import { clientVisibility, findingVisibility, projectVisibility, reportChildVisibility, reportVisibility, type Visibility } from './visibility.ts';
@@ -30,9 +31,4 @@ export async function resolveParentRow(trx: Knex, principal: RestPrincipal, kind
   const row = await readerOf.find(trx, principal, id, opts);
   if (!row) throw invalidReference(field, `The ${kind} ${id} does not exist or is not visible to you.`);
   return { row, access: readerOf.access(row) };
-}
-
-/** 422 `invalid_reference` naming the body field. */
-export function invalidReference(field: string, message: string): UnprocessableError {
-  return new UnprocessableError('invalid_reference', `${message} (${field})`, [{ path: `/${field}`, message: 'does not exist or is not visible to you' }]);
 }

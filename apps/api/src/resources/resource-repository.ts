@@ -5,6 +5,7 @@ import { ConflictError, ForbiddenError, NotFoundError } from '@service/http';
 import type { RestPrincipal } from '../rest/rest-pipeline.ts';
 import { assertAllowed, grantFromLevel, WORKSPACE_WIDE, type RowAccess } from './access.ts';
 import { apiToColumns, rowToApi, type Field } from './field.ts';
+import { invalidReference } from './invalid-reference.ts';
 import type { ListFilter, ResourceDeclaration, Row } from './resource-declaration.ts';
 import { countRows } from './select-page.ts';
 
@@ -141,11 +142,26 @@ export class ResourceRepository {
     const ctx = { trx, principal, input };
     const parent = create.resolveParent ? await create.resolveParent(ctx) : { access: WORKSPACE_WIDE };
     assertAllowed(principal, parent.action ?? 'create', parent.access, this.label);
+    await this.checkReferences(trx, principal, input);
     const [row] = await trx(this.table)
       .insert({ ...apiToColumns(this.declaration.fields, input, (f: Field) => f.create !== undefined), ...parent.columns, created_by: principal.userId })
       .returning('*');
     await create.afterInsert?.({ ...ctx, row });
     return (await this.find(trx, principal, row.id as string))!;
+  }
+
+  /**
+   * Ids in a body that name other rows (a report's style, a style's logo) must name rows that
+   * exist, and library rows are never an external collaborator's: both answer the same 422.
+   */
+  private async checkReferences(trx: Knex, principal: RestPrincipal, input: Record<string, unknown>): Promise<void> {
+    for (const [name, field] of Object.entries(this.declaration.fields)) {
+      const id = input[name];
+      if (!field.references || typeof id !== 'string') continue;
+      const { table, label, library } = field.references;
+      const exists = !(library && principal.role === 'external') && UUID.test(id) && (await trx(table).where({ id }).first('id')) !== undefined;
+      if (!exists) throw invalidReference(name, `The ${label} ${id} does not exist or is not visible to you.`);
+    }
   }
 
   /**
@@ -161,6 +177,7 @@ export class ResourceRepository {
           updatedAt: (row.updated_at as Date).toISOString(),
         });
       }
+      await this.checkReferences(trx, principal, changes);
       const current = this.present(row);
       const changed = Object.fromEntries(Object.entries(changes).filter(([k, v]) => v !== undefined && !isDeepStrictEqual(current[k], v)));
       if (Object.keys(changed).length === 0) return row;

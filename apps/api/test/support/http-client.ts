@@ -1,3 +1,5 @@
+import { openApiResponseCheckFor } from './openapi-response-check.ts';
+
 export interface ApiResponse {
   status: number;
   headers: Headers;
@@ -28,10 +30,16 @@ export function httpClient(baseUrl: string, defaults: { token?: string; headers?
         headers['content-type'] ??= 'application/json';
       }
     }
-    const res = await fetch(`${baseUrl}${path}`, { method, headers, body, redirect: 'manual' });
+    const url = new URL(`${baseUrl}${path}`);
+    const res = await fetch(url, { method, headers, body, redirect: 'manual' });
     const text = await res.text();
+    const contentType = res.headers.get('content-type') ?? '';
     let parsed: unknown = text;
-    if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+    if (contentType.includes('json') && text) parsed = JSON.parse(text);
+    // Why on every response: the OpenAPI document is a product surface; a status or body the
+    // document does not state fails the test that saw it, whatever that test was about.
+    const problems = (await openApiResponseCheckFor(url.origin))?.check(method, url.pathname, res.status, contentType, parsed) ?? [];
+    if (problems.length > 0) throw new Error(`The response does not match the OpenAPI document:\n${problems.join('\n')}\nbody: ${text.slice(0, 500)}`);
     return { status: res.status, headers: res.headers, body: parsed, text };
   }
   return {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { ForbiddenError } from '@service/http';
-import { mergeAffectedAssets, maxSeverity, severityRank, type AffectedAsset, type Finding, type Severity } from '@service/report-model';
+import { mergeAffectedAssets, maxSeverity, severityRank, TEXT_LIMITS, type AffectedAsset, type Finding, type Severity } from '@service/report-model';
 import { affectedAssetsOf, type CompleteFinding } from '@service/scanners';
 import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
 import type { EvidenceFiles } from '../evidence-images/evidence-files.ts';
@@ -40,6 +40,8 @@ export function scannerKey(f: CompleteFinding): string {
 }
 
 const unique = <T>(values: readonly T[]) => [...new Set(values)];
+/** A union of lists kept within the model's cap for that list. */
+const union = <T>(cap: number, ...lists: ReadonlyArray<readonly T[]>) => unique(lists.flat()).slice(0, cap);
 
 /** Finding columns of a finding of the report model, for inserts. */
 export function findingColumns(f: Finding, projectId: string, userId: string): Record<string, unknown> {
@@ -150,8 +152,8 @@ export class FindingRepository extends ResourceRepository {
       else {
         seen.assets = mergeAffectedAssets(seen.assets, affectedAssetsOf(f)).assets;
         seen.severity = maxSeverity(seen.severity, f.severity);
-        seen.cves = unique([...seen.cves, ...f.cves]);
-        seen.cwes = unique([...seen.cwes, ...f.cwes]);
+        seen.cves = union(TEXT_LIMITS.cves, seen.cves, f.cves);
+        seen.cwes = union(TEXT_LIMITS.cwes, seen.cwes, f.cwes);
       }
     }
     if (grouped.size === 0) return summary;
@@ -181,8 +183,8 @@ export class FindingRepository extends ResourceRepository {
       const current = existing.get(key);
       if (current) {
         const merged = mergeAffectedAssets(current.affected_assets ?? [], f.assets);
-        const cves = unique([...current.cves, ...f.cves]);
-        const cwes = unique([...current.cwes, ...f.cwes]);
+        const cves = union(TEXT_LIMITS.cves, current.cves, f.cves);
+        const cwes = union(TEXT_LIMITS.cwes, current.cwes, f.cwes);
         if (merged.changed || cves.length !== current.cves.length || cwes.length !== current.cwes.length) {
           updates.push({ id: current.id, affected_assets: JSON.stringify(merged.assets), cves, cwes });
         }
@@ -199,12 +201,12 @@ export class FindingRepository extends ResourceRepository {
             severity: f.severity,
             status: 'open',
             cvss: f.cvss.length ? f.cvss : (t?.cvss ?? []),
-            cves: unique([...f.cves, ...(t?.cves ?? [])]),
-            cwes: unique([...f.cwes, ...(t?.cwes ?? [])]),
+            cves: union(TEXT_LIMITS.cves, f.cves, t?.cves ?? []),
+            cwes: union(TEXT_LIMITS.cwes, f.cwes, t?.cwes ?? []),
             description: t?.description || description,
             impact: t?.impact || f.impact || '',
             remediation: t?.remediation || f.remediation || '',
-            references: unique([...(t?.references ?? []), ...f.references]),
+            references: union(TEXT_LIMITS.references, t?.references ?? [], f.references),
             affectedAssets: f.assets,
             source: {
               kind: 'scanner',

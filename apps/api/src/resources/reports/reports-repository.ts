@@ -44,14 +44,9 @@ export class ReportRepository extends ResourceRepository {
   ) {
     super(
       reportsDeclaration({
-        libraryItemExists: (trx, table, id) => this.libraryItemExists(trx, table, id),
         copyTemplateTabs: (trx, reportId, templateId, userId) => this.copyTemplateTabs(trx, reportId, templateId, userId),
       }),
     );
-  }
-
-  private async libraryItemExists(trx: Knex, table: LibraryTable, id: string): Promise<boolean> {
-    return (await trx(table).where({ id }).first('id')) !== undefined;
   }
 
   private async copyTemplateTabs(trx: Knex, reportId: string, templateId: string, userId: string): Promise<void> {

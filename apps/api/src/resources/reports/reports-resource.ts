@@ -1,13 +1,11 @@
 import { Type } from 'typebox';
 import { ReportProperties, ReportStatusSchema, Uuid } from '@service/report-model';
 import { baseFields } from '../field.ts';
-import { invalidReference, resolveParentRow } from '../parents.ts';
+import { resolveParentRow } from '../parents.ts';
 import type { ResourceDeclaration } from '../resource-declaration.ts';
 import { reportVisibility } from '../visibility.ts';
 
 export interface ReportHooks {
-  /** Whether a library item (report template or style) exists for this caller; the library is never an external's. */
-  libraryItemExists(trx: import('knex').Knex, table: 'report_templates' | 'report_styles', id: string): Promise<boolean>;
   /** Copies the template's tabs into the new report. */
   copyTemplateTabs(trx: import('knex').Knex, reportId: string, templateId: string, userId: string): Promise<void>;
 }
@@ -31,8 +29,19 @@ export function reportsDeclaration(hooks: ReportHooks): ResourceDeclaration {
       status: { column: 'status', schema: ReportProperties.status, create: 'optional', update: true },
       language: { column: 'language', schema: ReportProperties.language, create: 'optional', update: true },
       summary: { column: 'summary', schema: ReportProperties.summary, create: 'optional', update: true },
-      templateId: { column: 'template_id', schema: Type.Union([Uuid, Type.Null()], { description: 'Report template; its tabs are copied into the new report.' }), create: 'optional' },
-      styleId: { column: 'style_id', schema: Type.Union([Uuid, Type.Null()], { description: 'Style from the style library used by the DOCX export.' }), create: 'optional', update: true },
+      templateId: {
+        column: 'template_id',
+        schema: Type.Union([Uuid, Type.Null()], { description: 'Report template; its tabs are copied into the new report.' }),
+        create: 'optional',
+        references: { table: 'report_templates', label: 'report template', library: true },
+      },
+      styleId: {
+        column: 'style_id',
+        schema: Type.Union([Uuid, Type.Null()], { description: 'Style from the style library used by the DOCX export.' }),
+        create: 'optional',
+        update: true,
+        references: { table: 'report_styles', label: 'report style', library: true },
+      },
     },
     filters: {
       project_id: { schema: Uuid, description: 'Only reports of this project.', apply: (q, v: string) => void q.where('r.project_id', v) },
@@ -42,18 +51,7 @@ export function reportsDeclaration(hooks: ReportHooks): ResourceDeclaration {
     create: {
       example: { projectId: '4f1c1e8a-8b2b-4c1a-9f1e-1a2b3c4d5e6f', title: 'External penetration test: final report', templateId: null },
       async resolveParent({ trx, principal, input }) {
-        const { access } = await resolveParentRow(trx, principal, 'project', input.projectId, 'projectId');
-        // Why the same answer for externals: the library is not theirs, and 201 versus 422 would tell them which ids exist.
-        for (const [field, table] of [
-          ['templateId', 'report_templates'],
-          ['styleId', 'report_styles'],
-        ] as const) {
-          const id = input[field];
-          if (typeof id === 'string' && (principal.role === 'external' || !(await hooks.libraryItemExists(trx, table, id)))) {
-            throw invalidReference(field, `The ${table === 'report_templates' ? 'report template' : 'report style'} ${id} does not exist or is not visible to you.`);
-          }
-        }
-        return { access };
+        return { access: (await resolveParentRow(trx, principal, 'project', input.projectId, 'projectId')).access };
       },
       async afterInsert({ trx, row, principal }) {
         if (row.template_id) await hooks.copyTemplateTabs(trx, row.id as string, row.template_id as string, principal.userId);

@@ -22,7 +22,7 @@ export const styleLibraryDeclaration: ResourceDeclaration = {
     coverPage: { column: 'cover_page', schema: ReportStyleProperties.coverPage, create: 'optional', update: true, json: true },
     headerText: { column: 'header_text', schema: ReportStyleProperties.headerText, create: 'optional', update: true },
     footerText: { column: 'footer_text', schema: ReportStyleProperties.footerText, create: 'optional', update: true },
-    logoImageId: { column: 'logo_image_id', schema: ReportStyleProperties.logoImageId, create: 'optional', update: true },
+    logoImageId: { column: 'logo_image_id', schema: ReportStyleProperties.logoImageId, create: 'optional', update: true, references: { table: 'evidence_images', label: 'evidence image' } },
     ...globalFields,
   },
   order: [['r.name', 'asc']],
