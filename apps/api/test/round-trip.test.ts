@@ -1,0 +1,123 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createActor, type Actor } from './support/identity-fixtures.ts';
+import { schemaArbitrary } from './support/schema-arbitrary.ts';
+import { startTestApp, type TestApp } from './support/start-test-app.ts';
+
+// The round-trip contract (issue 8): every representation the API returns can be sent back.
+// For every resource with PATCH, the GET body restricted to the PATCH schema's fields is
+// accepted and changes nothing, whatever the row holds.
+
+const SCANS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../shared/fixtures/scans');
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
+
+type Schema = Record<string, unknown>;
+interface Doc {
+  paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: Schema }> } }>>;
+  components: { schemas: Record<string, Schema> };
+}
+
+let app: TestApp;
+let editor: Actor;
+let doc: Doc;
+const ids: Record<string, string> = {};
+
+beforeAll(async () => {
+  app = await startTestApp();
+  const creator = await createActor(app, { role: 'admin' });
+  ids.client = (await creator.api.post('/clients', { name: 'Round Trip Ltd' })).body.id;
+  // Why a second key: edits need the client on the key's allow-list; the first key created the client.
+  editor = await createActor(app, { role: 'admin', clientIds: [ids.client] });
+  const api = editor.api;
+  ids.project = (await api.post('/projects', { clientId: ids.client, name: 'Round trip' })).body.id;
+  ids.style = (await api.post('/style-library', { name: 'Plain' })).body.id;
+  ids['report-templates'] = (await api.post('/report-templates', { name: 'Template', tabs: [{ title: 'Scope' }] })).body.id;
+  ids.report = (await api.post('/reports', { projectId: ids.project, title: 'Report' })).body.id;
+  ids['report-tabs'] = (await api.post('/report-tabs', { reportId: ids.report, title: 'Scope' })).body.id;
+  ids['report-links'] = (await api.post('/report-links', { reportId: ids.report, title: 'Ticket', url: 'https://tickets.example/1' })).body.id;
+  ids.findings = (await api.post('/findings', { projectId: ids.project, title: 'Finding', severity: 'low' })).body.id;
+  ids['report-findings'] = (await api.post('/report-findings', { reportId: ids.report, findingId: ids.findings })).body.id;
+  ids['finding-library'] = (await api.post('/finding-library', { title: 'Template', severity: 'medium' })).body.id;
+  const form = new FormData();
+  form.set('findingId', ids.findings);
+  form.set('file', new Blob([PNG]), 'pixel.png');
+  ids['evidence-images'] = (await api.post('/evidence-images', form)).body.id;
+  ids.clients = ids.client;
+  ids.projects = ids.project;
+  ids.reports = ids.report;
+  ids['style-library'] = ids.style;
+  doc = (await (await fetch(`${app.url}/api/rest-docs/openapi`)).json()) as Doc;
+});
+afterAll(async () => {
+  await app?.stop();
+});
+
+/** The names PATCH accepts for a resource, and its body schema, from the published document. */
+function patchSchemaOf(name: string): { schema: Schema; fields: string[] } {
+  const schema = doc.paths[`/rest/v1/${name}/{id}`]!.patch!.requestBody!.content['application/json']!.schema;
+  return { schema, fields: Object.keys(schema.properties as object).filter((k) => k !== 'expectedUpdatedAt') };
+}
+
+function restrict(body: Record<string, unknown>, fields: string[]): Record<string, unknown> {
+  return Object.fromEntries(fields.filter((f) => f in body).map((f) => [f, body[f]]));
+}
+
+/** GET, send the GET body's PATCH fields back, and expect 200 with nothing changed (not even updatedAt). */
+async function expectSendsBack(name: string, id: string): Promise<void> {
+  const { fields } = patchSchemaOf(name);
+  const before = await editor.api.get(`/${name}/${id}`);
+  expect(before.status).toBe(200);
+  const back = await editor.api.patch(`/${name}/${id}`, restrict(before.body, fields));
+  expect(back.status, `${name}: ${JSON.stringify(back.body).slice(0, 500)}`).toBe(200);
+  expect(back.body).toEqual(before.body);
+  expect((await editor.api.get(`/${name}/${id}`)).body).toEqual(before.body);
+}
+
+const RESOURCES = ['clients', 'projects', 'reports', 'report-tabs', 'findings', 'report-findings', 'report-links', 'finding-library', 'style-library', 'report-templates', 'evidence-images'];
+
+describe('GET body restricted to PATCH fields is accepted and changes nothing', () => {
+  it('covers every resource that has PATCH', () => {
+    const withPatch = Object.entries(doc.paths)
+      .filter(([p, ops]) => p.startsWith('/rest/v1/') && ops.patch)
+      .map(([p]) => p.split('/')[3]);
+    expect(new Set(withPatch)).toEqual(new Set(RESOURCES));
+  });
+
+  it.each(RESOURCES)('%s, over generated rows', async (name) => {
+    const { schema, fields } = patchSchemaOf(name);
+    // Ids that must name existing rows are drawn from rows that exist.
+    const overrides: Record<string, fc.Arbitrary<unknown>> = {
+      '/expectedUpdatedAt': fc.constant(undefined),
+      '/styleId': fc.constantFrom(ids.style, null),
+      '/logoImageId': fc.constantFrom(ids['evidence-images'], null),
+    };
+    const arbitrary = schemaArbitrary(schema, doc.components.schemas, overrides) as fc.Arbitrary<Record<string, unknown>>;
+    await fc.assert(
+      fc.asyncProperty(arbitrary, async (body) => {
+        const changed = await editor.api.patch(`/${name}/${ids[name]}`, body);
+        expect(changed.status, `${name} PATCH ${JSON.stringify(body).slice(0, 300)} -> ${JSON.stringify(changed.body).slice(0, 300)}`).toBe(200);
+        for (const f of fields) if (body[f] !== undefined) expect(changed.body[f], f).toEqual(body[f]);
+        await expectSendsBack(name, ids[name]!);
+      }),
+      { numRuns: 12 },
+    );
+  });
+});
+
+describe('findings imported from every fixture can be sent back', () => {
+  const files = (['nessus', 'burp', 'nmap', 'nuclei'] as const).flatMap((format) => readdirSync(path.join(SCANS, format)).map((f) => `${format}/${f}`));
+
+  it.each(files)('%s', async (file) => {
+    const bytes = readFileSync(path.join(SCANS, file));
+    if (bytes.length === 0) return;
+    const reportId = (await editor.api.post('/reports', { projectId: ids.project, title: file })).body.id;
+    const form = new FormData();
+    form.set('file', new Blob([bytes]), path.basename(file));
+    const imported = await editor.api.post(`/reports/${reportId}/import-scan`, form);
+    expect(imported.status, JSON.stringify(imported.body).slice(0, 300)).toBe(200);
+    for (const f of imported.body.findings as Array<{ id: string | null }>) if (f.id) await expectSendsBack('findings', f.id);
+  });
+});
