@@ -11,9 +11,7 @@ import type { Knex } from 'knex';
 import { loadConfig } from '@service/config';
 import { createKnex, DATABASE_NAMES, ensureDatabase, silentLogger, startEmbeddedServer, type DatabaseName } from '@service/db';
 import { createJsonLogger, MemoryRateLimitStore } from '@service/http';
-import { createApp, type App } from '../../../../apps/api/src/app.ts';
-import { readBuildInfo } from '../../../../apps/api/src/build-info.ts';
-import { prepareService } from '../../../../apps/api/src/prepare-service.ts';
+import { createApp, prepareService, readBuildInfo, type App } from '@service/api';
 
 export interface BenchService {
   app: App;
