@@ -138,7 +138,7 @@ export function defineResource(app: AppContext, repository: ResourceRepository):
       description: `Creates a ${decl.label}. Send \`Idempotency-Key\` to make a retry safe.`,
       tags: [decl.tag],
       headers: [IDEMPOTENCY_HEADER],
-      body: { schema: createSchema(decl.fields, create.extra), example: create.example },
+      body: { schema: createSchema(decl.fields, create.extra, create.bodyRules), example: create.example },
       responses: {
         201: { description: 'Created.', schema: decl.schemaName, headers: { Location: { description: 'The new row.' } }, example },
         ...IDEMPOTENCY_RESPONSES,

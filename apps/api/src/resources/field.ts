@@ -47,13 +47,13 @@ export function responseSchema(fields: Fields, extra: Record<string, TSchema> = 
   return Type.Object({ ...Object.fromEntries(Object.entries(fields).map(([k, f]) => [k, f.schema])), ...extra });
 }
 
-export function createSchema(fields: Fields, extra: Record<string, TSchema> = {}) {
+export function createSchema(fields: Fields, extra: Record<string, TSchema> = {}, rules: Record<string, unknown> = {}) {
   const props: Record<string, TSchema> = {};
   for (const [k, f] of Object.entries(fields)) {
     if (f.create === 'required') props[k] = f.schema;
     else if (f.create === 'optional') props[k] = Type.Optional(f.schema);
   }
-  return Type.Object({ ...props, ...extra }, { additionalProperties: false });
+  return Type.Object({ ...props, ...extra }, { additionalProperties: false, ...rules });
 }
 
 export function updateSchema(fields: Fields, extra: Record<string, TSchema> = {}) {

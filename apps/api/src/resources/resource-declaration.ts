@@ -60,6 +60,11 @@ export interface ResourceDeclaration {
   create?: {
     /** Body fields beyond the resource's own (e.g. `reportId` for findings, `templateId` for reports). */
     extra?: Record<string, TSchema>;
+    /**
+     * JSON Schema rules on the body as a whole that the validator enforces and the document
+     * states, e.g. `anyOf: [{ required: ['projectId'] }, { required: ['reportId'] }]`.
+     */
+    bodyRules?: { anyOf?: Array<{ required: string[] }>; oneOf?: Array<{ required: string[] }> };
     /** A request body as a client would send it; the response example is derived from it. */
     example: Record<string, unknown>;
     /** Checks the parent the new row goes under. Without it the row is workspace-level (clients, libraries). */

@@ -17,7 +17,7 @@ const UploadFields = Type.Object(
     caption: Type.Optional(Type.String({ maxLength: 2000 })),
     file: Type.Optional(Type.String({ format: 'binary', description: 'Required. The image: PNG, JPEG, GIF or WebP, checked by content.' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, oneOf: [{ required: ['findingId'] }, { required: ['reportTabId'] }] } as never,
 );
 
 function safeFileName(name: string | null, extension: string): string {
@@ -44,9 +44,6 @@ export function registerEvidenceImages(app: AppContext, repository: EvidenceRepo
       ...IDEMPOTENCY_RESPONSES,
     },
     async handler(ctx, { body, files, principal }) {
-      if (!body.findingId === !body.reportTabId) {
-        throw new ValidationError('Give exactly one of findingId or reportTabId.', [{ path: '/findingId', message: 'exactly one of findingId or reportTabId is required' }]);
-      }
       const file = files.file;
       if (!file) throw new ValidationError('The form needs a file field named "file".', [{ path: '/file', message: 'is required' }]);
       const bytes = await readFile(file.filepath);

@@ -34,7 +34,7 @@ export function findingsDeclaration(hooks: {
     concurrency: true,
     fields: {
       ...baseFields,
-      projectId: { column: 'project_id', schema: Uuid, create: 'optional' },
+      projectId: { column: 'project_id', schema: { ...Uuid, description: 'The project; give this or `reportId` (or both, naming the same project).' }, create: 'optional' },
       ...findingContentFields,
       ...findingStateFields,
     },
@@ -54,6 +54,7 @@ export function findingsDeclaration(hooks: {
     },
     create: {
       extra: { reportId: Type.Optional({ ...Uuid, description: "Create in this report's project and attach to the report." }) },
+      bodyRules: { anyOf: [{ required: ['projectId'] }, { required: ['reportId'] }] },
       example: {
         reportId: '4f1c1e8a-8b2b-4c1a-9f1e-1a2b3c4d5e6f',
         title: 'SQL injection in login form',
@@ -70,7 +71,6 @@ export function findingsDeclaration(hooks: {
           }
           return { access: report.access, action: 'update', columns: { project_id: report.row.project_id } };
         }
-        if (!input.projectId) throw new ValidationError('Give projectId or reportId.', [{ path: '/projectId', message: 'is required when reportId is not given' }]);
         return { access: (await resolveParentRow(trx, principal, 'project', input.projectId, 'projectId')).access };
       },
       async afterInsert({ trx, row, input, principal }) {
