@@ -1,6 +1,7 @@
 import type { AppContext } from '../app-context.ts';
 import { defineResource } from './define-resource.ts';
 import { registerEvidenceImages } from './evidence-images/evidence-images-resource.ts';
+import { registerReportExports } from './reports/report-export-routes.ts';
 import { registerScanImport } from './scan-import/scan-import-routes.ts';
 import { registerShares } from './sharing/share-routes.ts';
 import { registerTrash } from './trash/trash-routes.ts';
@@ -17,4 +18,5 @@ export function registerResources(app: AppContext): void {
   registerTrash(app, r.trash, { client: r.clients, project: r.projects, report: r.reports });
   registerShares(app, r.grants, { project: r.projects, report: r.reports });
   registerScanImport(app, r.reports, r.findings);
+  registerReportExports(app, r.reports);
 }

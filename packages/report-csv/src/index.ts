@@ -1,0 +1,1 @@
+export { CSV_COLUMNS, neutralizeFormula, reportFindingsCsv } from './report-findings-csv.ts';

@@ -1,0 +1,80 @@
+import type { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
+import { describe, expect, it } from 'vitest';
+import { emptyFinding, type ReportDocumentFinding } from '@service/report-model';
+import { CSV_COLUMNS, neutralizeFormula, reportFindingsCsv } from './report-findings-csv.ts';
+
+/** The bytes as text, keeping the byte-order mark (TextDecoder drops it by default). */
+async function text(stream: Readable): Promise<string> {
+  return new TextDecoder('utf-8', { ignoreBOM: true }).decode(await buffer(stream));
+}
+
+function finding(overrides: Partial<ReportDocumentFinding>): ReportDocumentFinding {
+  return { ...emptyFinding('A finding', 'high'), evidence: [], ...overrides };
+}
+
+/** A small RFC 4180 reader for the test: fields, quotes doubled, CRLF between records. */
+function parseCsv(csv: string): string[][] {
+  const rows: string[][] = [];
+  let field = '';
+  let row: string[] = [];
+  let quoted = false;
+  for (let i = 0; i < csv.length; i++) {
+    const c = csv[i]!;
+    if (quoted) {
+      if (c === '"' && csv[i + 1] === '"') (field += '"'), i++;
+      else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') row.push(field), (field = '');
+    else if (c === '\r' && csv[i + 1] === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+      i++;
+    } else field += c;
+  }
+  if (field !== '' || row.length > 0) rows.push([...row, field]);
+  return rows;
+}
+
+describe('reportFindingsCsv', () => {
+  it('writes a BOM, a header row and one row per finding in order, RFC 4180', async () => {
+    const csv = await text(
+      reportFindingsCsv({
+        findings: [
+          finding({ id: '11111111-1111-4111-8111-111111111111', title: 'SQL injection, "login"', cves: ['CVE-2021-44228', 'CVE-2022-22965'], cwes: [89], cvss: [{ version: '3.1', vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H', baseScore: 9.8 }] }),
+          finding({ title: 'Second', severity: 'low', description: 'line 1\nline 2', affectedAssets: [{ host: 'a.example', port: 443, protocol: 'tcp', url: 'https://a.example/x' }, { host: '10.0.0.5' }] }),
+        ],
+      }),
+    );
+    expect(csv.startsWith('\uFEFF')).toBe(true);
+    expect(csv.includes('\r\n')).toBe(true);
+    const rows = parseCsv(csv.slice(1));
+    expect(rows[0]).toEqual([...CSV_COLUMNS]);
+    expect(rows).toHaveLength(3);
+    expect(rows[1]!.slice(0, 9)).toEqual(['1', 'SQL injection, "login"', 'high', 'open', '3.1', 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H', '9.8', 'CVE-2021-44228\nCVE-2022-22965', 'CWE-89']);
+    expect(rows[2]![9]).toBe('a.example\n10.0.0.5');
+    expect(rows[2]![10]).toBe('a.example:443/tcp https://a.example/x\n10.0.0.5');
+    expect(rows[2]![11]).toBe('line 1\nline 2');
+    expect(rows[1]![16]).toBe('11111111-1111-4111-8111-111111111111');
+  });
+
+  it.each(['=HYPERLINK("http://evil")', '+1+1', '-2+3', '@SUM(A1)', '\t=1', '\r=1'])('neutralises the formula %j', async (evil) => {
+    expect(neutralizeFormula(evil)).toBe(`'${evil}`);
+    const csv = await text(reportFindingsCsv({ findings: [finding({ title: evil, description: evil })] }));
+    const rows = parseCsv(csv.slice(1));
+    expect(rows[1]![1]).toBe(`'${evil}`);
+    expect(rows[1]![11]).toBe(`'${evil}`);
+  });
+
+  it('leaves ordinary text and Unicode alone', async () => {
+    const csv = await text(reportFindingsCsv({ findings: [finding({ title: 'Übersicht: مرحبا 👩‍💻' })] }));
+    expect(parseCsv(csv.slice(1))[1]![1]).toBe('Übersicht: مرحبا 👩‍💻');
+  });
+
+  it('writes only the header for a report without findings', async () => {
+    expect(parseCsv((await text(reportFindingsCsv({ findings: [] }))).slice(1))).toEqual([[...CSV_COLUMNS]]);
+  });
+});
