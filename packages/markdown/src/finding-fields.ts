@@ -134,7 +134,7 @@ function readSource(r: FieldReader, value: unknown, path: string, warnings: stri
 }
 
 export function unknownKeyWarning(r: FieldReader, path: string, key: string, where: string, known: readonly string[]): string {
-  const at = r.position(path);
+  const at = r.block.keys.get(path) ?? r.position(path);
   return `line ${at.line}, column ${at.column}: unknown key \`${key}\` in ${where} ignored (known keys: ${known.join(', ')})`;
 }
 

@@ -99,7 +99,7 @@ describe('finding files', () => {
   it.each([
     ['no front matter', '# T\n', 1, 1, /front matter/],
     ['unclosed front matter', '---\nseverity: high\n', 1, 1, /never closed/],
-    ['a misspelt severity', '---\nseverity: hgih\n---\n# T\n', 2, 1, /`severity` must be one of critical, high, medium, low, info; found "hgih"/],
+    ['a misspelt severity', '---\nseverity: hgih\n---\n# T\n', 2, 11, /`severity` must be one of critical, high, medium, low, info; found "hgih"/],
     ['no severity', '---\ncwes: [1]\n---\n# T\n', 2, 1, /needs a `severity`/],
     ['broken YAML', '---\nseverity: [high\n---\n# T\n', 2, 1, /not valid YAML/],
     ['a bad CVSS vector', '---\nseverity: high\ncvss:\n  - CVSS:3.1/AV:X\n---\n# T\n', 4, 5, /CVSS/],

@@ -5,8 +5,10 @@ import type { SourceText } from './source-text.ts';
 /** A YAML block read from a file: its value and where each part of it is. */
 export interface YamlBlock {
   value: unknown;
-  /** Position of every mapping key and list item, by JSON Pointer relative to the block (`/cvss/0`). */
+  /** Position of every mapping value (the key's, for a list or mapping) and list item, by JSON Pointer relative to the block (`/cvss/0`). */
   positions: Map<string, SourcePosition>;
+  /** Position of every mapping key, by the same pointers. */
+  keys: Map<string, SourcePosition>;
   /** Position of the block's first line. */
   start: SourcePosition;
 }
@@ -35,6 +37,7 @@ export function readYamlBlock(source: SourceText, from: number, to: number, what
 
   let value: unknown;
   const positions = new Map<string, SourcePosition>();
+  const keys = new Map<string, SourcePosition>();
   try {
     const doc = parseDocument(text, { version: '1.2', schema: 'core', uniqueKeys: true, strict: true, prettyErrors: false });
     const error = doc.errors[0];
@@ -44,31 +47,35 @@ export function readYamlBlock(source: SourceText, from: number, to: number, what
       throw new MarkdownFormatError(pos ? { line: from + pos.line, column: pos.col } : source.position(from), `valid YAML in ${what}`, `${what} is not valid YAML: ${firstLine}`);
     }
     value = doc.toJS({ maxAliasCount: 0 });
-    if (doc.contents) collectPositions(doc.contents as YamlNode, '', positions, at);
+    if (doc.contents) collectPositions(doc.contents as YamlNode, '', positions, keys, at);
   } catch (err) {
     if (err instanceof MarkdownFormatError) throw err;
     const message = err instanceof RangeError ? 'it is nested too deeply' : /alias/i.test(String((err as Error).message)) ? 'YAML aliases (`*name`) are not allowed' : String((err as Error).message);
     throw new MarkdownFormatError(source.position(from), `valid YAML in ${what}`, `${what} cannot be read: ${message}`, { cause: err });
   }
-  return { value, positions, start: source.position(from) };
+  return { value, positions, keys, start: source.position(from) };
 }
 
-function collectPositions(node: YamlNode, path: string, out: Map<string, SourcePosition>, at: (offset: number) => SourcePosition): void {
+function collectPositions(node: YamlNode, path: string, out: Map<string, SourcePosition>, keys: Map<string, SourcePosition>, at: (offset: number) => SourcePosition): void {
   if (isMap(node)) {
     for (const pair of node.items) {
       if (!isPair(pair)) continue;
       const keyNode = pair.key as YamlNode | null;
       const key = isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
       const child = `${path}/${escapePointer(key)}`;
-      if (keyNode?.range) out.set(child, at(keyNode.range[0]));
-      if (pair.value) collectPositions(pair.value as YamlNode, child, out, at);
+      // Why the value's position for a scalar: a message about `severity: hgih` points at `hgih`.
+      const valueNode = pair.value as YamlNode | null;
+      const range = isScalar(valueNode) && valueNode.range ? valueNode.range : keyNode?.range;
+      if (range) out.set(child, at(range[0]));
+      if (keyNode?.range) keys.set(child, at(keyNode.range[0]));
+      if (pair.value) collectPositions(pair.value as YamlNode, child, out, keys, at);
     }
   } else if (isSeq(node)) {
     node.items.forEach((item, i) => {
       const child = `${path}/${i}`;
       const range = (item as YamlNode | null)?.range;
       if (range) out.set(child, at(range[0]));
-      if (item) collectPositions(item as YamlNode, child, out, at);
+      if (item) collectPositions(item as YamlNode, child, out, keys, at);
     });
   }
 }

@@ -1,0 +1,87 @@
+import type { AffectedAsset, ReportDocument, ReportDocumentFinding, ReportDocumentTab } from '@service/report-model';
+import { evidenceLine, linkLine } from './evidence-line.ts';
+import { FINDING_SECTIONS, FINDING_YAML_LAYOUT, findingYamlEntries } from './finding-fields.ts';
+import { headingDisplay, isHeadingSafe } from './heading-title.ts';
+import { REPORT_FORMAT } from './report-layout.ts';
+import { fencedBlock, textFieldBlock } from './text-field.ts';
+import { yamlMappingText, type YamlValue } from './write-yaml.ts';
+
+/**
+ * Writes a whole report as one Markdown file (docs/markdown-format.md): front matter with the
+ * metadata, then `# Summary`, `# Tabs`, `# Links` and `# Findings`. Blocks are separated by one
+ * blank line; the file ends with one LF. Ids are never written. The same document always gives
+ * the same bytes.
+ */
+export function exportReportMarkdown(doc: ReportDocument): string {
+  const blocks: string[] = [`---\n${frontMatter(doc)}\n---`, '# Summary'];
+  pushField(blocks, doc.summary);
+  blocks.push('# Tabs');
+  for (const tab of doc.tabs) writeTab(blocks, tab);
+  blocks.push('# Links');
+  if (doc.links.length > 0) blocks.push(doc.links.map(linkLine).join('\n'));
+  blocks.push('# Findings');
+  for (const finding of doc.findings) writeFinding(blocks, finding);
+  return `${blocks.join('\n\n')}\n`;
+}
+
+function frontMatter(doc: ReportDocument): string {
+  const ref = (r: ReportDocument['style']): YamlValue => (r === null ? null : { key: r.key, name: r.name });
+  return yamlMappingText([
+    ['format', REPORT_FORMAT],
+    ['title', doc.title],
+    ['status', doc.status],
+    ['language', doc.language],
+    ['client', doc.client.name],
+    ['project', { name: doc.project.name, startDate: doc.project.startDate, endDate: doc.project.endDate }],
+    ['style', ref(doc.style)],
+    ['template', ref(doc.template)],
+  ]);
+}
+
+function pushField(blocks: string[], content: string): void {
+  const block = textFieldBlock(content, 'markdown');
+  if (block !== null) blocks.push(block);
+}
+
+function heading(prefix: string, title: string): string {
+  return `${prefix} ${isHeadingSafe(title) ? title : headingDisplay(title)}`;
+}
+
+function yamlBlock(entries: ReadonlyArray<readonly [string, YamlValue]>): string {
+  return fencedBlock('yaml', yamlMappingText(entries, FINDING_YAML_LAYOUT));
+}
+
+function writeTab(blocks: string[], tab: ReportDocumentTab): void {
+  blocks.push(heading('##', tab.title));
+  if (!isHeadingSafe(tab.title)) blocks.push(yamlBlock([['title', tab.title]]));
+  pushField(blocks, tab.content);
+  if (tab.evidence.length > 0) blocks.push('### Evidence', tab.evidence.map(evidenceLine).join('\n\n'));
+}
+
+function assetEntries(a: AffectedAsset): Array<[string, YamlValue]> {
+  return [
+    ['host', a.host],
+    ['ip', a.ip],
+    ['port', a.port],
+    ['protocol', a.protocol],
+    ['service', a.service],
+    ['url', a.url],
+    ['parameter', a.parameter],
+  ];
+}
+
+function writeFinding(blocks: string[], f: ReportDocumentFinding): void {
+  blocks.push(heading('##', f.title), yamlBlock(findingYamlEntries(f, true)));
+  for (const { field, heading: name } of FINDING_SECTIONS) {
+    blocks.push(`### ${name}`);
+    pushField(blocks, f[field]);
+  }
+  if (f.affectedAssets.length > 0) {
+    blocks.push('### Affected assets');
+    for (const asset of f.affectedAssets) {
+      blocks.push(yamlBlock(assetEntries(asset)));
+      if (asset.evidence !== undefined) blocks.push(textFieldBlock(asset.evidence, 'text')!);
+    }
+  }
+  if (f.evidence.length > 0) blocks.push('### Evidence', f.evidence.map(evidenceLine).join('\n\n'));
+}
