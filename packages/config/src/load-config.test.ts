@@ -17,6 +17,18 @@ describe('loadConfig', () => {
     expect(c.edition).toBe('self-hosted');
     expect(c.logLevel).toBe('info');
     expect(c.trustProxy).toEqual([]);
+    expect(c.corsAllowedOrigins).toEqual([]);
+    expect(c.dbAcquireTimeoutMs).toBe(5_000);
+    expect(c.dbStatementTimeoutMs).toBe(15_000);
+    expect(c.uploadTmpDir).toBe(tmpdir());
+  });
+
+  it('reads the CORS origins: a list of origins, or * alone', () => {
+    expect(loadConfig({ CORS_ALLOWED_ORIGINS: 'https://App.example.com, http://localhost:5173/' }, noFile).corsAllowedOrigins).toEqual(['https://app.example.com', 'http://localhost:5173']);
+    expect(loadConfig({ CORS_ALLOWED_ORIGINS: '*' }, noFile).corsAllowedOrigins).toEqual(['*']);
+    expect(() => loadConfig({ CORS_ALLOWED_ORIGINS: 'https://app.example.com/path' }, noFile)).toThrow(/CORS_ALLOWED_ORIGINS: "https:\/\/app.example.com\/path" is not an origin/);
+    expect(() => loadConfig({ CORS_ALLOWED_ORIGINS: '*, https://a.example' }, noFile)).toThrow(/CORS_ALLOWED_ORIGINS: use either \* alone/);
+    expect(() => loadConfig({ CORS_ALLOWED_ORIGINS: 'ftp://a.example' }, noFile)).toThrow(/CORS_ALLOWED_ORIGINS/);
   });
 
   it('names the bad setting and not its value', () => {

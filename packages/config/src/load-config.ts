@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { ConfigError } from './config-error.ts';
@@ -22,10 +23,18 @@ export interface Config {
   databaseSource: 'embedded' | 'DATABASE_URL' | 'separate';
   dbPoolMax: number;
   dbStartupTimeoutMs: number;
+  /** How long a request waits for a free database connection before it answers 503. */
+  dbAcquireTimeoutMs: number;
+  /** Longest a single SQL statement may run before it is cancelled and the request answers 503. */
+  dbStatementTimeoutMs: number;
   healthTimeoutMs: number;
   edition: Edition;
-  /** Addresses (exact IPs or CIDR ranges) whose X-Forwarded-For is believed. */
+  /** Addresses (exact IPs or CIDR ranges) whose X-Forwarded-For, -Proto and -Host are believed. */
   trustProxy: string[];
+  /** Origins (`https://app.example.com`) allowed to call the REST API from a browser; `*` for any; empty: CORS off. */
+  corsAllowedOrigins: string[];
+  /** Where multipart uploads are written while a request runs. */
+  uploadTmpDir: string;
   logLevel: LogLevel;
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
@@ -94,6 +103,26 @@ function ipList(raw: string): string[] {
     if (!/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(item)) throw new Error(`"${item}" is not an IP address or CIDR range`);
   }
   return items;
+}
+
+function originList(raw: string): string[] {
+  const items = list(raw);
+  if (items.includes('*')) {
+    if (items.length > 1) throw new Error('use either * alone or a list of origins');
+    return ['*'];
+  }
+  for (const item of items) {
+    let url: URL | null = null;
+    try {
+      url = new URL(item);
+    } catch {
+      // reported below
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== item.replace(/\/$/, '').toLowerCase()) {
+      throw new Error(`"${item}" is not an origin such as https://app.example.com (scheme, host and port only)`);
+    }
+  }
+  return items.map((i) => i.replace(/\/$/, '').toLowerCase());
 }
 
 function email(raw: string): string {
@@ -169,9 +198,13 @@ export function loadConfig(env: Env, options: { cwd?: string; envFile?: string |
     databaseSource,
     dbPoolMax: read({ name: 'DB_POOL_MAX', parse: integer(1, 500), default: 10, describe: 'connections per database pool' }),
     dbStartupTimeoutMs: read({ name: 'DB_STARTUP_TIMEOUT_MS', parse: integer(0, 3_600_000), default: 60_000, describe: 'how long to retry reaching the databases at start' }),
+    dbAcquireTimeoutMs: read({ name: 'DB_ACQUIRE_TIMEOUT_MS', parse: integer(100, 600_000), default: 5_000, describe: 'how long a request waits for a database connection before answering 503' }),
+    dbStatementTimeoutMs: read({ name: 'DB_STATEMENT_TIMEOUT_MS', parse: integer(100, 3_600_000), default: 15_000, describe: 'longest a single SQL statement may run before the request answers 503' }),
     healthTimeoutMs: read({ name: 'HEALTH_TIMEOUT_MS', parse: integer(50, 60_000), default: 1_500, describe: 'timeout of each health check query' }),
     edition: read<Edition>({ name: 'SERVICE_EDITION', parse: oneOf('self-hosted', 'hosted'), default: 'self-hosted', describe: 'edition' }),
     trustProxy: read({ name: 'TRUST_PROXY', parse: ipList, default: [] as string[], describe: 'comma-separated proxy addresses or CIDR ranges' }),
+    corsAllowedOrigins: read({ name: 'CORS_ALLOWED_ORIGINS', parse: originList, default: [] as string[], describe: 'comma-separated origins allowed to call the REST API from a browser, or *' }),
+    uploadTmpDir: path.resolve(cwd, read({ name: 'UPLOAD_TMP_DIR', parse: text, default: tmpdir(), describe: 'directory for uploads while a request runs' })),
     logLevel: read<LogLevel>({ name: 'LOG_LEVEL', parse: oneOf('debug', 'info', 'warn', 'error', 'silent'), default: 'info', describe: 'log level' }),
     bodyLimitBytes: read({ name: 'BODY_LIMIT_BYTES', parse: integer(1024, 512 * MB), default: 16 * MB, describe: 'largest accepted JSON request body' }),
     shutdownTimeoutMs: read({ name: 'SHUTDOWN_TIMEOUT_MS', parse: integer(0, 600_000), default: 15_000, describe: 'how long to let in-flight requests finish on SIGTERM' }),

@@ -1,4 +1,7 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createServer, type Server } from 'node:http';
 import Router from '@koa/router';
 import Koa from 'koa';
@@ -10,6 +13,8 @@ import { createJsonLogger, defineRoute, errorMiddleware, NotFoundError, OpenApiR
 let server: Server;
 let url: string;
 const lines: string[] = [];
+const uploadDir = mkdtempSync(path.join(tmpdir(), 'define-route-uploads-'));
+const seenInputs: any[] = [];
 
 beforeAll(async () => {
   const koa = new Koa();
@@ -19,11 +24,42 @@ beforeAll(async () => {
   const logger = createJsonLogger('info', (l) => lines.push(l));
   koa.use(requestLog(logger));
   koa.use(errorMiddleware(logger));
-  defineRoute(router, registry, { bodyLimitBytes: 1024 }, {
+  const defaults = { bodyLimitBytes: 1024, uploadDir };
+  defineRoute(router, registry, defaults, {
+    method: 'patch',
+    path: '/things/{id}',
+    operationId: 'updateThing',
+    summary: 'test',
+    description: 'Changes a thing.',
+    tags: ['Test'],
+    params: Type.Object({ id: Type.String() }),
+    body: { schema: Type.Object({ name: Type.Optional(Type.String()), tags: Type.Optional(Type.Array(Type.Object({ label: Type.String() }))) }, { additionalProperties: false }) },
+    responses: { 200: { description: 'changed' } },
+    handler(ctx, input) {
+      ctx.body = { id: input.params.id, ...input.body, multipart: input.multipart };
+    },
+  });
+  defineRoute(router, registry, defaults, {
+    method: 'post',
+    path: '/uploads',
+    operationId: 'upload',
+    summary: 'test',
+    description: 'Takes one file and a caption.',
+    tags: ['Test'],
+    body: { schema: Type.Object({ caption: Type.Optional(Type.String()), file: Type.Optional(Type.String({ format: 'binary' })) }, { additionalProperties: false }), contentType: 'multipart/form-data', maxBytes: 64 * 1024, fileFields: ['file'] },
+    responses: { 201: { description: 'stored' } },
+    handler(ctx, input) {
+      seenInputs.push({ multipart: input.multipart, files: Object.keys(input.files), leftOnDisk: readdirSync(uploadDir).length });
+      ctx.status = 201;
+      ctx.body = { caption: input.body.caption ?? null, size: input.files.file?.size ?? null };
+    },
+  });
+  defineRoute(router, registry, defaults, {
     method: 'post',
     path: '/things/{id}',
     operationId: 'createThing',
     summary: 'test',
+    description: 'Creates a thing.',
     tags: ['Test'],
     params: Type.Object({ id: Type.String({ format: 'uuid' }) }),
     query: Type.Object({ n: Type.Optional(Type.Integer({ minimum: 1 })) }),
@@ -47,7 +83,8 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  server.close();
+  server?.close();
+  rmSync(uploadDir, { recursive: true, force: true });
 });
 
 const id = '4f1c1e8a-8b2b-4c1a-9f1e-1a2b3c4d5e6f';
@@ -102,6 +139,72 @@ describe('defineRoute and the error mapper', () => {
   it('answers 400 when the JSON body is missing', async () => {
     const res = await fetch(`${url}/things/${id}`, { method: 'POST' });
     expect(res.status).toBe(400);
+  });
+
+  it('answers 415 for a +json type it does not read, instead of a misleading 400', async () => {
+    const res = await post(`/things/${id}`, JSON.stringify({ name: 'x' }), { 'content-type': 'application/vnd.api+json' });
+    expect(res.status).toBe(415);
+    expect(((await res.json()) as any).error.message).toBe('Send the body as application/json.');
+  });
+
+  it('accepts application/merge-patch+json on PATCH with the meaning of our JSON PATCH', async () => {
+    const res = await fetch(`${url}/things/abc`, { method: 'PATCH', body: JSON.stringify({ name: 'y' }), headers: { 'content-type': 'application/merge-patch+json' } });
+    expect(res.status).toBe(200);
+    expect((await res.json()) as any).toEqual({ id: 'abc', name: 'y', multipart: false });
+    const post415 = await post(`/things/${id}`, JSON.stringify({ name: 'x' }), { 'content-type': 'application/merge-patch+json' });
+    expect(post415.status).toBe(415);
+  });
+
+  it('answers 400 validation_failed naming the field for U+0000 anywhere in the input', async () => {
+    const deep = await fetch(`${url}/things/abc`, { method: 'PATCH', body: '{"tags":[{"label":"ok"},{"label":"a\\u0000b"}]}', headers: { 'content-type': 'application/json' } });
+    expect(deep.status).toBe(400);
+    expect(((await deep.json()) as any).error).toMatchObject({ code: 'validation_failed', details: [{ path: '/tags/1/label', message: 'must not contain the character U+0000 (NUL)' }] });
+    const key = await fetch(`${url}/things/abc`, { method: 'PATCH', body: '{"na\\u0000me":"x"}', headers: { 'content-type': 'application/json' } });
+    expect(((await key.json()) as any).error.details[0].path).toBe('/na\\u0000me');
+    const query = await post(`/things/${id}?n=%00`, JSON.stringify({ name: 'x' }));
+    expect(query.status).toBe(400);
+    expect(((await query.json()) as any).error.details).toEqual([{ path: '/n', message: 'must not contain the character U+0000 (NUL)' }]);
+    const param = await fetch(`${url}/things/a%00b`, { method: 'PATCH', body: '{}', headers: { 'content-type': 'application/json' } });
+    expect(((await param.json()) as any).error.details).toEqual([{ path: '/id', message: 'must not contain the character U+0000 (NUL)' }]);
+  });
+
+  it('reads one upload, tells the handler it was multipart, and removes the temporary file afterwards', async () => {
+    const form = new FormData();
+    form.append('caption', 'hello');
+    form.append('file', new Blob([new Uint8Array(1000)]), 'a.bin');
+    const res = await fetch(`${url}/uploads`, { method: 'POST', body: form });
+    expect(res.status).toBe(201);
+    expect((await res.json()) as any).toEqual({ caption: 'hello', size: 1000 });
+    expect(seenInputs.at(-1)).toEqual({ multipart: true, files: ['file'], leftOnDisk: 1 });
+    expect(readdirSync(uploadDir)).toEqual([]);
+  });
+
+  it('answers 400 for a second file part, naming it, and leaves nothing on disk', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(20_000)]), 'one.bin');
+    form.append('file', new Blob([new Uint8Array(20_000)]), 'two.bin');
+    form.append('other', new Blob([new Uint8Array(10)]), 'three.bin');
+    const res = await fetch(`${url}/uploads`, { method: 'POST', body: form });
+    expect(res.status).toBe(400);
+    const { error } = (await res.json()) as any;
+    expect(error.code).toBe('validation_failed');
+    expect(error.details.map((d: any) => d.path)).toEqual(['/file', '/other']);
+    expect(readdirSync(uploadDir)).toEqual([]);
+  });
+
+  it('answers 413 for a file over the cap and 400 for U+0000 in a form field, leaving nothing on disk', async () => {
+    const big = new FormData();
+    big.append('file', new Blob([new Uint8Array(70 * 1024)]), 'big.bin');
+    const tooBig = await fetch(`${url}/uploads`, { method: 'POST', body: big });
+    expect(tooBig.status).toBe(413);
+    const nul = new FormData();
+    nul.append('caption', 'a\u0000b');
+    nul.append('file', new Blob([new Uint8Array(10)]), 'x.bin');
+    const bad = await fetch(`${url}/uploads`, { method: 'POST', body: nul });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as any).error.details).toEqual([{ path: '/caption', message: 'must not contain the character U+0000 (NUL)' }]);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(readdirSync(uploadDir)).toEqual([]);
   });
 
   it('hides internal error messages and logs them once with the request id', async () => {

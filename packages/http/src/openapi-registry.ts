@@ -1,10 +1,13 @@
-import type { TSchema } from 'typebox';
+import { Type, type TSchema } from 'typebox';
+import { Value } from 'typebox/value';
+import { MERGE_PATCH_JSON_TYPE } from './media-types.ts';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 export interface HeaderDoc {
   description: string;
   schema?: Record<string, unknown>;
+  required?: boolean;
 }
 
 export interface ResponseDoc {
@@ -16,51 +19,494 @@ export interface ResponseDoc {
   example?: unknown;
 }
 
+export interface HeaderParameterDoc {
+  name: string;
+  description: string;
+  required?: boolean;
+  schema?: Record<string, unknown>;
+}
+
 export interface OperationDoc {
   method: HttpMethod;
   /** OpenAPI style: `/rest/v1/clients/{id}`. */
   path: string;
+  /** camelCase, unique: generated clients name their methods after it. */
   operationId: string;
   summary: string;
+  /** Required: what the operation does and what it answers. */
   description?: string;
   tags: string[];
   security?: 'apiKey' | 'session' | 'none';
   params?: TSchema;
   query?: TSchema;
-  headers?: Array<{ name: string; description: string; required?: boolean; schema?: Record<string, unknown> }>;
+  headers?: HeaderParameterDoc[];
   body?: { schema: TSchema; contentType?: string; required?: boolean; example?: unknown; alternatives?: Array<{ contentType: string; schema: TSchema }> };
   responses: Record<number, ResponseDoc>;
+  /**
+   * Answers 429 `rate_limited` with `Retry-After` and carries the `X-RateLimit-*` headers.
+   * Default: true for API-key operations (the REST pipeline limits every one), false otherwise.
+   */
+  rateLimited?: boolean;
+  /**
+   * Refuses state-changing cookie-session requests without `X-Requested-With` or from another
+   * origin (403 `cross_site_request`). Default: true for session operations other than GET.
+   */
+  crossSiteCheck?: boolean;
+  /** Only administrators may call it (403 `forbidden` for others). */
+  adminOnly?: boolean;
+  /** Needs a database, so it can answer 503 `unavailable`. Default true. */
+  usesDatabase?: boolean;
 }
+
+/** The header that makes a creating POST safe to retry; every operation that takes it gets this exact definition. */
+export const IDEMPOTENCY_KEY_HEADER: HeaderParameterDoc = {
+  name: 'Idempotency-Key',
+  description:
+    'Makes a retry safe: the same key and request within 24 hours returns the original response with `Idempotent-Replayed: true` and creates nothing; the same key with a different request answers 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_in_progress`. 1 to 255 printable ASCII characters (no spaces), per API key; anything else answers 400 `invalid_idempotency_key`.',
+  required: false,
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$', examples: ['3f2b8c1e-import-2026-11-02'] },
+};
+
+const X_REQUESTED_WITH: HeaderParameterDoc = {
+  name: 'X-Requested-With',
+  description:
+    'Required on state-changing requests of a signed-in session (any non-empty value, e.g. `XMLHttpRequest`). A browser cannot add it to a cross-site request without a CORS preflight this service never grants; when the browser sends `Origin`, it must also be this service\'s own origin (as the client sees it, also behind a reverse proxy listed in `TRUST_PROXY`). Otherwise 403 `cross_site_request`.',
+  required: true,
+  schema: { type: 'string', minLength: 1, examples: ['XMLHttpRequest'] },
+};
+
+const IF_NONE_MATCH: HeaderParameterDoc = {
+  name: 'If-None-Match',
+  description: 'The `ETag` of a representation you hold; when it is still current the answer is 304 with no body.',
+  required: false,
+  schema: { type: 'string', examples: ['W/"k3l1QmZs5aH3uQvZ9bq7Ow"'] },
+};
+
+/** Response headers that recur; the document holds each once, under `components.headers`. */
+const RESPONSE_HEADERS = {
+  requestId: { description: 'The id of this request in the service log: the client\'s own `X-Request-Id` when it is 1 to 128 of `A-Za-z0-9._:-`, otherwise a new UUID.', schema: { type: 'string' } },
+  rateLimitLimit: { description: 'Requests of cost 1 allowed per minute by the budget that binds first (per client IP, or per API key).', schema: { type: 'integer' } },
+  rateLimitRemaining: { description: 'Requests of cost 1 still allowed now, after this one.', schema: { type: 'integer' } },
+  rateLimitReset: { description: 'Whole seconds until the full budget is back.', schema: { type: 'integer' } },
+  retryAfter: { description: 'Whole seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
+  replayed: { description: '`true` when this is the stored response of an earlier request with the same `Idempotency-Key`; absent otherwise.', schema: { type: 'string', enum: ['true'] } },
+  location: { description: 'The URL of what was created.', schema: { type: 'string' } },
+  etag: { description: 'A validator of this representation; send it back in `If-None-Match` to get 304 while it is unchanged.', schema: { type: 'string' } },
+  wwwAuthenticate: { description: 'The authentication scheme to use: `Bearer` (an API key).', schema: { type: 'string', examples: ['Bearer realm="service"'] } },
+} satisfies Record<string, HeaderDoc>;
+
+/** Each shared header object, by its component name. */
+const SHARED_HEADER_NAMES = new Map<HeaderDoc, string>([
+  [RESPONSE_HEADERS.requestId, 'X-Request-Id'],
+  [RESPONSE_HEADERS.rateLimitLimit, 'X-RateLimit-Limit'],
+  [RESPONSE_HEADERS.rateLimitRemaining, 'X-RateLimit-Remaining'],
+  [RESPONSE_HEADERS.rateLimitReset, 'X-RateLimit-Reset'],
+  [RESPONSE_HEADERS.retryAfter, 'Retry-After'],
+  [RESPONSE_HEADERS.replayed, 'Idempotent-Replayed'],
+  [RESPONSE_HEADERS.location, 'Location'],
+  [RESPONSE_HEADERS.etag, 'ETag'],
+  [RESPONSE_HEADERS.wwwAuthenticate, 'WWW-Authenticate'],
+]);
+
+/** Header parameters that recur; the document holds each once, under `components.parameters`. */
+const SHARED_PARAMETERS = new Map<string, HeaderParameterDoc>([
+  ['IdempotencyKey', IDEMPOTENCY_KEY_HEADER],
+  ['XRequestedWith', X_REQUESTED_WITH],
+  ['IfNoneMatch', IF_NONE_MATCH],
+]);
+
+function headerComponent(h: HeaderDoc): Record<string, unknown> {
+  return { description: h.description, ...(h.required ? { required: true } : {}), schema: h.schema ?? { type: 'string' } };
+}
+
+function parameterComponent(h: HeaderParameterDoc): Record<string, unknown> {
+  return { name: h.name, in: 'header', required: h.required ?? false, description: h.description, schema: h.schema ?? { type: 'string' } };
+}
+
+const ERROR_DETAIL_SCHEMA = {
+  type: 'object',
+  description: 'One problem: where it is and what is wrong there.',
+  required: ['path', 'message'],
+  additionalProperties: false,
+  properties: {
+    path: { type: 'string', description: 'JSON Pointer to the input concerned: `/title`, `/findings/3/severity` in a body; `/q` for a query or path parameter; `/file` for an upload; `/` for the request as a whole.', examples: ['/title'] },
+    message: { type: 'string', description: 'What is wrong there, for a person.', examples: ['must NOT have fewer than 1 characters'] },
+    value: { type: 'string', description: 'A value needed to recover, e.g. the row\'s current `updatedAt` on a `conflict`.', examples: ['2026-11-02T09:30:00.000Z'] },
+  },
+};
 
 const ERROR_SCHEMA = {
   type: 'object',
+  description: 'Every error answer has this shape. `details` has the same shape for every code.',
   required: ['error'],
   properties: {
     error: {
       type: 'object',
       required: ['code', 'message'],
       properties: {
-        code: { type: 'string', description: 'Stable machine-readable code.' },
+        code: { type: 'string', description: 'Stable machine-readable code, e.g. `validation_failed`, `not_found`, `conflict`.' },
         message: { type: 'string', description: 'What went wrong, for a person.' },
-        details: { description: 'Per-field problems for validation errors.' },
+        details: { type: 'array', description: 'Per-input problems, when the error is about particular inputs.', items: { $ref: '#/components/schemas/ErrorDetail' }, maxItems: 50 },
       },
     },
   },
+  examples: [{ error: { code: 'validation_failed', message: 'The body field /name must NOT have fewer than 1 characters.', details: [{ path: '/name', message: 'must NOT have fewer than 1 characters' }] } }],
 };
 
-const STANDARD_ERRORS: Record<number, string> = {
-  400: 'The request is malformed or fails validation (`validation_failed`, `malformed_json`).',
-  401: 'Missing, unknown, expired or revoked credentials (`unauthenticated`).',
-  403: 'Authenticated but not allowed (`read_only_key`, `client_not_allowed`, `api_not_licensed`, `forbidden`).',
-  404: 'Not found, or not visible to the caller (`not_found`).',
-  413: 'The body is larger than this endpoint accepts (`payload_too_large`).',
-  429: 'Rate limit exceeded (`rate_limited`); see `Retry-After`.',
-  503: 'A database is unavailable (`unavailable`).',
-};
+/** The automatic answers, by status: the codes the machinery knows an operation can answer. */
+interface AutoError {
+  codes: Array<[code: string, when: string]>;
+  headers?: Record<string, HeaderDoc>;
+}
+
+const CAMEL_CASE = /^[a-z][a-zA-Z0-9]*$/;
+
+function camelCased(id: string): string {
+  const words = id
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w.toLowerCase());
+  return words.map((w, i) => (i === 0 ? w : w[0]!.toUpperCase() + w.slice(1))).join('') || 'operation';
+}
 
 function stripTypeBox(schema: unknown): unknown {
   // TypeBox schemas are plain JSON Schema objects; JSON round-trip drops its symbol-keyed metadata.
   return JSON.parse(JSON.stringify(schema));
+}
+
+function isJsonType(contentType: string): boolean {
+  return contentType === 'application/json' || contentType.endsWith('+json');
+}
+
+function describeCodes(codes: AutoError['codes']): string {
+  return codes.map(([code, when]) => `\`${code}\` (${when})`).join('; ');
+}
+
+/** Routes add themselves here as they are defined; the OpenAPI document is generated from it. */
+export class OpenApiRegistry {
+  private readonly operations: OperationDoc[] = [];
+  private readonly schemas = new Map<string, TSchema>();
+  private readonly tags = new Map<string, string>();
+  private readonly undocumented: Array<{ method: string; path: string; reason: string }> = [];
+
+  /**
+   * Adds an operation. Throws, naming the operation, when the declaration breaks a rule of the
+   * published document: a non-camelCase or duplicate operationId, no description, or the same
+   * method and path twice.
+   */
+  addOperation(op: OperationDoc): void {
+    const where = `${op.method.toUpperCase()} ${op.path}`;
+    if (this.operations.some((o) => o.method === op.method && o.path === op.path)) {
+      throw new Error(`OpenAPI: ${where} is registered twice`);
+    }
+    if (!CAMEL_CASE.test(op.operationId)) {
+      throw new Error(`OpenAPI: the operationId "${op.operationId}" of ${where} is not camelCase (generated clients name methods after it); rename it to "${camelCased(op.operationId)}".`);
+    }
+    const clash = this.operations.find((o) => o.operationId === op.operationId);
+    if (clash) throw new Error(`OpenAPI: the operationId "${op.operationId}" of ${where} is already used by ${clash.method.toUpperCase()} ${clash.path}; operationIds must be unique.`);
+    if (!op.description?.trim()) {
+      throw new Error(`OpenAPI: ${where} (${op.operationId}) has no description; say what it does and what it answers.`);
+    }
+    this.operations.push(op);
+  }
+
+  addSchema(name: string, schema: TSchema): void {
+    this.schemas.set(name, schema);
+  }
+
+  addTag(name: string, description: string): void {
+    this.tags.set(name, description);
+  }
+
+  /**
+   * Records a route that is deliberately not in the API reference (an HTML page, a static asset),
+   * so the test comparing the router with the document knows it is not a forgotten operation.
+   */
+  addUndocumentedRoute(method: string, path: string, reason: string): void {
+    this.undocumented.push({ method: method.toUpperCase(), path, reason });
+  }
+
+  listOperations(): readonly OperationDoc[] {
+    return this.operations;
+  }
+
+  listUndocumentedRoutes(): ReadonlyArray<{ method: string; path: string; reason: string }> {
+    return this.undocumented;
+  }
+
+  private responseSchema(schema: ResponseDoc['schema']): unknown {
+    if (schema === undefined) return undefined;
+    if (typeof schema === 'string') return { $ref: `#/components/schemas/${schema}` };
+    if ('arrayOf' in schema && typeof schema.arrayOf === 'string') return { type: 'array', items: { $ref: `#/components/schemas/${schema.arrayOf}` } };
+    return stripTypeBox(schema);
+  }
+
+  /** The TypeBox schema a response is validated against (for its example). */
+  private typeBoxSchema(schema: ResponseDoc['schema'], where: string): TSchema | null {
+    if (schema === undefined) return null;
+    const component = (name: string) => {
+      const found = this.schemas.get(name);
+      if (!found) throw new Error(`OpenAPI: ${where} refers to the schema "${name}", which is not registered (registry.addSchema).`);
+      return found;
+    };
+    if (typeof schema === 'string') return component(schema);
+    if ('arrayOf' in schema && typeof schema.arrayOf === 'string') return Type.Array(component(schema.arrayOf));
+    return schema as TSchema;
+  }
+
+  private checkExample(schema: TSchema | null, example: unknown, where: string): void {
+    if (schema === null || example === undefined) return;
+    if (Value.Check(schema, example)) return;
+    const problems = [...Value.Errors(schema, example)].slice(0, 5).map((e) => `${(e as { instancePath?: string }).instancePath || '/'} ${(e as { message?: string }).message}`);
+    throw new Error(`OpenAPI: the example of ${where} does not match its schema (${problems.join('; ')}); the interactive reference would show it as a valid value.`);
+  }
+
+  /** The errors and headers the machinery knows an operation can answer, from its declaration. */
+  private automaticErrors(op: OperationDoc): Record<number, AutoError> {
+    const security = op.security ?? 'none';
+    const jsonBody = op.body !== undefined && (op.body.contentType ?? 'application/json') === 'application/json';
+    const uploads = op.body !== undefined && (op.body.contentType === 'multipart/form-data' || (op.body.alternatives ?? []).some((a) => a.contentType === 'multipart/form-data'));
+    const idempotent = (op.headers ?? []).some((h) => h.name.toLowerCase() === 'idempotency-key');
+    const rateLimited = op.rateLimited ?? security === 'apiKey';
+    const crossSite = op.crossSiteCheck ?? (security === 'session' && op.method !== 'get');
+    const errors: Record<number, AutoError> = {};
+    const add = (status: number, code: string, when: string, headers?: Record<string, HeaderDoc>) => {
+      errors[status] ??= { codes: [] };
+      errors[status]!.codes.push([code, when]);
+      if (headers) errors[status]!.headers = { ...errors[status]!.headers, ...headers };
+    };
+    if (op.params || op.query || op.body || (op.headers ?? []).length > 0) {
+      add(400, 'validation_failed', 'a parameter or the body does not match its schema, or text contains U+0000; `details` names each field');
+    }
+    if (jsonBody) add(400, 'malformed_json', 'the body is not JSON');
+    if (uploads) add(400, 'bad_request', 'the multipart body cannot be read');
+    if (idempotent) add(400, 'invalid_idempotency_key', '`Idempotency-Key` is empty or not 1 to 255 printable ASCII characters');
+    if (security === 'apiKey') {
+      add(401, 'unauthenticated', 'no API key, or a malformed, unknown, expired or revoked one; one message for all', { 'WWW-Authenticate': RESPONSE_HEADERS.wwwAuthenticate });
+      add(403, 'api_not_licensed', 'the licence or plan does not include the REST API');
+      add(403, 'forbidden', "the key owner's role does not allow this");
+      if (op.method !== 'get') {
+        add(403, 'read_only_key', 'a read-only key cannot change anything');
+        add(403, 'client_not_allowed', "the affected client is not on the key's allow-list");
+      }
+      if (op.params || op.method !== 'get') add(404, 'not_found', 'it does not exist or you may not see it; the same answer for both');
+    }
+    if (security === 'session') {
+      add(401, 'unauthenticated', 'not signed in, or the session has ended');
+      if (op.params) add(404, 'not_found', 'it does not exist in your organization');
+    }
+    if (op.adminOnly) add(403, 'forbidden', 'only administrators may do this');
+    if (crossSite) add(403, 'cross_site_request', '`X-Requested-With` is missing, or `Origin` is not this service');
+    if (op.body) {
+      add(413, 'payload_too_large', 'the body or an uploaded file is larger than this operation accepts');
+      add(415, 'unsupported_media_type', `the body is not ${[op.body.contentType ?? 'application/json', ...(op.body.alternatives ?? []).map((a) => a.contentType), ...(op.method === 'patch' && jsonBody ? [MERGE_PATCH_JSON_TYPE] : [])].join(' or ')}`);
+    }
+    if (rateLimited) add(429, 'rate_limited', 'too many requests; wait `Retry-After` seconds', { 'Retry-After': RESPONSE_HEADERS.retryAfter });
+    if (op.usesDatabase ?? true) add(503, 'unavailable', 'a database is unreachable or too slow right now; retry after `Retry-After` seconds', { 'Retry-After': RESPONSE_HEADERS.retryAfter });
+    return errors;
+  }
+
+  /** `GET` of the REST API answering JSON: the ETag middleware serves it, so it is documented. */
+  private static hasEtag(op: OperationDoc): boolean {
+    const ok = op.responses[200];
+    return op.security === 'apiKey' && op.method === 'get' && ok !== undefined && ok.schema !== undefined && isJsonType(ok.contentType ?? 'application/json');
+  }
+
+  private buildOperation(op: OperationDoc, componentOf: (schema: unknown) => unknown, requestSchemas: Map<string, unknown>): Record<string, unknown> {
+    const where = `${op.method.toUpperCase()} ${op.path} (${op.operationId})`;
+    const security = op.security ?? 'none';
+    const idempotent = (op.headers ?? []).some((h) => h.name.toLowerCase() === 'idempotency-key');
+    const rateLimited = op.rateLimited ?? security === 'apiKey';
+    const crossSite = op.crossSiteCheck ?? (security === 'session' && op.method !== 'get');
+    const etag = OpenApiRegistry.hasEtag(op);
+
+    const all: Record<number, ResponseDoc & { extraHeaders?: Record<string, HeaderDoc> }> = {};
+    for (const [status, res] of Object.entries(op.responses)) all[Number(status)] = { ...res };
+    for (const [statusText, auto] of Object.entries(this.automaticErrors(op))) {
+      const status = Number(statusText);
+      const declared = all[status];
+      if (!declared) {
+        all[status] = { description: `${describeCodes(auto.codes)}.`, schema: 'Error', extraHeaders: auto.headers };
+      } else {
+        const missing = auto.codes.filter(([code]) => !declared.description.includes(`\`${code}\``));
+        all[status] = { ...declared, description: missing.length ? `${declared.description} Also ${describeCodes(missing)}.` : declared.description, extraHeaders: auto.headers };
+      }
+    }
+    if (etag) all[304] = { description: 'Not modified: the `If-None-Match` ETag is still current. No body.' };
+
+    const responses: Record<string, unknown> = {};
+    for (const status of Object.keys(all).map(Number).sort((a, b) => a - b)) {
+      const res = all[status]!;
+      const isError = status >= 400;
+      if (res.example !== undefined) this.checkExample(this.typeBoxSchema(res.schema, `${where} -> ${status}`), res.example, `the ${status} response of ${where}`);
+      const headers: Record<string, HeaderDoc> = { 'X-Request-Id': RESPONSE_HEADERS.requestId };
+      if (rateLimited) {
+        headers['X-RateLimit-Limit'] = RESPONSE_HEADERS.rateLimitLimit;
+        headers['X-RateLimit-Remaining'] = RESPONSE_HEADERS.rateLimitRemaining;
+        headers['X-RateLimit-Reset'] = RESPONSE_HEADERS.rateLimitReset;
+      }
+      if (status === 201) headers.Location = RESPONSE_HEADERS.location;
+      if (idempotent && status >= 200 && status < 300) headers['Idempotent-Replayed'] = RESPONSE_HEADERS.replayed;
+      if (etag && (status === 200 || status === 304)) headers.ETag = RESPONSE_HEADERS.etag;
+      Object.assign(headers, res.extraHeaders, res.headers);
+      const schema = this.responseSchema(res.schema);
+      const contentType = res.contentType ?? 'application/json';
+      responses[String(status)] = {
+        description: res.description,
+        headers: Object.fromEntries(
+          Object.entries(headers).map(([name, h]) => [
+            name,
+            SHARED_HEADER_NAMES.get(h) ? { $ref: `#/components/headers/${SHARED_HEADER_NAMES.get(h)}` } : { description: h.description, ...(h.required ? { required: true } : {}), schema: h.schema ?? { type: 'string' } },
+          ]),
+        ),
+        ...(schema || isError
+          ? {
+              content: {
+                [contentType]: {
+                  schema: componentOf(schema ?? { $ref: '#/components/schemas/Error' }),
+                  ...(res.example !== undefined ? { example: res.example } : {}),
+                },
+              },
+            }
+          : {}),
+      };
+    }
+
+    const headerParams: unknown[] = [];
+    for (const h of op.headers ?? []) {
+      // Why one definition: every operation taking Idempotency-Key enforces the same rule.
+      if (h.name.toLowerCase() === 'idempotency-key') headerParams.push({ $ref: '#/components/parameters/IdempotencyKey' });
+      else headerParams.push(parameterComponent(h));
+    }
+    if (crossSite && !(op.headers ?? []).some((h) => h.name.toLowerCase() === 'x-requested-with')) headerParams.push({ $ref: '#/components/parameters/XRequestedWith' });
+    if (etag) headerParams.push({ $ref: '#/components/parameters/IfNoneMatch' });
+    const parameters = [...toParameters(op.params, 'path'), ...toParameters(op.query, 'query'), ...headerParams];
+
+    let requestBody: Record<string, unknown> | undefined;
+    if (op.body) {
+      const contentType = op.body.contentType ?? 'application/json';
+      if (op.body.example !== undefined && isJsonType(contentType)) this.checkExample(op.body.schema, op.body.example, `the request body of ${where}`);
+      let bodySchema = componentOf(stripTypeBox(op.body.schema));
+      const mergePatch = op.method === 'patch' && contentType === 'application/json';
+      if (mergePatch && !(bodySchema as { $ref?: string }).$ref) {
+        // Why a component: the same body is offered as JSON and as JSON Merge Patch; one named schema serves both.
+        const name = `${op.operationId[0]!.toUpperCase()}${op.operationId.slice(1)}Request`;
+        requestSchemas.set(name, bodySchema);
+        bodySchema = { $ref: `#/components/schemas/${name}` };
+      }
+      const media = { schema: bodySchema, ...(op.body.example !== undefined ? { example: op.body.example } : {}) };
+      requestBody = {
+        required: op.body.required ?? true,
+        content: {
+          [contentType]: media,
+          // Why: PATCH bodies mean the same as JSON Merge Patch (absent = unchanged); clients that speak it may say so.
+          ...(mergePatch ? { [MERGE_PATCH_JSON_TYPE]: media } : {}),
+          ...Object.fromEntries((op.body.alternatives ?? []).map((a) => [a.contentType, { schema: componentOf(stripTypeBox(a.schema)) }])),
+        },
+      };
+    }
+
+    return {
+      operationId: op.operationId,
+      summary: op.summary,
+      description: op.description,
+      tags: op.tags,
+      security: security === 'apiKey' ? [{ apiKey: [] }] : security === 'session' ? [{ session: [] }] : [],
+      ...(parameters.length > 0 ? { parameters } : {}),
+      ...(requestBody ? { requestBody } : {}),
+      responses,
+    };
+  }
+
+  /**
+   * The OpenAPI 3.1 document. Throws, naming the operation, when an example does not match its
+   * schema. Inline copies of registered component schemas become references to them, and
+   * components nothing refers to are left out.
+   */
+  document(info: { title: string; version: string; description?: string; license?: { name: string; identifier?: string; url?: string } }): Record<string, unknown> {
+    const components = new Map<string, string>();
+    for (const [name, schema] of this.schemas) components.set(JSON.stringify(stripTypeBox(schema)), name);
+    // Why: a schema repeated inline (a model used in a body, an array item) reads better, and
+    // generates one client type, as a reference to its component.
+    const componentOf = (schema: unknown, self?: string): unknown => {
+      if (Array.isArray(schema)) return schema.map((s) => componentOf(s, self));
+      if (schema === null || typeof schema !== 'object') return schema;
+      const key = JSON.stringify(schema);
+      const name = components.get(key);
+      if (name && name !== self && key.length > 40) return { $ref: `#/components/schemas/${name}` };
+      return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, k === 'examples' || k === 'example' || k === 'enum' || k === 'const' || k === 'default' ? v : componentOf(v, self)]));
+    };
+
+    const paths: Record<string, Record<string, unknown>> = {};
+    const requestSchemas = new Map<string, unknown>();
+    const sorted = [...this.operations].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
+    for (const op of sorted) {
+      paths[op.path] ??= {};
+      paths[op.path]![op.method] = this.buildOperation(op, (s) => componentOf(s), requestSchemas);
+    }
+
+    const schemas: Record<string, unknown> = { Error: ERROR_SCHEMA, ErrorDetail: ERROR_DETAIL_SCHEMA };
+    for (const [name, schema] of [...this.schemas].sort(([a], [b]) => a.localeCompare(b))) schemas[name] = componentOf(stripTypeBox(schema), name);
+    for (const [name, schema] of requestSchemas) {
+      if (schemas[name]) throw new Error(`OpenAPI: the schema name ${name} (the body of a PATCH) is also a registered schema; rename one.`);
+      schemas[name] = schema;
+    }
+    const used = referencedComponents({ paths }, { schemas });
+    const pick = <T>(all: Record<string, T>, kind: string) => Object.fromEntries(Object.entries(all).filter(([name]) => used.has(`${kind}/${name}`)));
+    const headers = pick(Object.fromEntries([...SHARED_HEADER_NAMES].map(([h, name]) => [name, headerComponent(h)])), 'headers');
+    const parameters = pick(Object.fromEntries([...SHARED_PARAMETERS].map(([name, h]) => [name, parameterComponent(h)])), 'parameters');
+    const usedSchemas = pick(schemas, 'schemas');
+    const usedTags = new Set(this.operations.flatMap((o) => o.tags));
+
+    return {
+      openapi: '3.1.0',
+      info: {
+        title: info.title,
+        version: info.version,
+        ...(info.description ? { description: info.description } : {}),
+        license: info.license ?? { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      },
+      servers: [{ url: '/', description: 'This service.' }],
+      tags: [...this.tags].filter(([name]) => usedTags.has(name)).map(([name, description]) => ({ name, description })),
+      paths,
+      components: {
+        schemas: Object.fromEntries(Object.entries(usedSchemas).sort(([a], [b]) => a.localeCompare(b))),
+        headers,
+        parameters,
+        securitySchemes: {
+          apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'service_sk_…', description: 'A personal API key: `Authorization: Bearer service_sk_...` (the scheme name is case-insensitive). Without a valid key: 401 `unauthenticated` with `WWW-Authenticate: Bearer`.' },
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'service_session',
+            description:
+              'Workspace sign-in session (HttpOnly, SameSite=Strict cookie set by `POST /api/auth/login`; `Secure` when the client reaches the service over HTTPS). State-changing requests must send `X-Requested-With`, and a browser `Origin` must be this service\'s own origin; otherwise 403 `cross_site_request`.',
+          },
+        },
+      },
+    };
+  }
+}
+
+/** `kind/name` of every component referenced, directly or through referenced component schemas, from `root`. */
+function referencedComponents(root: unknown, components: { schemas: Record<string, unknown> }): Set<string> {
+  const used = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (node === null || typeof node !== 'object') return;
+    for (const [k, v] of Object.entries(node)) {
+      if (k === '$ref' && typeof v === 'string' && v.startsWith('#/components/')) {
+        const key = v.slice('#/components/'.length);
+        if (!used.has(key)) {
+          used.add(key);
+          if (key.startsWith('schemas/')) visit(components.schemas[key.slice('schemas/'.length)]);
+        }
+      } else visit(v);
+    }
+  };
+  visit(root);
+  return used;
 }
 
 function toParameters(schema: TSchema | undefined, location: 'path' | 'query'): unknown[] {
@@ -76,115 +522,4 @@ function toParameters(schema: TSchema | undefined, location: 'path' | 'query'): 
       schema: rest,
     };
   });
-}
-
-/** Routes add themselves here as they are defined; the OpenAPI document is generated from it. */
-export class OpenApiRegistry {
-  private readonly operations: OperationDoc[] = [];
-  private readonly schemas = new Map<string, TSchema>();
-  private readonly tags = new Map<string, string>();
-
-  addOperation(op: OperationDoc): void {
-    if (this.operations.some((o) => o.method === op.method && o.path === op.path)) {
-      throw new Error(`OpenAPI: ${op.method.toUpperCase()} ${op.path} is registered twice`);
-    }
-    this.operations.push(op);
-  }
-
-  addSchema(name: string, schema: TSchema): void {
-    this.schemas.set(name, schema);
-  }
-
-  addTag(name: string, description: string): void {
-    this.tags.set(name, description);
-  }
-
-  listOperations(): readonly OperationDoc[] {
-    return this.operations;
-  }
-
-  private responseSchema(schema: ResponseDoc['schema']): unknown {
-    if (schema === undefined) return undefined;
-    if (typeof schema === 'string') return { $ref: `#/components/schemas/${schema}` };
-    if ('arrayOf' in schema && typeof schema.arrayOf === 'string') return { type: 'array', items: { $ref: `#/components/schemas/${schema.arrayOf}` } };
-    return stripTypeBox(schema);
-  }
-
-  document(info: { title: string; version: string; description?: string }): Record<string, unknown> {
-    const paths: Record<string, Record<string, unknown>> = {};
-    const sorted = [...this.operations].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
-    for (const op of sorted) {
-      const responses: Record<string, unknown> = {};
-      const all: Record<number, ResponseDoc> = { ...op.responses };
-      const standard = op.security === 'none' ? [400, 413, 503] : [400, 401, 403, 404, 413, 429, 503];
-      for (const status of standard) {
-        if (status === 400 && !op.body && !op.query && !op.params) continue;
-        if (status === 413 && !op.body) continue;
-        all[status] ??= { description: STANDARD_ERRORS[status]!, schema: 'Error' };
-      }
-      for (const [status, res] of Object.entries(all)) {
-        const schema = this.responseSchema(res.schema);
-        const isError = Number(status) >= 400;
-        responses[status] = {
-          description: res.description,
-          ...(res.headers ? { headers: Object.fromEntries(Object.entries(res.headers).map(([k, h]) => [k, { description: h.description, schema: h.schema ?? { type: 'string' } }])) } : {}),
-          ...(schema || isError
-            ? {
-                content: {
-                  [res.contentType ?? 'application/json']: {
-                    schema: schema ?? { $ref: '#/components/schemas/Error' },
-                    ...(res.example !== undefined ? { example: res.example } : {}),
-                  },
-                },
-              }
-            : {}),
-        };
-      }
-      const parameters = [
-        ...toParameters(op.params, 'path'),
-        ...toParameters(op.query, 'query'),
-        ...(op.headers ?? []).map((h) => ({ name: h.name, in: 'header', required: h.required ?? false, description: h.description, schema: h.schema ?? { type: 'string' } })),
-      ];
-      paths[op.path] ??= {};
-      paths[op.path]![op.method] = {
-        operationId: op.operationId,
-        summary: op.summary,
-        ...(op.description ? { description: op.description } : {}),
-        tags: op.tags,
-        ...(op.security === 'apiKey' ? { security: [{ apiKey: [] }] } : op.security === 'session' ? { security: [{ session: [] }] } : { security: [] }),
-        ...(parameters.length > 0 ? { parameters } : {}),
-        ...(op.body
-          ? {
-              requestBody: {
-                required: op.body.required ?? true,
-                content: {
-                  [op.body.contentType ?? 'application/json']: {
-                    schema: stripTypeBox(op.body.schema),
-                    ...(op.body.example !== undefined ? { example: op.body.example } : {}),
-                  },
-                  ...Object.fromEntries((op.body.alternatives ?? []).map((a) => [a.contentType, { schema: stripTypeBox(a.schema) }])),
-                },
-              },
-            }
-          : {}),
-        responses,
-      };
-    }
-    const schemas: Record<string, unknown> = { Error: ERROR_SCHEMA };
-    for (const [name, schema] of [...this.schemas].sort(([a], [b]) => a.localeCompare(b))) schemas[name] = stripTypeBox(schema);
-    return {
-      openapi: '3.1.0',
-      info: { title: info.title, version: info.version, ...(info.description ? { description: info.description } : {}) },
-      servers: [{ url: '/' }],
-      tags: [...this.tags].map(([name, description]) => ({ name, description })),
-      paths,
-      components: {
-        schemas,
-        securitySchemes: {
-          apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'service_sk_…', description: 'A personal API key: `Authorization: Bearer service_sk_...`' },
-          session: { type: 'apiKey', in: 'cookie', name: 'service_session', description: 'Workspace sign-in session.' },
-        },
-      },
-    };
-  }
 }

@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import { Type } from 'typebox';
+import { externalOriginOf } from './external-origin.ts';
 
 export const DEFAULT_PER_PAGE = 25;
 export const MAX_PER_PAGE = 100;
@@ -27,26 +28,32 @@ export const PAGINATION_HEADERS = {
   'X-Page': { description: 'This page.', schema: { type: 'integer' } },
   'X-Per-Page': { description: 'Rows per page.', schema: { type: 'integer' } },
   'X-Total-Pages': { description: 'Number of pages.', schema: { type: 'integer' } },
-  Link: { description: 'RFC 8288 links: `first`, `prev`, `next`, `last`.', schema: { type: 'string' } },
+  Link: {
+    description: 'RFC 8288 links with absolute URLs: `first`, `prev`, `next`, `last`, e.g. `<https://reports.example.com/rest/v1/clients?page=2&per_page=25>; rel="next"`. Behind a reverse proxy listed in `TRUST_PROXY`, the scheme and host are the ones the client used.',
+    schema: { type: 'string' },
+  },
 };
 
-/** Sets the four X-* headers and a Link header that keeps the request's other query parameters. */
+/**
+ * Sets the four X-* headers and a Link header with absolute URLs (so generic HTTP clients can follow
+ * it) that keeps the request's other query parameters.
+ */
 export function setPaginationHeaders(ctx: Context, page: Page, total: number): void {
   const totalPages = Math.max(1, Math.ceil(total / page.perPage));
   ctx.set('X-Total-Count', String(total));
   ctx.set('X-Page', String(page.page));
   ctx.set('X-Per-Page', String(page.perPage));
   ctx.set('X-Total-Pages', String(totalPages));
+  const origin = externalOriginOf(ctx);
   const link = (n: number, rel: string) => {
     const params = new URLSearchParams(ctx.querystring);
     params.set('page', String(n));
     params.set('per_page', String(page.perPage));
-    return `<${ctx.path}?${params.toString()}>; rel="${rel}"`;
+    return `<${origin}${ctx.path}?${params.toString()}>; rel="${rel}"`;
   };
   const links = [link(1, 'first')];
   if (page.page > 1) links.push(link(Math.min(page.page - 1, totalPages), 'prev'));
   if (page.page < totalPages) links.push(link(page.page + 1, 'next'));
   links.push(link(totalPages, 'last'));
   ctx.set('Link', links.join(', '));
-  ctx.set('Access-Control-Expose-Headers', 'X-Total-Count, X-Page, X-Per-Page, X-Total-Pages, Link');
 }

@@ -62,6 +62,16 @@ function isTrusted(list: BlockList, ip: string): boolean {
 }
 
 /**
+ * True when the socket peer is one of the trusted proxies (`TRUST_PROXY`), so the `X-Forwarded-*`
+ * headers of this request were written by our own proxy and may be believed.
+ */
+export function peerIsTrustedProxy(ctx: ClientIpSource, trustProxy: readonly string[]): boolean {
+  const rawPeer = ctx.req.socket.remoteAddress;
+  if (!rawPeer || trustProxy.length === 0) return false;
+  return isTrusted(trustedProxies(trustProxy), canonicalIp(rawPeer) ?? rawPeer);
+}
+
+/**
  * The client's address: the socket peer, unless the peer is a trusted proxy (`TRUST_PROXY`: exact
  * addresses or CIDR ranges, IPv4 or IPv6). Then `X-Forwarded-For` is walked from the right, skipping
  * trusted proxies, and the first untrusted address is the client. Entries further left were written by

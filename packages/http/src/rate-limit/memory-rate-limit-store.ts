@@ -1,5 +1,5 @@
 import type { RateLimitDecision, RateLimitStore } from './rate-limit-store.ts';
-import { consumeCounts, countsExpireAt, slidingWindowStep, type WindowCounts } from './sliding-window.ts';
+import { consumeCounts, countsExpireAt, refundCounts, slidingWindowStep, type WindowCounts } from './sliding-window.ts';
 
 export interface MemoryRateLimitStoreOptions {
   /** Most keys kept; beyond it the least recently charged key is forgotten. Default 100 000. */
@@ -52,6 +52,12 @@ export class MemoryRateLimitStore implements RateLimitStore {
       if (this.entries.size > this.maxKeys) this.entries.delete(this.entries.keys().next().value as string);
     }
     return decision;
+  }
+
+  async refund(key: string, cost: number, windowMs: number, chargedAt: number): Promise<void> {
+    const entry = this.entries.get(key);
+    const refunded = refundCounts(entry ?? null, cost, chargedAt, windowMs);
+    if (entry && refunded) this.entries.set(key, { ...refunded, expiresAt: entry.expiresAt });
   }
 
   async prune(now: number): Promise<number> {

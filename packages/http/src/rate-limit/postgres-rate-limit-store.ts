@@ -77,6 +77,19 @@ export class PostgresRateLimitStore implements RateLimitStore {
     return summarizeCounts(rollCounts(stored, step), true, step);
   }
 
+  /** One UPDATE: the row is locked while the charge is taken off the window it was made in (see refundCounts). */
+  async refund(key: string, cost: number, windowMs: number, chargedAt: number): Promise<void> {
+    if (cost <= 0) return;
+    const charged = slidingWindowStep(0, 1, windowMs, chargedAt).windowStart;
+    await this.knex.raw(
+      `update rate_limit_counters set
+         curr_count = case when window_start = ?::bigint then greatest(curr_count - ?::integer, 0) else curr_count end,
+         prev_count = case when window_start = ?::bigint + window_ms then greatest(prev_count - ?::integer, 0) else prev_count end
+       where key = ? and window_ms = ?::bigint and window_start in (?::bigint, ?::bigint + ?::bigint)`,
+      [charged, cost, charged, cost, key, windowMs, charged, charged, windowMs],
+    );
+  }
+
   async prune(now: number): Promise<number> {
     // A row whose windows are both over counts nothing: the same as no row, so deleting it is safe.
     const result = await this.knex.raw<{ rowCount: number }>('delete from rate_limit_counters where window_start + 2 * window_ms <= ?::bigint', [Math.floor(now)]);

@@ -143,9 +143,10 @@ describe('rateLimit middleware', () => {
 describe('rateLimit when the store fails', () => {
   const failing: RateLimitStore = {
     consume: () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })),
+    refund: () => Promise.resolve(),
     prune: () => Promise.resolve(0),
   };
-  const hanging: RateLimitStore = { consume: () => new Promise<RateLimitDecision>(() => {}), prune: () => Promise.resolve(0) };
+  const hanging: RateLimitStore = { consume: () => new Promise<RateLimitDecision>(() => {}), refund: () => Promise.resolve(), prune: () => Promise.resolve(0) };
 
   it('lets requests through without headers and warns at most every 10 s', async () => {
     const warnings: Array<Record<string, unknown>> = [];

@@ -208,6 +208,24 @@ export function describeRateLimitStoreContract(name: string, getStore: () => Rat
       expect(await consume(key, 0, T0 + MINUTE + 1_000)).toMatchObject({ remaining: 2 });
     });
 
+    it('gives back a charge in the window it was made in, and nothing once it has decayed away', async () => {
+      const key = freshKey('refund');
+      const limit = 5;
+      await consumeMany(key, 5, 1, T0 + 1_000, limit);
+      expect(await consume(key, 1, T0 + 2_000, limit)).toMatchObject({ allowed: false });
+      await getStore().refund(key, 1, MINUTE, T0 + 1_000);
+      expect(await consume(key, 0, T0 + 2_000, limit)).toMatchObject({ remaining: 1 });
+      expect(await consume(key, 1, T0 + 2_000, limit)).toMatchObject({ allowed: true, remaining: 0 });
+      // A charge of the previous window is taken off `prev`.
+      await getStore().refund(key, 2, MINUTE, T0 + 1_000);
+      expect(await consume(key, 0, T0 + MINUTE, limit)).toMatchObject({ remaining: 2 });
+      // Two windows on, it counts nothing already; a refund changes nothing, and never goes below zero.
+      await getStore().refund(key, 5, MINUTE, T0 + 1_000);
+      await getStore().refund(key, 5, MINUTE, T0 + 1_000);
+      expect(await consume(key, 0, T0 + MINUTE, limit)).toMatchObject({ remaining: 5 });
+      await getStore().refund(freshKey('nothing-charged'), 1, MINUTE, T0);
+    });
+
     it('rejects a cost it could never allow and a window it cannot count in whole ms', async () => {
       await expect(getStore().consume(freshKey('bad'), 121, 120, MINUTE, T0)).rejects.toThrow(RangeError);
       await expect(getStore().consume(freshKey('bad'), -1, 120, MINUTE, T0)).rejects.toThrow(RangeError);

@@ -19,6 +19,12 @@ export interface RateLimitDecision {
  */
 export interface RateLimitStore {
   consume(key: string, cost: number, limit: number, windowMs: number, now: number): Promise<RateLimitDecision>;
+  /**
+   * Gives back `cost` charged to `key` by a consume at `chargedAt` (same `windowMs`), atomically.
+   * For callers that charge before they know whether the request counts (sign-in: charged before
+   * the password is checked, so parallel guesses cannot all pass the check; given back on success).
+   */
+  refund(key: string, cost: number, windowMs: number, chargedAt: number): Promise<void>;
   /** Forgets budgets whose windows are both over at `now` (they count nothing); returns how many were removed. */
   prune(now: number): Promise<number>;
 }

@@ -149,3 +149,17 @@ export function consumeCounts(stored: WindowCounts | null, step: SlidingWindowSt
 export function countsExpireAt(counts: WindowCounts, windowMs: number): number {
   return counts.windowStart + 2 * windowMs;
 }
+
+/**
+ * Stored counts with an earlier charge of `cost`, made at `chargedAt`, given back (a sign-in that
+ * turned out right). The charge sits in the window it was made in: `curr` while that window is the
+ * stored one, `prev` once one window has passed; older charges count nothing any more. Null when
+ * nothing changes.
+ */
+export function refundCounts(stored: WindowCounts | null, cost: number, chargedAt: number, windowMs: number): WindowCounts | null {
+  if (stored === null || cost <= 0) return null;
+  const charged = slidingWindowStep(0, 1, windowMs, chargedAt).windowStart;
+  if (stored.windowStart === charged) return { ...stored, curr: Math.max(0, stored.curr - cost) };
+  if (stored.windowStart === charged + windowMs) return { ...stored, prev: Math.max(0, stored.prev - cost) };
+  return null;
+}
