@@ -2,7 +2,21 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { ApiKeyRepository, SessionRepository, UserRepository } from '@service/auth';
 import { isDatabaseUnavailableError } from '@service/db';
-import { clientIp, errorMiddleware, NotFoundError, OpenApiRegistry, requestLog, UnavailableError } from '@service/http';
+import {
+  answerOptions,
+  answerUnrouted,
+  clientIp,
+  compressResponses,
+  conditionalJsonGet,
+  corsPolicy,
+  errorMiddleware,
+  ipRateLimitKey,
+  OpenApiRegistry,
+  rateLimit,
+  requestLog,
+  resolveExternalOrigin,
+  UnavailableError,
+} from '@service/http';
 import type { AppContext, AppDeps } from './app-context.ts';
 import { translateConstraintError } from './rest/translate-constraint-error.ts';
 import { registerApiKeyRoutes } from './identity/api-key-routes.ts';
@@ -12,7 +26,7 @@ import { createSessionResolver } from './identity/session-guard.ts';
 import { registerUserAdminRoutes } from './identity/user-admin-routes.ts';
 import { registerResources } from './resources/register-resources.ts';
 import { createWorkspaceRepositories } from './resources/workspace-repositories.ts';
-import { restPipeline } from './rest/rest-pipeline.ts';
+import { REST_PREFIX, restPipeline } from './rest/rest-pipeline.ts';
 import { registerApiDocsRoutes } from './system/api-docs-routes.ts';
 import { registerHealthRoutes } from './system/health-routes.ts';
 import { registerWorkspacePages } from './workspace/workspace-pages.ts';
@@ -50,16 +64,36 @@ export function createApp(deps: AppDeps): App {
     sessionOf: createSessionResolver(sessions),
   };
 
+  // Why here: uploads are written under the configured directory (the route defaults are read per request).
+  app.routeDefaults.uploadDir ??= deps.config.uploadTmpDir;
   koa.use(async (ctx, next) => {
     ctx.state.clientIp = clientIp(ctx, deps.config.trustProxy);
     await next();
   });
+  koa.use(resolveExternalOrigin(deps.config.trustProxy));
   koa.use(requestLog(deps.logger));
   koa.use(errorMiddleware(deps.logger, [(err) => (isDatabaseUnavailableError(err) ? new UnavailableError(undefined, err) : null), translateConstraintError]));
   koa.use(async (ctx, next) => {
     ctx.set('X-Content-Type-Options', 'nosniff');
     await next();
   });
+  koa.use(compressResponses());
+  // CORS only when CORS_ALLOWED_ORIGINS is set; otherwise no CORS header is ever sent.
+  const cors = corsPolicy({ allowedOrigins: deps.config.corsAllowedOrigins, prefixes: [REST_PREFIX, '/api/rest-docs/openapi'] });
+  if (cors) koa.use(cors);
+  koa.use(answerOptions(router));
+  // Why: the public endpoints query the databases or send a large document; an anonymous flood must
+  // not load them. A budget of their own per client address, as large as the REST one.
+  const publicRateLimited = new Set(['/api/health', '/api/version', '/api/rest-docs/openapi']);
+  koa.use(
+    rateLimit({
+      store: deps.rateLimitStore,
+      prefix: 'public-ip',
+      limit: deps.config.rateLimitPerIp,
+      key: (ctx) => (publicRateLimited.has(ctx.path) ? ipRateLimitKey(ctx.state.clientIp ?? ctx.ip) : null),
+      logger: deps.logger,
+    }),
+  );
   koa.use(
     restPipeline({
       apiKeys: identity.apiKeys,
@@ -72,6 +106,7 @@ export function createApp(deps: AppDeps): App {
       logger: deps.logger,
     }),
   );
+  koa.use(conditionalJsonGet({ prefix: REST_PREFIX }));
 
   registerHealthRoutes(app);
   registerApiDocsRoutes(app);
@@ -82,10 +117,8 @@ export function createApp(deps: AppDeps): App {
   registerWorkspacePages(app);
 
   koa.use(router.routes());
-  koa.use(router.allowedMethods({ throw: true }));
-  koa.use((ctx) => {
-    if (ctx.status === 404 && ctx.body === undefined) throw new NotFoundError(`No route for ${ctx.method} ${ctx.path}.`);
-  });
+  // A known path with another method: 405 with Allow; anything else: 404. Both as JSON errors.
+  koa.use(answerUnrouted(router));
   // Why: Koa would otherwise print every error a second time to stderr.
   koa.silent = true;
   return { koa, registry, repositories: app.repositories };

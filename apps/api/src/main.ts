@@ -1,8 +1,9 @@
 // Starts the service: configuration, databases (migrated and version-checked before listening),
-// the organization and first administrator, the licence, the HTTP server, and a graceful shutdown
-// on SIGTERM/SIGINT.
+// the organization and first administrator, the licence, the HTTP server, housekeeping, and a
+// graceful shutdown on SIGTERM/SIGINT: in-flight requests finish (or SHUTDOWN_TIMEOUT_MS runs
+// out) before the databases close.
 import { createServer, type Server } from 'node:http';
-import type { License } from '@service/auth';
+import { SessionRepository, type License } from '@service/auth';
 import { ConfigError, loadConfig } from '@service/config';
 import { DatabaseStartupError, EmbeddedServerError, openDatabases, VersionGuardError, type Databases } from '@service/db';
 import { createJsonLogger, MemoryRateLimitStore, PostgresRateLimitStore, type RateLimitStore } from '@service/http';
@@ -10,6 +11,7 @@ import { createApp } from './app.ts';
 import { readBuildInfo } from './build-info.ts';
 import { LicenseLoadError } from './licensing/load-license.ts';
 import { prepareService } from './prepare-service.ts';
+import { startHousekeeping } from './system/housekeeping.ts';
 
 /** One clear line on stderr and a non-zero exit for the errors an operator can fix. */
 function fail(message: string): never {
@@ -29,6 +31,9 @@ async function main(): Promise<void> {
   const logger = createJsonLogger(config.logLevel);
   const build = readBuildInfo(config.buildSha);
 
+  // Why a late binding: the embedded server can be lost before the HTTP server exists.
+  let shutdown: (reason: string, exitCode: number) => void = (_reason, exitCode) => process.exit(exitCode);
+
   let dbs: Databases;
   try {
     dbs = await openDatabases({
@@ -36,7 +41,11 @@ async function main(): Promise<void> {
       dataDir: config.dataDir,
       poolMax: config.dbPoolMax,
       startupTimeoutMs: config.dbStartupTimeoutMs,
+      timeouts: { acquireTimeoutMs: config.dbAcquireTimeoutMs, statementTimeoutMs: config.dbStatementTimeoutMs },
       logger,
+      // Why exit: the embedded PostgreSQL died and did not come back after several restarts; a
+      // supervisor (systemd, the container runtime) starting the whole service again is the next step.
+      onEmbeddedServerLost: () => shutdown('embedded_postgres_lost', 1),
     });
   } catch (err) {
     if (err instanceof DatabaseStartupError || err instanceof EmbeddedServerError) fail(err.message);
@@ -53,13 +62,25 @@ async function main(): Promise<void> {
   }
 
   const rateLimitStore: RateLimitStore = config.rateLimitStore === 'postgres' ? new PostgresRateLimitStore(dbs.controlPlane) : new MemoryRateLimitStore();
-  const pruneTimer = setInterval(() => rateLimitStore.prune(Date.now()).catch(() => {}), 60_000);
-  pruneTimer.unref();
+  const housekeeping = startHousekeeping({ rateLimitStore, sessions: new SessionRepository(dbs.controlPlane), tenants: () => [dbs.tenant], logger });
 
   const { koa } = createApp({ config, dbs, logger, build, currentLicense: () => license, rateLimitStore });
   const server: Server = createServer(koa.callback());
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 300_000;
+
+  let stopping = false;
+  let inFlight = 0;
+  server.on('request', (_req, res) => {
+    inFlight += 1;
+    // Why: during shutdown a finished keep-alive connection is closed instead of waiting for more.
+    if (stopping) res.setHeader('Connection', 'close');
+    res.once('close', () => {
+      inFlight -= 1;
+      if (stopping) server.closeIdleConnections();
+    });
+  });
+
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -67,29 +88,33 @@ async function main(): Promise<void> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info('listening', { port, version: build.version, edition: config.edition, database: config.databaseSource, startupMs: Date.now() - started });
+  void housekeeping.runOnce();
 
-  let stopping = false;
-  const shutdown = (signal: string) => {
+  shutdown = (reason, exitCode) => {
     if (stopping) return;
     stopping = true;
-    logger.info('shutting_down', { signal });
-    clearInterval(pruneTimer);
+    logger.info('shutting_down', { reason, inFlight, timeoutMs: config.shutdownTimeoutMs });
+    housekeeping.stop();
     const force = setTimeout(() => {
-      logger.warn('shutdown_timeout', { message: 'in-flight requests did not finish in time; closing them' });
+      logger.warn('shutdown_timeout', { inFlight, message: 'in-flight requests did not finish in SHUTDOWN_TIMEOUT_MS; closing them' });
       server.closeAllConnections();
     }, config.shutdownTimeoutMs);
     force.unref();
-    // Stop accepting, let in-flight requests finish, then close the pools and the embedded server.
-    server.close(async () => {
+    // Stop accepting, let in-flight requests finish, then close the pools and, last, the embedded server.
+    server.close(() => {
       clearTimeout(force);
-      await dbs.close();
-      logger.info('stopped');
-      process.exit(0);
+      dbs
+        .close()
+        .catch((err: unknown) => logger.error('shutdown_failed', { error: { name: (err as Error)?.name, message: (err as Error)?.message } }))
+        .finally(() => {
+          logger.info('stopped', { exitCode });
+          process.exit(exitCode);
+        });
     });
     server.closeIdleConnections();
   };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM', 0));
+  process.on('SIGINT', () => shutdown('SIGINT', 0));
 }
 
 main().catch((err: unknown) => {

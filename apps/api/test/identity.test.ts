@@ -67,7 +67,7 @@ describe('personal API keys', () => {
     const rw = await session.post('/api/profile/api-keys', { name: 'pipeline', scope: 'read-write' });
     expect(rw.status).toBe(201);
     expect(rw.body.key).toMatch(/^service_sk_[0-9A-Za-z]{43}$/);
-    expect(rw.body.apiKey).toMatchObject({ name: 'pipeline', scope: 'read-write', state: 'active', clientIds: null, lastUsedAt: null });
+    expect(rw.body.apiKey).toMatchObject({ name: 'pipeline', scope: 'read-write', state: 'active', clientIds: [], lastUsedAt: null });
     const oneYear = Date.now() + 365 * 86_400_000;
     expect(Math.abs(Date.parse(rw.body.apiKey.expiresAt) - oneYear)).toBeLessThan(60_000);
     const ro = await session.post('/api/profile/api-keys', { name: 'reader', scope: 'read-only' });

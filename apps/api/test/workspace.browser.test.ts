@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,8 +30,8 @@ const statusOfConditionalGet = (path: string, etag: string) =>
       .on('error', reject)
       .end();
   });
-const restCall = (key: string, method = 'GET', body?: unknown) =>
-  fetch(`${app.url}/rest/v1/clients`, {
+const restCall = (key: string, method = 'GET', body?: unknown, path = '/clients') =>
+  fetch(`${app.url}/rest/v1${path}`, {
     method,
     headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
@@ -183,7 +182,7 @@ describe.skipIf(skipBrowserTests)('workspace in headless Chromium', () => {
     const row = keyRow('CI');
     await row.waitFor();
     expect(await row.textContent()).toContain('read-write');
-    expect(await row.textContent()).toContain('all clients');
+    expect(await row.textContent()).toContain('none: edits nothing');
     expect(await row.locator('.state').textContent()).toBe('active');
     expect(await page.locator('#key-table').textContent()).not.toContain(ciKey);
     const prefix = (await row.locator('code').textContent())!;
@@ -208,24 +207,72 @@ describe.skipIf(skipBrowserTests)('workspace in headless Chromium', () => {
     expect(await keyRow('CI').locator('td:nth-child(7)').textContent()).toMatch(/UTC$/);
   });
 
-  it('checks the client allow-list in the page and shows the server error otherwise', async () => {
+  it('picks the clients of a new key by name, searchable; the key edits those clients only', async () => {
+    const ids: Record<string, string> = {};
+    for (const name of ['Acme Corp', 'Globex', 'Initech Ltd', 'Ümlaut GmbH']) {
+      const res = await restCall(ciKey, 'POST', { name });
+      expect(res.status).toBe(201);
+      ids[name] = ((await res.json()) as { id: string }).id;
+    }
+    await page.reload();
+    const picker = page.locator('#create-clients');
     await page.getByLabel('Name', { exact: true }).fill('Scoped');
-    await page.getByLabel('Client allow-list (optional)').fill(`${randomUUID()}\nnot-a-client-id`);
-    await page.getByRole('button', { name: 'Create key' }).click();
-    expect(await alertText('create-error')).toContain('Line 2 of the client allow-list, "not-a-client-id", is not a client ID');
-
-    await page.getByLabel('Client allow-list (optional)').fill(Array.from({ length: 501 }, () => randomUUID()).join('\n'));
-    await page.getByRole('button', { name: 'Create key' }).click();
-    await page.locator('#create-error', { hasText: 'clientIds' }).waitFor();
-
-    const clientId = randomUUID();
-    await page.getByLabel('Client allow-list (optional)').fill(`\n${clientId.toUpperCase()}\n\n`);
+    await page.getByLabel('Scope').selectOption('read-write');
+    await picker.getByLabel('Find a client').fill('glob');
+    expect(await picker.locator('[data-picker-count]').textContent()).toMatch(/^1 of \d+ clients shown, 0 selected$/);
+    expect(await picker.getByLabel('Acme Corp').isVisible()).toBe(false);
+    await picker.getByLabel('Globex').check();
+    await page.screenshot({ path: '/tmp/workspace-client-picker.png', fullPage: true });
+    // Accents and case do not matter when searching.
+    await picker.getByLabel('Find a client').fill('umlaut');
+    expect(await picker.getByLabel('Ümlaut GmbH').isVisible()).toBe(true);
+    await picker.getByLabel('Find a client').fill('zzz');
+    await picker.locator('[data-picker-no-match]').waitFor();
+    await picker.getByLabel('Find a client').fill('');
+    expect(await picker.locator('[data-picker-count]').textContent()).toMatch(/^\d+ clients, 1 selected$/);
     await page.getByRole('button', { name: 'Create key' }).click();
     await page.locator('#secret-value').waitFor();
+    const scopedKey = await page.locator('#secret-value').inputValue();
     expect(await alertText('create-error')).toBe('');
-    expect(await keyRow('Scoped').locator('ul.ids').textContent()).toBe(clientId);
+    expect(await keyRow('Scoped').locator('td:nth-child(4) li').allTextContents()).toEqual(['Globex']);
+    // The form is ready for the next key: nothing checked, nothing filtered.
+    expect(await picker.getByLabel('Globex').isChecked()).toBe(false);
     await page.getByRole('button', { name: 'I have stored it, hide it' }).click();
     expect(await page.locator('#secret-value').count()).toBe(0);
+
+    const allowed = await restCall(scopedKey, 'PATCH', { website: 'https://globex.example' }, `/clients/${ids.Globex}`);
+    expect(allowed.status, await allowed.clone().text()).toBe(200);
+    const denied = await restCall(scopedKey, 'PATCH', { website: 'https://acme.example' }, `/clients/${ids['Acme Corp']}`);
+    expect(denied.status).toBe(403);
+    expect(((await denied.json()) as { error: { code: string } }).error.code).toBe('client_not_allowed');
+    // A key with no clients (the default) edits nothing, though it may create.
+    expect((await restCall(ciKey, 'PATCH', { website: 'https://acme.example' }, `/clients/${ids['Acme Corp']}`)).status).toBe(403);
+  });
+
+  it('changes the clients of an existing key by name', async () => {
+    await page.getByRole('button', { name: 'Edit clients of key Scoped' }).click();
+    const dialog = page.locator('#edit-clients-dialog');
+    await dialog.waitFor();
+    expect(await dialog.locator('#edit-clients-heading').textContent()).toBe('Client allow-list of key "Scoped"');
+    expect(await dialog.getByLabel('Globex').isChecked()).toBe(true);
+    expect(await dialog.getByLabel('Acme Corp').isChecked()).toBe(false);
+    await dialog.getByLabel('Find a client').fill('ACME');
+    await dialog.getByLabel('Acme Corp').check();
+    await page.screenshot({ path: '/tmp/workspace-edit-clients.png' });
+    await dialog.getByRole('button', { name: 'Save clients' }).click();
+    await page.locator('#list-status', { hasText: 'Key "Scoped" now edits 2 clients.' }).waitFor();
+    expect(await dialog.isVisible()).toBe(false);
+    expect(await keyRow('Scoped').locator('td:nth-child(4) li').allTextContents()).toEqual(['Acme Corp', 'Globex']);
+    await page.reload();
+    expect(await keyRow('Scoped').locator('td:nth-child(4) li').allTextContents()).toEqual(['Acme Corp', 'Globex']);
+    const keys = (await (await context.request.get(`${app.url}/api/profile/api-keys`)).json()) as Array<{ name: string; clientIds: string[] }>;
+    expect(keys.find((k) => k.name === 'Scoped')!.clientIds).toHaveLength(2);
+
+    // Cancelling changes nothing.
+    await page.getByRole('button', { name: 'Edit clients of key Scoped' }).click();
+    await dialog.getByLabel('Globex').uncheck();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(await keyRow('Scoped').locator('td:nth-child(4) li').allTextContents()).toEqual(['Acme Corp', 'Globex']);
   });
 
   it('revokes the key in the page; the next call answers 401', async () => {

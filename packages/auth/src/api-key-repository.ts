@@ -8,7 +8,8 @@ export interface ApiKey {
   name: string;
   scope: KeyScope;
   prefix: string;
-  clientIds: string[] | null;
+  /** The client allow-list; empty (the default) allows no edits under any client. */
+  clientIds: string[];
   expiresAt: Date;
   createdAt: Date;
   updatedAt: Date;
@@ -25,7 +26,8 @@ export interface KeyPrincipal {
   organizationId: string;
   role: Role;
   scope: KeyScope;
-  allowedClientIds: string[] | null;
+  /** The key's client allow-list; empty means no client (see Caller in policy.ts). */
+  allowedClientIds: string[];
   plan: string;
   tenantDatabase: string;
 }
@@ -38,7 +40,7 @@ type Row = {
   name: string;
   scope: KeyScope;
   prefix: string;
-  client_ids: string[] | null;
+  client_ids: string[];
   expires_at: Date;
   created_at: Date;
   updated_at: Date;
@@ -53,7 +55,7 @@ function toApiKey(row: Row, now = new Date()): ApiKey {
     name: row.name,
     scope: row.scope,
     prefix: row.prefix,
-    clientIds: row.client_ids,
+    clientIds: row.client_ids ?? [],
     expiresAt: row.expires_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -69,8 +71,27 @@ export const MAX_KEY_LIFETIME_MS = 2 * DEFAULT_KEY_LIFETIME_MS;
 /** `last_used_at` is written at most this often per key. */
 const LAST_USED_GRANULARITY_MS = 60_000;
 
+/** Where a failure of work done off the request's path (the `last_used_at` write) is reported. */
+export interface BackgroundErrorLogger {
+  warn(event: string, fields?: Record<string, unknown>): void;
+}
+
+/** Without a logger, one JSON line on stderr in the service's log format: never silently dropped. */
+const STDERR_LOGGER: BackgroundErrorLogger = {
+  warn(event, fields = {}) {
+    process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'warn', event, ...fields })}\n`);
+  },
+};
+
 export class ApiKeyRepository {
-  constructor(private readonly db: Knex) {}
+  private readonly logger: BackgroundErrorLogger;
+
+  constructor(
+    private readonly db: Knex,
+    options: { logger?: BackgroundErrorLogger } = {},
+  ) {
+    this.logger = options.logger ?? STDERR_LOGGER;
+  }
 
   /** Creates a key; the returned `value` is the only time the secret exists outside its hash. */
   async create(input: {
@@ -79,7 +100,12 @@ export class ApiKeyRepository {
     name: string;
     scope: KeyScope;
     expiresAt: Date;
-    clientIds: string[] | null;
+    /**
+     * Default: none (the key edits nothing until clients are added).
+     * Why null is still accepted: callers written before the allow-list had no "every client" pass
+     * it; it means the same as empty: no client.
+     */
+    clientIds?: readonly string[] | null;
   }): Promise<{ key: ApiKey; value: string }> {
     const secret = generateApiKeySecret();
     const [row] = await this.db('api_keys')
@@ -90,7 +116,7 @@ export class ApiKeyRepository {
         scope: input.scope,
         prefix: secret.prefix,
         key_hash: secret.hash,
-        client_ids: input.clientIds,
+        client_ids: [...new Set(input.clientIds ?? [])],
         expires_at: input.expiresAt,
       })
       .returning(COLUMNS);
@@ -118,10 +144,11 @@ export class ApiKeyRepository {
     return row ? toApiKey(row) : null;
   }
 
-  async update(organizationId: string, id: string, ownerId: string, patch: { name?: string; clientIds?: string[] | null }): Promise<ApiKey | null> {
+  /** Renames a key or replaces its client allow-list (the owner's own keys only). */
+  async update(organizationId: string, id: string, ownerId: string, patch: { name?: string; clientIds?: readonly string[] }): Promise<ApiKey | null> {
     const values: Record<string, unknown> = { updated_at: this.db.fn.now(3) };
     if (patch.name !== undefined) values.name = patch.name;
-    if (patch.clientIds !== undefined) values.client_ids = patch.clientIds;
+    if (patch.clientIds !== undefined) values.client_ids = [...new Set(patch.clientIds)];
     const [row] = await this.db('api_keys').where({ organization_id: organizationId, id, user_id: ownerId }).update(values).returning(COLUMNS);
     return row ? toApiKey(row) : null;
   }
@@ -156,7 +183,10 @@ export class ApiKeyRepository {
         .where({ id: row.id })
         .andWhere((w) => w.whereNull('last_used_at').orWhere('last_used_at', '<', new Date(now.getTime() - LAST_USED_GRANULARITY_MS)))
         .update({ last_used_at: now })
-        .catch(() => {});
+        .catch((err: unknown) => {
+          // Why only a warning: last_used_at is informational; the request itself went through.
+          this.logger.warn('api_key_last_used_update_failed', { keyId: row.id, error: { name: (err as Error)?.name, code: (err as { code?: string })?.code, message: (err as Error)?.message } });
+        });
     }
     return {
       keyId: row.id,
@@ -164,7 +194,7 @@ export class ApiKeyRepository {
       organizationId: row.organization_id,
       role: row.role,
       scope: row.scope,
-      allowedClientIds: row.client_ids,
+      allowedClientIds: row.client_ids ?? [],
       plan: row.plan,
       tenantDatabase: row.tenant_database,
     };

@@ -26,13 +26,13 @@ const READS: ReadonlySet<Action> = new Set(['read', 'export']);
 /** Actions on an existing row of a client: need that client on the key's allow-list. */
 const ALLOW_LISTED: ReadonlySet<Action> = new Set(['update', 'delete', 'upload', 'import', 'share']);
 
-export interface Caller {
-  role: Role;
-  /** The API key's scope; null for a signed-in session (no key). */
-  scope: KeyScope | null;
-  /** The key's client allow-list; null means every client. */
-  allowedClientIds: readonly string[] | null;
-}
+/**
+ * Who is asking. An API key carries its scope and its client allow-list: edits, deletes, uploads,
+ * imports and shares under a client need that client on the list, and an empty list (a new key's
+ * default) allows none of them; there is no "every client". A signed-in session (`scope: null`)
+ * has no key, so no allow-list: it acts with its role alone.
+ */
+export type Caller = { role: Role; scope: KeyScope; allowedClientIds: readonly string[] } | { role: Role; scope: null };
 
 export interface Target {
   /** The client owning the affected row; null for rows outside any client (libraries, users). */
@@ -69,7 +69,7 @@ export function authorize(caller: Caller, action: Action, target: Target): Decis
   if (caller.role === 'external' && (target.workspaceWide || target.grant === null)) return deny('not_found');
   if (caller.scope === 'read-only' && !READS.has(action)) return deny('read_only_key');
   if (!roleAllows(caller, action, target)) return deny('forbidden');
-  if (ALLOW_LISTED.has(action) && caller.allowedClientIds !== null && target.clientId !== null && !caller.allowedClientIds.includes(target.clientId)) {
+  if (ALLOW_LISTED.has(action) && caller.scope !== null && target.clientId !== null && !caller.allowedClientIds.includes(target.clientId)) {
     return deny('client_not_allowed');
   }
   return ALLOWED;

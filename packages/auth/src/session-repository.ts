@@ -38,6 +38,18 @@ export class SessionRepository {
     return { sessionId: row.id, userId: row.user_id, organizationId: row.organization_id, role: row.role, email: row.email, name: row.name, tenantDatabase: row.tenant_database };
   }
 
+  /**
+   * Deletes sessions that can never be used again: past their absolute end, idle for longer than
+   * the idle limit, or revoked. Returns how many. The service calls it on a schedule.
+   */
+  async pruneExpired(now = new Date()): Promise<number> {
+    return this.db('sessions')
+      .where('expires_at', '<=', now)
+      .orWhere('last_seen_at', '<', new Date(now.getTime() - SESSION_IDLE_MS))
+      .orWhereNotNull('revoked_at')
+      .delete();
+  }
+
   async revoke(token: string): Promise<void> {
     await this.db('sessions').where({ token_hash: hashSessionToken(token) }).whereNull('revoked_at').update({ revoked_at: this.db.fn.now(3) });
   }

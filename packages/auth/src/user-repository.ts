@@ -49,6 +49,27 @@ export class EmailTakenError extends Error {
   }
 }
 
+/** Refused so that an organization always keeps one active administrator, or nobody could manage it. */
+export class LastAdministratorError extends Error {
+  constructor(email: string) {
+    super(`${email} is the last active administrator; make another user an administrator first.`);
+    this.name = 'LastAdministratorError';
+  }
+}
+
+/**
+ * Locks the organization's active administrators and refuses when `userId` is the only one.
+ * Why lock them all: two administrators demoting (or deactivating) each other at once would each
+ * see the other still there and both succeed. With the rows locked, the second waits for the first
+ * to commit, then re-reads the locked rows (PostgreSQL re-checks the WHERE on a row that changed)
+ * and sees the truth. Ordered by id so concurrent callers lock in the same order.
+ */
+async function assertNotLastAdmin(trx: Knex.Transaction, organizationId: string, userId: string): Promise<void> {
+  const admins = (await trx('users').select('id', 'email').where({ organization_id: organizationId, role: 'admin', active: true }).orderBy('id').forUpdate()) as Array<{ id: string; email: string }>;
+  const target = admins.find((a) => a.id === userId);
+  if (target && admins.length <= 1) throw new LastAdministratorError(target.email);
+}
+
 /** Users of the control plane. Every query is scoped to one organization. */
 export class UserRepository {
   constructor(private readonly db: Knex) {}
@@ -87,12 +108,19 @@ export class UserRepository {
     }
   }
 
+  /**
+   * Changes a user's name or role. Taking the administrator role from the last active
+   * administrator throws LastAdministratorError; the check and the change are one transaction.
+   */
   async update(organizationId: string, id: string, patch: { name?: string; role?: Role }): Promise<User | null> {
-    const [row] = await this.db('users')
-      .where({ organization_id: organizationId, id })
-      .update({ ...patch, updated_at: this.db.fn.now(3) })
-      .returning(USER_COLUMNS);
-    return row ? toUser(row) : null;
+    return this.db.transaction(async (trx) => {
+      if (patch.role !== undefined && patch.role !== 'admin') await assertNotLastAdmin(trx, organizationId, id);
+      const [row] = await trx('users')
+        .where({ organization_id: organizationId, id })
+        .update({ ...patch, updated_at: trx.fn.now(3) })
+        .returning(USER_COLUMNS);
+      return row ? toUser(row) : null;
+    });
   }
 
   async setPassword(id: string, password: string): Promise<void> {
@@ -101,10 +129,12 @@ export class UserRepository {
 
   /**
    * Deactivates a user and, in the same transaction, revokes all of their API keys and sign-in
-   * sessions, so nothing they hold works a moment later.
+   * sessions, so nothing they hold works a moment later. Deactivating the last active
+   * administrator throws LastAdministratorError.
    */
   async deactivate(organizationId: string, id: string, byUserId: string): Promise<User | null> {
     return this.db.transaction(async (trx) => {
+      await assertNotLastAdmin(trx, organizationId, id);
       const [row] = await trx('users')
         .where({ organization_id: organizationId, id })
         .update({ active: false, deactivated_at: trx.raw('coalesce(deactivated_at, now())'), updated_at: trx.fn.now(3) })

@@ -18,6 +18,8 @@ const UNAVAILABLE_CODES = new Set([
   '55000', // database is not accepting connections (ALLOW_CONNECTIONS false)
   '28P01', // authentication failed
   '28000',
+  '57014', // query_canceled: statement_timeout (the database is too slow right now)
+  '25P03', // idle_in_transaction_session_timeout
 ]);
 
 /**
@@ -30,7 +32,7 @@ export function isDatabaseUnavailableError(err: unknown): boolean {
   const e = err as { code?: unknown; message?: unknown; name?: unknown };
   if (typeof e.code === 'string' && (UNAVAILABLE_CODES.has(e.code) || e.code.startsWith('08'))) return true;
   const message = typeof e.message === 'string' ? e.message : '';
-  return /Connection terminated|connection timeout|Timeout acquiring a connection|Client has encountered a connection error|not queryable/i.test(message);
+  return /Connection terminated|connection timeout|Timeout acquiring a connection|Client has encountered a connection error|not queryable|Query read timeout/i.test(message);
 }
 
 /** A short reason for health output: never a host name, URL or credential. */
@@ -58,6 +60,9 @@ export function describeDatabaseError(err: unknown): string {
       return 'database is shutting down';
     case '53300':
       return 'too many connections';
+    case '57014':
+    case '25P03':
+      return 'timed out';
     case '28P01':
     case '28000':
       return 'authentication failed';

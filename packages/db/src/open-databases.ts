@@ -18,13 +18,32 @@ export interface Databases {
   close(): Promise<void>;
 }
 
+/** Bounds on waiting for the database, so a hung or overloaded database answers 503 quickly instead of hanging requests. */
+export interface DatabaseTimeouts {
+  /** How long a query waits for a free pool connection (and at most for a new one to connect). */
+  acquireTimeoutMs: number;
+  /** Server-side `statement_timeout`; the client gives up shortly after it, for a server that does not answer at all. */
+  statementTimeoutMs: number;
+}
+
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = { acquireTimeoutMs: 5_000, statementTimeoutMs: 15_000 };
+
+/** How much longer than the server's statement timeout the client waits for an answer before it treats the server as hung. */
+const CLIENT_GRACE_MS = 2_000;
+
 export interface OpenDatabasesOptions {
   /** null: start the embedded server under `dataDir`. */
   urls: DatabaseUrls | null;
   dataDir: string;
   poolMax: number;
   startupTimeoutMs: number;
+  timeouts?: DatabaseTimeouts;
   logger: Logger;
+  /**
+   * The embedded server died and could not be restarted (see startEmbeddedServer): the process
+   * should exit non-zero so a supervisor starts it again.
+   */
+  onEmbeddedServerLost?: (err: Error) => void;
   /** Create missing databases (embedded, DATABASE_URL, tests). */
   createMissing?: boolean;
   /** Operator commands: use the embedded server of a running service instead of refusing. */
@@ -38,20 +57,80 @@ export class DatabaseStartupError extends Error {
   }
 }
 
-export function createKnex(url: string, poolMax: number, applicationName = 'service'): Knex {
+/** pg's client-side timeout error (`query_timeout`): the server did not answer at all. */
+const QUERY_READ_TIMEOUT = 'Query read timeout';
+
+type PgQueryCallback = (err: Error | null, result?: unknown) => void;
+
+/**
+ * Why: when the client gives up on a query the server never answered, the connection is still
+ * busy with it; handed out again, every later query would queue behind it. Closing its socket
+ * makes knex drop the connection, and the next query gets a fresh one (or a quick 503).
+ */
+function dropConnectionOnReadTimeout(connection: pg.Client): void {
+  const query = connection.query.bind(connection) as (...args: unknown[]) => unknown;
+  const drop = (err: unknown) => {
+    if ((err as Error | null)?.message === QUERY_READ_TIMEOUT) (connection as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+  };
+  (connection as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+    const at = args.findIndex((a) => typeof a === 'function');
+    if (at >= 0) {
+      const callback = args[at] as PgQueryCallback;
+      args[at] = (err: Error | null, result?: unknown) => {
+        drop(err);
+        callback(err, result);
+      };
+    }
+    const result = query(...args);
+    if (at < 0 && result instanceof Promise) result.catch(drop);
+    return result;
+  };
+}
+
+/**
+ * A knex handle on one database. Queries wait at most `acquireTimeoutMs` for a connection; the
+ * server cancels a statement after `statementTimeoutMs` (and an idle transaction after a minute);
+ * the client gives up shortly after that when the server does not answer at all. Each of these
+ * fails the query with an error isDatabaseUnavailableError recognises (503, not a hang).
+ */
+export function createKnex(url: string, poolMax: number, applicationName = 'service', timeouts: DatabaseTimeouts = DEFAULT_DATABASE_TIMEOUTS): Knex {
   return knexFactory({
     client: 'pg',
     connection: {
       connectionString: url,
       application_name: applicationName,
-      connectionTimeoutMillis: 5_000,
+      connectionTimeoutMillis: Math.min(timeouts.acquireTimeoutMs, 5_000),
       keepAlive: true,
+      ...(timeouts.statementTimeoutMs > 0
+        ? { statement_timeout: timeouts.statementTimeoutMs, query_timeout: timeouts.statementTimeoutMs + CLIENT_GRACE_MS, idle_in_transaction_session_timeout: 60_000 }
+        : {}),
     },
-    pool: { min: 0, max: poolMax, idleTimeoutMillis: 30_000 },
-    acquireConnectionTimeout: 10_000,
+    pool: {
+      min: 0,
+      max: poolMax,
+      idleTimeoutMillis: 30_000,
+      afterCreate(connection: pg.Client, done: (err: Error | null, connection: pg.Client) => void) {
+        dropConnectionOnReadTimeout(connection);
+        done(null, connection);
+      },
+    },
+    acquireConnectionTimeout: timeouts.acquireTimeoutMs,
     // Why: knex prints pool errors to the console; the caller sees them as thrown errors anyway.
     log: { warn() {}, error() {}, deprecate() {}, debug() {} },
   });
+}
+
+/**
+ * A second handle on the same database without statement timeouts, for work that may rightly run
+ * long: migrations of a large installation. The caller destroys it.
+ */
+export function createUntimedKnex(db: Knex): Knex {
+  const config = db.client.config as Knex.Config & { connection: Record<string, unknown> | string };
+  const connection = typeof config.connection === 'string' ? { connectionString: config.connection } : { ...config.connection };
+  delete connection.statement_timeout;
+  delete connection.query_timeout;
+  delete connection.idle_in_transaction_session_timeout;
+  return knexFactory({ ...config, connection, pool: { min: 0, max: 2 } } as Knex.Config);
 }
 
 /** Creates the database named in `url` on its server when it does not exist yet. */
@@ -77,6 +156,19 @@ export async function ensureDatabase(url: string): Promise<void> {
   }
 }
 
+/** True when `work` settled within `ms`; false when the time ran out first (work goes on unobserved). */
+async function settleWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([work.then(() => true as const), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 async function sleep(ms: number): Promise<void> {
   await new Promise((r) => setTimeout(r, ms));
 }
@@ -92,7 +184,7 @@ export async function openDatabases(options: OpenDatabasesOptions): Promise<Data
   let createMissing = options.createMissing ?? false;
   if (!urls) {
     const running = options.attachToRunning ? findRunningEmbeddedServer(options.dataDir) : null;
-    if (!running) embedded = await startEmbeddedServer({ dataDir: options.dataDir, logger });
+    if (!running) embedded = await startEmbeddedServer({ dataDir: options.dataDir, logger, onLost: options.onEmbeddedServerLost });
     const baseUrl = running?.baseUrl ?? embedded!.baseUrl;
     urls = {
       controlPlane: `${baseUrl}/service_control_plane`,
@@ -130,16 +222,20 @@ export async function openDatabases(options: OpenDatabasesOptions): Promise<Data
     delay = Math.min(delay * 2, 5_000);
   }
 
+  const timeouts = options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS;
   const handles = {
-    controlPlane: createKnex(urls.controlPlane, options.poolMax, 'service:control-plane'),
-    shared: createKnex(urls.shared, options.poolMax, 'service:shared'),
-    tenant: createKnex(urls.tenant, options.poolMax, 'service:tenant'),
+    controlPlane: createKnex(urls.controlPlane, options.poolMax, 'service:control-plane', timeouts),
+    shared: createKnex(urls.shared, options.poolMax, 'service:shared', timeouts),
+    tenant: createKnex(urls.tenant, options.poolMax, 'service:tenant', timeouts),
   };
   return {
     ...handles,
     embedded,
     async close() {
-      await Promise.allSettled(DATABASE_NAMES.map((n) => handles[n].destroy()));
+      // Why bounded: a pool waits for connections still in use; a query stuck on a dead server
+      // must not keep the embedded server (and the data directory lock) alive forever.
+      const closed = await settleWithin(Promise.allSettled(DATABASE_NAMES.map((n) => handles[n].destroy())), timeouts.statementTimeoutMs + CLIENT_GRACE_MS);
+      if (!closed) logger.warn('database_pools_not_closed', { message: 'connections still in use when the service stopped; closing the database anyway' });
       await embedded?.stop();
     },
   };

@@ -1,13 +1,13 @@
 import { Type } from 'typebox';
 import { DEFAULT_KEY_LIFETIME_MS, MAX_KEY_LIFETIME_MS } from '@service/auth';
-import { BadRequestError, defineRoute, NotFoundError } from '@service/http';
+import { defineRoute, NotFoundError, ValidationError } from '@service/http';
 import type { AppContext } from '../app-context.ts';
 import { ApiKeySchema, IdParams, presentApiKey, ScopeSchema, Uuid } from './identity-schemas.ts';
 import { requireSession, sameOriginGuard } from './session-guard.ts';
 
-const ClientIds = Type.Union([Type.Array(Uuid, { maxItems: 500, uniqueItems: true }), Type.Null()], {
-  description: 'Client allow-list: edits, deletes, evidence uploads and imports into existing reports need the client on it. Omit or null for every client; [] for none.',
-});
+const ALLOW_LIST_RULE =
+  'The client allow-list: edits, deletes, evidence uploads and imports into existing reports under a client need it on the list (403 `client_not_allowed` otherwise); reads, exports and plain creates do not. Empty (the default): the key edits nothing until clients are added. There is no "every client".';
+const ClientIds = Type.Array(Uuid, { maxItems: 500, uniqueItems: true, description: ALLOW_LIST_RULE });
 
 const CreateKeyBody = Type.Object(
   {
@@ -20,11 +20,25 @@ const CreateKeyBody = Type.Object(
 );
 
 const UpdateKeyBody = Type.Object(
-  { name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })), clientIds: Type.Optional(ClientIds) },
+  { name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })), clientIds: Type.Optional(Type.Array(Uuid, { maxItems: 500, uniqueItems: true, description: `${ALLOW_LIST_RULE} Replaces the whole list.` })) },
   { additionalProperties: false },
 );
 
 const CreatedKey = Type.Object({ key: Type.String({ description: 'The key value. Shown this once; store it now.' }), apiKey: ApiKeySchema });
+
+const EXAMPLE_KEY = {
+  id: '0b6f7c1e-2d3a-4e5f-8a9b-0c1d2e3f4a5b',
+  name: 'CI pipeline',
+  scope: 'read-write',
+  prefix: 'service_sk_4fQ2aB',
+  clientIds: ['3f2b8c1e-5d4a-4b6f-9e7d-2a1c0b9f8e7d'],
+  state: 'active',
+  expiresAt: '2027-11-02T09:30:00.000Z',
+  createdAt: '2026-11-02T09:30:00.000Z',
+  lastUsedAt: null,
+  revokedAt: null,
+  userId: '7a1d3c5e-9b2f-4d6a-8c0e-1f3b5d7a9c2e',
+};
 
 export function registerApiKeyRoutes(app: AppContext): void {
   const { router, registry, routeDefaults, identity } = app;
@@ -38,10 +52,11 @@ export function registerApiKeyRoutes(app: AppContext): void {
     path: '/api/profile/api-keys',
     operationId: 'listOwnApiKeys',
     summary: 'List my API keys',
+    description: 'Your keys, newest first, with their scope, client allow-list and state. Key values are never shown again.',
     tags: ['API keys'],
     security: 'session',
     before: signedIn,
-    responses: { 200: { description: 'Your keys, newest first. Key values are never shown.', schema: { arrayOf: 'ApiKey' } } },
+    responses: { 200: { description: 'Your keys, newest first. Key values are never shown.', schema: { arrayOf: 'ApiKey' }, example: [EXAMPLE_KEY] } },
     async handler(ctx) {
       const s = (await app.sessionOf(ctx))!;
       ctx.body = (await identity.apiKeys.listForUser(s.organizationId, s.userId)).map(presentApiKey);
@@ -53,27 +68,29 @@ export function registerApiKeyRoutes(app: AppContext): void {
     path: '/api/profile/api-keys',
     operationId: 'createApiKey',
     summary: 'Create an API key',
-    description: 'The answer holds the key value; it is the only time the value is shown.',
+    description:
+      'The answer holds the key value; it is the only time the value is shown. Without `clientIds` the key can read, export and create, but edits nothing until clients are added to its allow-list.',
     tags: ['API keys'],
     security: 'session',
     before: signedIn,
-    body: { schema: CreateKeyBody, maxBytes: 64 * 1024, example: { name: 'CI pipeline', scope: 'read-write', clientIds: null } },
-    responses: { 201: { description: 'Created.', schema: CreatedKey } },
+    body: { schema: CreateKeyBody, maxBytes: 64 * 1024, example: { name: 'CI pipeline', scope: 'read-write', clientIds: ['3f2b8c1e-5d4a-4b6f-9e7d-2a1c0b9f8e7d'] } },
+    responses: { 201: { description: 'Created.', schema: CreatedKey, example: { key: `service_sk_4fQ2aB${'x'.repeat(37)}`, apiKey: EXAMPLE_KEY } } },
     async handler(ctx, { body }) {
       const s = (await app.sessionOf(ctx))!;
       const now = Date.now();
       const expiresAt = body.expiresAt ? new Date(body.expiresAt) : new Date(now + DEFAULT_KEY_LIFETIME_MS);
-      if (expiresAt.getTime() <= now) throw new BadRequestError('expiresAt must be in the future.', 'validation_failed');
-      if (expiresAt.getTime() > now + MAX_KEY_LIFETIME_MS) throw new BadRequestError('expiresAt may be at most two years from now.', 'validation_failed');
+      if (expiresAt.getTime() <= now) throw new ValidationError('expiresAt must be in the future.', [{ path: '/expiresAt', message: 'must be in the future' }]);
+      if (expiresAt.getTime() > now + MAX_KEY_LIFETIME_MS) throw new ValidationError('expiresAt may be at most two years from now.', [{ path: '/expiresAt', message: 'must be at most two years from now' }]);
       const { key, value } = await identity.apiKeys.create({
         organizationId: s.organizationId,
         userId: s.userId,
         name: body.name,
         scope: body.scope,
         expiresAt,
-        clientIds: body.clientIds ?? null,
+        clientIds: body.clientIds ?? [],
       });
       ctx.set('Cache-Control', 'no-store');
+      ctx.set('Location', `/api/profile/api-keys/${key.id}`);
       ctx.status = 201;
       ctx.body = { key: value, apiKey: presentApiKey(key) };
     },
@@ -84,12 +101,13 @@ export function registerApiKeyRoutes(app: AppContext): void {
     path: '/api/profile/api-keys/{id}',
     operationId: 'updateApiKey',
     summary: 'Rename a key or change its client allow-list',
+    description: 'Changes the fields you send; absent fields keep their value. `clientIds` replaces the whole allow-list. Only your own keys.',
     tags: ['API keys'],
     security: 'session',
     before: signedIn,
     params: IdParams,
-    body: { schema: UpdateKeyBody, maxBytes: 64 * 1024 },
-    responses: { 200: { description: 'Updated.', schema: 'ApiKey' } },
+    body: { schema: UpdateKeyBody, maxBytes: 64 * 1024, example: { clientIds: ['3f2b8c1e-5d4a-4b6f-9e7d-2a1c0b9f8e7d'] } },
+    responses: { 200: { description: 'Updated.', schema: 'ApiKey', example: EXAMPLE_KEY } },
     async handler(ctx, { params, body }) {
       const s = (await app.sessionOf(ctx))!;
       const key = await identity.apiKeys.update(s.organizationId, params.id, s.userId, body);
@@ -103,6 +121,7 @@ export function registerApiKeyRoutes(app: AppContext): void {
     path: '/api/profile/api-keys/{id}',
     operationId: 'revokeOwnApiKey',
     summary: 'Revoke one of my keys',
+    description: 'The key stops working at once; it stays listed as `revoked`.',
     tags: ['API keys'],
     security: 'session',
     before: signedIn,
@@ -121,10 +140,12 @@ export function registerApiKeyRoutes(app: AppContext): void {
     path: '/api/admin/api-keys',
     operationId: 'listOrganizationApiKeys',
     summary: 'Every API key of the organization (administrators)',
+    description: 'Every key of every user of the organization, newest first, with its owner. Key values are never shown.',
     tags: ['API keys'],
     security: 'session',
+    adminOnly: true,
     before: admin,
-    responses: { 200: { description: 'Every key with its owner. Key values are never shown.', schema: { arrayOf: 'ApiKey' } } },
+    responses: { 200: { description: 'Every key with its owner. Key values are never shown.', schema: { arrayOf: 'ApiKey' }, example: [{ ...EXAMPLE_KEY, ownerEmail: 'tess@example.com', ownerName: 'Tess Tester' }] } },
     async handler(ctx) {
       const s = (await app.sessionOf(ctx))!;
       ctx.body = (await identity.apiKeys.listForOrganization(s.organizationId)).map(presentApiKey);
@@ -136,11 +157,13 @@ export function registerApiKeyRoutes(app: AppContext): void {
     path: '/api/admin/api-keys/{id}/revoke',
     operationId: 'revokeApiKey',
     summary: 'Revoke any key of the organization (administrators)',
+    description: 'The key stops working at once. Revoking a revoked key changes nothing.',
     tags: ['API keys'],
     security: 'session',
+    adminOnly: true,
     before: admin,
     params: IdParams,
-    responses: { 200: { description: 'Revoked.', schema: 'ApiKey' } },
+    responses: { 200: { description: 'Revoked.', schema: 'ApiKey', example: { ...EXAMPLE_KEY, state: 'revoked', revokedAt: '2026-11-03T10:00:00.000Z' } } },
     async handler(ctx, { params }) {
       const s = (await app.sessionOf(ctx))!;
       const key = await identity.apiKeys.revoke(s.organizationId, params.id, s.userId);

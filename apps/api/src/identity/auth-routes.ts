@@ -1,9 +1,12 @@
 import { Type } from 'typebox';
 import { MAX_PASSWORD_LENGTH, SESSION_ABSOLUTE_MS, SESSION_COOKIE, verifyPassword } from '@service/auth';
-import { defineRoute, HttpError, RateLimitedError, UnauthenticatedError } from '@service/http';
+import { defineRoute, RateLimitedError, UnauthenticatedError } from '@service/http';
 import type { AppContext } from '../app-context.ts';
 import { presentUser, UserSchema } from './identity-schemas.ts';
-import { requireSession, sameOriginGuard } from './session-guard.ts';
+import { requireSession, sameOriginGuard, setSessionCookie } from './session-guard.ts';
+
+/** The largest sign-in body: an email and a password fit many times over. */
+const LOGIN_BODY_MAX_BYTES = 16 * 1024;
 
 const LoginBody = Type.Object(
   {
@@ -12,6 +15,8 @@ const LoginBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+const SignedIn = Type.Object({ user: UserSchema });
 
 export function registerAuthRoutes(app: AppContext): void {
   const { router, registry, routeDefaults, identity } = app;
@@ -23,32 +28,36 @@ export function registerAuthRoutes(app: AppContext): void {
     operationId: 'login',
     summary: 'Sign in',
     description:
-      'Checks email and password and sets an HttpOnly, SameSite=Strict session cookie. Send `X-Requested-With`. Repeated failures are slowed down per account and per address (429 with `Retry-After`).',
+      'Checks email and password and sets an HttpOnly, SameSite=Strict session cookie (`Secure` when the client uses HTTPS, also behind a reverse proxy listed in `TRUST_PROXY`). Send `X-Requested-With`; a browser `Origin` must be this service. At most 5 attempts per account and 30 per address are checked in 15 minutes; successful ones are not counted. Further attempts answer 429 with `Retry-After`.',
     tags: ['Sign-in'],
     security: 'none',
+    rateLimited: true,
+    crossSiteCheck: true,
     before: [sameOriginGuard()],
-    body: { schema: LoginBody, maxBytes: 16 * 1024, example: { email: 'admin@example.com', password: 'correct horse battery staple' } },
-    responses: { 200: { description: 'Signed in.', schema: Type.Object({ user: UserSchema }) }, 401: { description: 'Wrong email or password (`unauthenticated`).', schema: 'Error' } },
+    body: { schema: LoginBody, maxBytes: LOGIN_BODY_MAX_BYTES, example: { email: 'admin@example.com', password: 'correct horse battery staple' } },
+    responses: {
+      200: {
+        description: 'Signed in; the session cookie is set.',
+        schema: SignedIn,
+        headers: { 'Set-Cookie': { description: '`service_session=...; Path=/; HttpOnly; SameSite=Strict` (and `Secure` over HTTPS).' } },
+        example: {
+          user: { id: '0b6f7c1e-2d3a-4e5f-8a9b-0c1d2e3f4a5b', email: 'admin@example.com', name: 'Administrator', role: 'admin', active: true, createdAt: '2026-11-02T09:30:00.000Z', updatedAt: '2026-11-02T09:30:00.000Z', deactivatedAt: null },
+        },
+      },
+      401: { description: 'Wrong email or password (`unauthenticated`); the same answer for an unknown email.', schema: 'Error' },
+      429: { description: 'Too many failed sign-ins for this account or from this address (`rate_limited`); wait `Retry-After` seconds.', schema: 'Error' },
+    },
     async handler(ctx, { body }) {
       const ip = ctx.state.clientIp ?? ctx.ip;
       const email = body.email.trim().toLowerCase();
-      const wait = await identity.loginThrottle.retryAfter(email, ip);
-      if (wait !== null) throw new RateLimitedError(wait);
+      const started = await identity.loginThrottle.begin(email, ip);
+      if ('retryAfterSeconds' in started) throw new RateLimitedError(started.retryAfterSeconds);
       const user = await identity.users.findByEmailWithPassword(email);
       const ok = await verifyPassword(body.password, user?.passwordHash ?? null);
-      if (!user || !ok || !user.active) {
-        await identity.loginThrottle.recordFailure(email, ip);
-        throw new UnauthenticatedError('Email or password is wrong.');
-      }
+      if (!user || !ok || !user.active) throw new UnauthenticatedError('Email or password is wrong.');
+      await started.attempt.succeeded();
       const session = await identity.sessions.create(user.id);
-      ctx.cookies.set(SESSION_COOKIE, session.token, {
-        httpOnly: true,
-        sameSite: 'strict',
-        secure: ctx.secure,
-        path: '/',
-        maxAge: SESSION_ABSOLUTE_MS,
-        overwrite: true,
-      });
+      setSessionCookie(ctx, session.token, SESSION_ABSOLUTE_MS);
       ctx.body = { user: presentUser(user) };
     },
   });
@@ -58,6 +67,7 @@ export function registerAuthRoutes(app: AppContext): void {
     path: '/api/auth/logout',
     operationId: 'logout',
     summary: 'Sign out',
+    description: 'Ends the session at once and clears the cookie. Without a session it simply clears the cookie.',
     tags: ['Sign-in'],
     security: 'session',
     before: [sameOriginGuard()],
@@ -65,7 +75,7 @@ export function registerAuthRoutes(app: AppContext): void {
     async handler(ctx) {
       const token = ctx.cookies.get(SESSION_COOKIE);
       if (token) await identity.sessions.revoke(token);
-      ctx.cookies.set(SESSION_COOKIE, '', { httpOnly: true, sameSite: 'strict', secure: ctx.secure, path: '/', maxAge: 0, overwrite: true });
+      setSessionCookie(ctx, '', 0);
       ctx.status = 204;
     },
   });
@@ -75,14 +85,15 @@ export function registerAuthRoutes(app: AppContext): void {
     path: '/api/auth/me',
     operationId: 'getSignedInUser',
     summary: 'The signed-in user',
+    description: 'The user of the current session, with their current role.',
     tags: ['Sign-in'],
     security: 'session',
     before: [requireSession(app.sessionOf)],
-    responses: { 200: { description: 'The signed-in user.', schema: Type.Object({ user: UserSchema }) } },
+    responses: { 200: { description: 'The signed-in user.', schema: SignedIn } },
     async handler(ctx) {
       const session = (await app.sessionOf(ctx))!;
       const user = await identity.users.get(session.organizationId, session.userId);
-      if (!user) throw new HttpError(401, 'unauthenticated', 'Sign in first.');
+      if (!user) throw new UnauthenticatedError('Sign in first.');
       ctx.body = { user: presentUser(user) };
     },
   });

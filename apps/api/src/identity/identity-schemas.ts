@@ -22,7 +22,9 @@ export const ApiKeySchema = Type.Object({
   name: Type.String(),
   scope: ScopeSchema,
   prefix: Type.String({ description: 'The first characters of the key, to recognise it. The key itself is never shown again.' }),
-  clientIds: Type.Union([Type.Array(Uuid), Type.Null()], { description: 'Client allow-list: null means every client.' }),
+  clientIds: Type.Array(Uuid, {
+    description: "The client allow-list: edits, deletes, evidence uploads and imports under a client need it here (403 `client_not_allowed` otherwise). Empty (the default): the key reads, exports and creates, but edits nothing.",
+  }),
   state: Type.Enum(['active', 'expired', 'revoked']),
   expiresAt: Type.String({ format: 'date-time' }),
   createdAt: Type.String({ format: 'date-time' }),

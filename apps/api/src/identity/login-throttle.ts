@@ -1,14 +1,22 @@
 import type { RateLimitStore } from '@service/http';
 
 /**
- * Slows down password guessing: after 5 failed sign-ins for one account, or 30 from one address,
- * within 15 minutes, further attempts are refused (429 with Retry-After) until the window frees
- * budget. Successful sign-ins cost nothing. Counters live in the shared rate-limit store.
+ * Slows down password guessing: at most 5 failed sign-ins per account and 30 per address within
+ * 15 minutes; further attempts are refused (429 with Retry-After) until the window frees budget.
+ *
+ * Why charge first: an attempt is counted, in one atomic store operation per budget, BEFORE its
+ * password is checked, and given back when it succeeds. Checking the budget and counting the
+ * failure afterwards let 40 parallel guesses all pass the check before any was counted. So
+ * successful sign-ins still cost nothing, and at most 5 guesses per account are ever checked.
  */
 export interface LoginThrottle {
-  /** Seconds to wait before trying again, or null when an attempt may go ahead. */
-  retryAfter(email: string, ip: string): Promise<number | null>;
-  recordFailure(email: string, ip: string): Promise<void>;
+  /** Takes one attempt from both budgets: the attempt to settle, or the seconds to wait (nothing taken). */
+  begin(email: string, ip: string): Promise<{ retryAfterSeconds: number } | { attempt: LoginAttempt }>;
+}
+
+export interface LoginAttempt {
+  /** The password was right: the attempt is given back. A failed attempt stays counted. */
+  succeeded(): Promise<void>;
 }
 
 const WINDOW_MS = 15 * 60 * 1000;
@@ -16,26 +24,25 @@ const PER_ACCOUNT = 5;
 const PER_IP = 30;
 
 export function createLoginThrottle(store: RateLimitStore): LoginThrottle {
-  const keys = (email: string, ip: string) => [
-    { key: `login-fail:account:${email}`, limit: PER_ACCOUNT },
-    { key: `login-fail:ip:${ip}`, limit: PER_IP },
-  ];
   return {
-    async retryAfter(email, ip) {
-      let wait = 0;
-      for (const { key, limit } of keys(email, ip)) {
-        // Why: a cost-0 consume reads the budget without spending it; when it is spent, a cost-1
-        // consume is refused (and charges nothing) and says exactly when the next attempt fits.
-        const read = await store.consume(key, 0, limit, WINDOW_MS, Date.now());
-        if (read.remaining <= 0) {
-          const probe = await store.consume(key, 1, limit, WINDOW_MS, Date.now());
-          if (!probe.allowed) wait = Math.max(wait, Math.max(1, Math.ceil(probe.retryAfterMs / 1000)));
+    async begin(email, ip) {
+      const at = Date.now();
+      const charged: string[] = [];
+      const giveBack = async () => {
+        for (const key of charged) await store.refund(key, 1, WINDOW_MS, at);
+      };
+      for (const { key, limit } of [
+        { key: `login-fail:account:${email}`, limit: PER_ACCOUNT },
+        { key: `login-fail:ip:${ip}`, limit: PER_IP },
+      ]) {
+        const decision = await store.consume(key, 1, limit, WINDOW_MS, at);
+        if (!decision.allowed) {
+          await giveBack();
+          return { retryAfterSeconds: Math.max(1, Math.ceil(decision.retryAfterMs / 1000)) };
         }
+        charged.push(key);
       }
-      return wait > 0 ? wait : null;
-    },
-    async recordFailure(email, ip) {
-      for (const { key, limit } of keys(email, ip)) await store.consume(key, 1, limit, WINDOW_MS, Date.now());
+      return { attempt: { succeeded: giveBack } };
     },
   };
 }

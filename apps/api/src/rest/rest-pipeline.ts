@@ -3,7 +3,7 @@ import compose from 'koa-compose';
 import type { Knex } from 'knex';
 import { licenseAllows, type ApiKeyRepository, type KeyPrincipal, type License } from '@service/auth';
 import type { Edition } from '@service/config';
-import { ForbiddenError, ipRateLimitKey, rateLimit, UnauthenticatedError, type RateLimitStore } from '@service/http';
+import { BEARER_CHALLENGE, ForbiddenError, ipRateLimitKey, rateLimit, UnauthenticatedError, type RateLimitStore } from '@service/http';
 
 /** What a REST handler runs as: the key, its owner's current role, and the owner's tenant database. */
 export interface RestPrincipal extends KeyPrincipal {
@@ -22,7 +22,8 @@ export function requestCost(ctx: Context): number {
   return EXPENSIVE.find((e) => e.method === ctx.method && e.path.test(ctx.path))?.cost ?? 1;
 }
 
-const BEARER = /^Bearer ([^\s]{1,512})$/;
+/** RFC 9110: the auth scheme is case-insensitive (`bearer` works); one or more spaces before the token. */
+const BEARER = /^Bearer +([^\s]{1,512}) *$/i;
 
 function authenticateKey(apiKeys: ApiKeyRepository, tenantFor: (tenantDatabase: string) => Knex): Middleware {
   return async (ctx, next) => {
@@ -30,7 +31,7 @@ function authenticateKey(apiKeys: ApiKeyRepository, tenantFor: (tenantDatabase: 
     // Why: one message for missing, malformed, unknown, expired, revoked and deactivated owners,
     // so an answer never tells a guesser which of them it was.
     const principal = match ? await apiKeys.authenticate(match[1]!) : null;
-    if (!principal) throw new UnauthenticatedError('Missing or invalid API key. Send Authorization: Bearer service_sk_...');
+    if (!principal) throw new UnauthenticatedError('Missing or invalid API key. Send Authorization: Bearer service_sk_...', { challenge: BEARER_CHALLENGE });
     ctx.state.principal = { ...principal, tenant: tenantFor(principal.tenantDatabase) } satisfies RestPrincipal;
     await next();
   };

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { absolutePath } from 'swagger-ui-dist';
-import { NotFoundError } from '@service/http';
+import { Type } from 'typebox';
+import { defineRoute, NotFoundError } from '@service/http';
 import type { AppContext } from '../app-context.ts';
 
 // Why: self-hosted installs are offline. Swagger UI is served from our own copy of swagger-ui-dist,
@@ -42,25 +43,58 @@ const INIT = `window.ui = SwaggerUIBundle({
 
 const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; font-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'";
 
+const OpenApiDocument = Type.Object(
+  { openapi: Type.String(), info: Type.Object({ title: Type.String(), version: Type.String() }), paths: Type.Object({}), components: Type.Object({}) },
+  { description: 'An OpenAPI 3.1 document.' },
+);
+
+/**
+ * The OpenAPI document of this app, built once. Building it checks every declaration (examples
+ * against their schemas), so the app builds it as it starts and a bad declaration fails there.
+ */
+export function openApiDocumentOf(app: Pick<AppContext, 'registry' | 'deps'>): Record<string, unknown> {
+  return app.registry.document({
+    title: 'service REST API',
+    version: app.deps.build.version,
+    description:
+      'The REST API of the security-reporting workspace. Authenticate with a personal API key: `Authorization: Bearer service_sk_...`. Errors are `{"error": {"code", "message", "details"?}}`; `details` is always a list of `{path, message}`. Every response carries `X-Request-Id`; REST responses carry `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`.',
+    license: { name: 'Proprietary: use is governed by your service licence', identifier: 'LicenseRef-Proprietary' },
+  });
+}
+
 export function registerApiDocsRoutes(app: AppContext): void {
   const dist = absolutePath();
   const cache = new Map<string, Buffer>();
+  let documentText: string | null = null;
 
-  app.router.get('/api/rest-docs/openapi', (ctx) => {
-    ctx.set('Cache-Control', 'no-cache');
-    ctx.body = app.registry.document({
-      title: 'service REST API',
-      version: app.deps.build.version,
-      description: 'The REST API of the security-reporting workspace. Authenticate with a personal API key: `Authorization: Bearer service_sk_...`.',
-    });
+  defineRoute(app.router, app.registry, app.routeDefaults, {
+    method: 'get',
+    path: '/api/rest-docs/openapi',
+    operationId: 'getOpenApiDocument',
+    summary: 'This OpenAPI document',
+    description:
+      'The OpenAPI 3.1 document of the REST API, generated from the schemas that validate requests. `/api-docs` shows it as an interactive reference. Public; limited per client address like the REST API (`RATE_LIMIT_PER_IP` per minute).',
+    tags: ['System'],
+    security: 'none',
+    usesDatabase: false,
+    rateLimited: true,
+    responses: { 200: { description: 'The document.', schema: OpenApiDocument } },
+    handler(ctx) {
+      ctx.set('Cache-Control', 'no-cache');
+      documentText ??= JSON.stringify(openApiDocumentOf(app));
+      ctx.type = 'application/json; charset=utf-8';
+      ctx.body = documentText;
+    },
   });
 
+  app.registry.addUndocumentedRoute('GET', '/api-docs', 'the interactive reference page (HTML) that shows this document');
   app.router.get('/api-docs', (ctx) => {
     ctx.set('Content-Security-Policy', CSP);
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = PAGE;
   });
 
+  app.registry.addUndocumentedRoute('GET', '/api-docs/assets/{file}', 'static files of the interactive reference page');
   app.router.get('/api-docs/assets/:file', async (ctx) => {
     const file = ctx.params.file!;
     ctx.set('X-Content-Type-Options', 'nosniff');

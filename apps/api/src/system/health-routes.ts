@@ -29,9 +29,11 @@ export function registerHealthRoutes(app: AppContext): void {
     path: '/api/health',
     operationId: 'getHealth',
     summary: 'Service health',
-    description: 'Queries the three databases, each with a short timeout. Public; used by the container health check.',
+    description:
+      'Queries the three databases, each with a short timeout (`HEALTH_TIMEOUT_MS`). Public, no licence needed; used by the container health check. Limited per client address like the REST API (`RATE_LIMIT_PER_IP` per minute), so it cannot be used to load the databases.',
     tags: ['System'],
     security: 'none',
+    rateLimited: true,
     responses: {
       200: { description: 'All three databases answer.', schema: 'Health', example: { status: 'ok', version: deps.build.version, checks: { controlPlane: 'ok', shared: 'ok', tenant: 'ok' } } },
       503: { description: 'At least one database cannot be queried; the failing check says which and why.', schema: 'Health', example: { status: 'degraded', version: deps.build.version, checks: { controlPlane: 'ok', shared: 'ok', tenant: 'connection refused' } } },
@@ -49,9 +51,10 @@ export function registerHealthRoutes(app: AppContext): void {
     path: '/api/version',
     operationId: 'getVersion',
     summary: 'Running version',
-    description: 'Public. `sha` and `node` are added for a signed-in administrator session.',
+    description: 'Public, no licence needed. `sha` and `node` are added for a signed-in administrator session. Limited per client address like the REST API (`RATE_LIMIT_PER_IP` per minute).',
     tags: ['System'],
     security: 'none',
+    rateLimited: true,
     responses: { 200: { description: 'The running version.', schema: 'Version', example: { version: deps.build.version, edition: 'self-hosted' } } },
     async handler(ctx) {
       const session = await app.sessionOf(ctx);

@@ -1,4 +1,5 @@
 import { ROLES, type SessionPrincipal } from '@service/auth';
+import { renderClientDirectory, type ClientChoice } from './client-picker.ts';
 import { html, type SafeHtml } from './html-template.ts';
 import { renderKeyTable, type PresentedApiKey } from './key-table.ts';
 import { renderPage } from './page-shell.ts';
@@ -23,8 +24,8 @@ function renderCreateUserForm(): SafeHtml {
 </section>`;
 }
 
-export function renderAdminPage(options: { session: SessionPrincipal; keys: PresentedApiKey[]; users: PresentedUser[] }): SafeHtml {
-  const { session, keys, users } = options;
+export function renderAdminPage(options: { session: SessionPrincipal; keys: PresentedApiKey[]; users: PresentedUser[]; clients: ClientChoice[] }): SafeHtml {
+  const { session, keys, users, clients } = options;
   const body = html`<h1>Administration</h1>
 <section aria-labelledby="users-heading">
 <h2 id="users-heading">Users</h2>
@@ -38,8 +39,9 @@ ${renderUserTable(users, session)}
 <h2 id="org-keys-heading">API keys of the organization</h2>
 <p class="alert" role="alert" id="list-error"></p>
 <p class="status" role="status" id="list-status" tabindex="-1"></p>
-${renderKeyTable(keys, { caption: 'Every API key of the organization', withOwner: true, revokeAction: 'revoke-org-key' })}
-</section>`;
+${renderKeyTable(keys, { caption: 'Every API key of the organization', withOwner: true, revokeAction: 'revoke-org-key', clients, editable: false })}
+</section>
+${renderClientDirectory(clients)}`;
   return renderPage({ title: 'Administration', page: 'admin', session, body });
 }
 

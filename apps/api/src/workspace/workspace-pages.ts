@@ -2,12 +2,17 @@ import type { Context } from 'koa';
 import type { SessionPrincipal } from '@service/auth';
 import type { AppContext } from '../app-context.ts';
 import { presentApiKey, presentUser } from '../identity/identity-schemas.ts';
+import type { RestPrincipal } from '../rest/rest-pipeline.ts';
 import { renderAdminForbiddenPage, renderAdminPage } from './admin-page.ts';
-import { renderApiKeysPage } from './api-keys-page.ts';
+import { renderApiKeysPage, type ClientChoices } from './api-keys-page.ts';
+import type { ClientChoice } from './client-picker.ts';
 import type { SafeHtml } from './html-template.ts';
 import { redirectPage, sendPage } from './page-shell.ts';
 import { renderSignInPage } from './sign-in-page.ts';
 import { registerWorkspaceAssets } from './workspace-assets.ts';
+
+/** Most clients a page lists by name (the pickers search within them). */
+const MAX_CLIENT_CHOICES = 2000;
 
 /**
  * The small server-rendered workspace: sign-in, API keys, and for administrators keys and users.
@@ -17,8 +22,50 @@ import { registerWorkspaceAssets } from './workspace-assets.ts';
 export function registerWorkspacePages(app: AppContext): void {
   const { router, identity } = app;
 
+  /**
+   * The clients the signed-in person can put on a key's allow-list, by name, read through the
+   * workspace repositories as that person (read-only), so visibility is the REST API's.
+   * Why externals differ: clients are never shared with them, but the projects and reports shared
+   * with them belong to clients, and their keys need those clients to edit what is shared.
+   */
+  async function clientChoices(session: SessionPrincipal): Promise<ClientChoices> {
+    const tenant = app.tenantFor(session.tenantDatabase);
+    const reader: RestPrincipal = {
+      keyId: `session:${session.sessionId}`,
+      userId: session.userId,
+      organizationId: session.organizationId,
+      role: session.role,
+      scope: 'read-only',
+      allowedClientIds: [],
+      plan: '',
+      tenantDatabase: session.tenantDatabase,
+      tenant,
+    };
+    const page = { filters: {}, offset: 0, limit: MAX_CLIENT_CHOICES };
+    if (session.role !== 'external') {
+      const { rows, total } = await app.repositories.clients.list(tenant, reader, page);
+      return { clients: rows.map((r) => ({ id: String(r.id), name: String(r.name) })), truncated: total > rows.length };
+    }
+    const through = new Map<string, string[]>();
+    let truncated = false;
+    for (const [repository, label] of [
+      [app.repositories.projects, 'name'],
+      [app.repositories.reports, 'title'],
+    ] as const) {
+      const { rows, total } = await repository.list(tenant, reader, page);
+      truncated ||= total > rows.length;
+      for (const row of rows) {
+        const clientId = row._client_id as string | null;
+        if (clientId) through.set(clientId, [...(through.get(clientId) ?? []), String(row[label])]);
+      }
+    }
+    const clients: ClientChoice[] = [...through].map(([id, names]) => ({ id, name: `Client of ${[...new Set(names)].join(', ')}` }));
+    return { clients: clients.sort((a, b) => a.name.localeCompare(b.name)), truncated };
+  }
+
   /** A page for signed-in users; everyone else is sent to the sign-in page. */
   function signedInPage(path: string, render: (session: SessionPrincipal) => Promise<{ status: number; page: SafeHtml }>): void {
+    app.registry.addUndocumentedRoute('GET', path, 'an HTML page of the workspace');
     router.get(path, async (ctx: Context) => {
       const session = await app.sessionOf(ctx);
       if (!session) return redirectPage(ctx, '/');
@@ -27,20 +74,21 @@ export function registerWorkspacePages(app: AppContext): void {
     });
   }
 
+  app.registry.addUndocumentedRoute('GET', '/', 'the sign-in page (HTML) of the workspace');
   router.get('/', async (ctx) => {
     if (await app.sessionOf(ctx)) return redirectPage(ctx, '/profile/api-keys');
     sendPage(ctx, 200, renderSignInPage());
   });
 
   signedInPage('/profile/api-keys', async (session) => {
-    const keys = await identity.apiKeys.listForUser(session.organizationId, session.userId);
-    return { status: 200, page: renderApiKeysPage({ session, keys: keys.map(presentApiKey), now: new Date() }) };
+    const [keys, choices] = await Promise.all([identity.apiKeys.listForUser(session.organizationId, session.userId), clientChoices(session)]);
+    return { status: 200, page: renderApiKeysPage({ session, keys: keys.map(presentApiKey), now: new Date(), choices }) };
   });
 
   signedInPage('/admin', async (session) => {
     if (session.role !== 'admin') return { status: 403, page: renderAdminForbiddenPage(session) };
-    const [keys, users] = await Promise.all([identity.apiKeys.listForOrganization(session.organizationId), identity.users.list(session.organizationId)]);
-    return { status: 200, page: renderAdminPage({ session, keys: keys.map(presentApiKey), users: users.map(presentUser) }) };
+    const [keys, users, choices] = await Promise.all([identity.apiKeys.listForOrganization(session.organizationId), identity.users.list(session.organizationId), clientChoices(session)]);
+    return { status: 200, page: renderAdminPage({ session, keys: keys.map(presentApiKey), users: users.map(presentUser), clients: choices.clients }) };
   });
 
   registerWorkspaceAssets(app);

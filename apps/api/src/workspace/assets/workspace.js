@@ -2,8 +2,6 @@
 // actions through the JSON endpoints under /api and re-renders lists from their answers.
 // Data only ever reaches the page as text (textContent, text nodes, attribute values): never as markup.
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 class ApiError extends Error {
   constructor(status, code, message, retryAfter) {
     super(message);
@@ -119,28 +117,93 @@ function showSecret(slot, { heading, label, value, warning }) {
   input.select();
 }
 
-// ---------- API key tables (own keys and, for administrators, the organization's) ----------
+// ---------- Client names and the client picker ----------
 
-function clientsCell(clientIds) {
-  if (clientIds === null) return 'all clients';
-  if (clientIds.length === 0) return 'no clients';
-  return el('ul', { class: 'ids' }, clientIds.map((id) => el('li', {}, el('code', {}, id))));
+/** Client id -> name, from the hidden directory the server renders on key pages. */
+function clientNames() {
+  const names = new Map();
+  for (const item of document.querySelectorAll('#client-directory [data-client-id]')) names.set(item.dataset.clientId, item.textContent);
+  return names;
 }
 
-function keyRow(key, withOwner) {
+/**
+ * A server-rendered list of client checkboxes with a search box. Typing narrows the list to the
+ * names containing the text (case- and accent-insensitive); checked clients stay checked while hidden.
+ */
+function clientPicker(fieldset) {
+  const search = fieldset.querySelector('[data-picker-search]');
+  const count = fieldset.querySelector('[data-picker-count]');
+  const noMatch = fieldset.querySelector('[data-picker-no-match]');
+  const boxes = [...fieldset.querySelectorAll('input[type="checkbox"][name="clientIds"]')];
+  const fold = (text) => text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+
+  function refresh() {
+    const wanted = search ? fold(search.value.trim()) : '';
+    let shown = 0;
+    for (const box of boxes) {
+      const visible = !wanted || fold(box.dataset.clientName).includes(wanted);
+      box.closest('li').hidden = !visible;
+      if (visible) shown += 1;
+    }
+    if (noMatch) noMatch.hidden = shown > 0;
+    const selected = boxes.filter((b) => b.checked).length;
+    if (count) {
+      const total = `${boxes.length} ${boxes.length === 1 ? 'client' : 'clients'}`;
+      say(count, `${wanted ? `${shown} of ${total} shown` : total}, ${selected} selected`);
+    }
+  }
+
+  search?.addEventListener('input', refresh);
+  // Why: Enter in the search box would submit the whole form.
+  search?.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter') event.preventDefault();
+  });
+  fieldset.addEventListener('change', refresh);
+
+  return {
+    selected: () => boxes.filter((b) => b.checked).map((b) => b.value),
+    set(ids) {
+      const wanted = new Set(ids);
+      for (const box of boxes) box.checked = wanted.has(box.value);
+      if (search) search.value = '';
+      refresh();
+    },
+    refresh,
+    focus: () => (search ?? boxes[0])?.focus(),
+  };
+}
+
+// ---------- API key tables (own keys and, for administrators, the organization's) ----------
+
+function clientsCell(clientIds, names) {
+  if (clientIds.length === 0) return el('span', { class: 'muted' }, 'none: edits nothing');
+  const known = clientIds.filter((id) => names.has(id)).sort((a, b) => names.get(a).localeCompare(names.get(b)));
+  const unknown = clientIds.filter((id) => !names.has(id));
+  return el('ul', { class: 'names' }, [
+    ...known.map((id) => el('li', {}, names.get(id))),
+    ...unknown.map((id) => el('li', { class: 'muted', title: id }, 'a client you cannot see (deleted or in the trash)')),
+  ]);
+}
+
+function keyRow(key, { withOwner, editable, names }) {
+  const active = key.state === 'active';
+  const edit =
+    active &&
+    editable &&
+    el('button', { type: 'button', class: 'button secondary small', 'data-action': 'edit-clients', 'data-id': key.id, 'data-name': key.name, 'aria-label': `Edit clients of key ${key.name}` }, 'Edit clients');
   const revoke =
-    key.state === 'active' &&
+    active &&
     el('button', { type: 'button', class: 'button danger small', 'data-action': 'revoke', 'data-id': key.id, 'data-name': key.name, 'aria-label': `Revoke key ${key.name}` }, 'Revoke');
-  return el('tr', { 'data-id': key.id }, [
+  return el('tr', { 'data-id': key.id, 'data-client-ids': key.clientIds.join(' ') }, [
     withOwner && el('td', {}, [key.ownerName, el('br'), el('span', { class: 'muted' }, key.ownerEmail)]),
     el('td', {}, key.name),
     el('td', { class: 'nowrap' }, el('code', {}, `${key.prefix}…`)),
     el('td', { class: 'nowrap' }, key.scope),
-    el('td', {}, clientsCell(key.clientIds)),
+    el('td', {}, clientsCell(key.clientIds, names)),
     el('td', {}, el('span', { class: `state state-${key.state}` }, key.state)),
     el('td', {}, dateEl(key.expiresAt)),
     el('td', {}, dateTimeEl(key.lastUsedAt)),
-    el('td', {}, revoke),
+    el('td', { class: 'actions' }, [edit, edit && revoke && ' ', revoke]),
   ]);
 }
 
@@ -152,9 +215,11 @@ function keyTable() {
   const orgWide = table.dataset.revokeAction === 'revoke-org-key';
   const listPath = orgWide ? '/api/admin/api-keys' : '/api/profile/api-keys';
 
+  const options = { withOwner: table.dataset.withOwner === 'yes', editable: table.dataset.editable === 'yes', names: clientNames() };
+
   async function refresh() {
     const keys = await callApi('GET', listPath);
-    renderRows(table, keys, (k) => keyRow(k, table.dataset.withOwner === 'yes'), 'No API keys yet.');
+    renderRows(table, keys, (k) => keyRow(k, options), 'No API keys yet.');
   }
 
   table.addEventListener('click', async (event) => {
@@ -177,7 +242,7 @@ function keyTable() {
     }
   });
 
-  return { refresh, error };
+  return { refresh, error, status, table };
 }
 
 // ---------- Pages ----------
@@ -212,40 +277,75 @@ function initSignIn() {
 }
 
 /** The create-key form's body, or a message saying what to fix. */
-function readKeyForm() {
+function readKeyForm(picker) {
   const name = byId('key-name').value.trim();
   if (!name) return { problem: 'Give the key a name, for example where it will be used.', field: byId('key-name') };
   const body = { name, scope: byId('key-scope').value };
   const expires = byId('key-expires').value;
   // Why: the chosen day counts from midnight UTC, which is how the page shows expiry dates.
   if (expires) body.expiresAt = `${expires}T00:00:00.000Z`;
-  const ids = [];
-  const lines = byId('key-clients').value.split(/\r?\n/);
-  for (const [index, raw] of lines.entries()) {
-    const line = raw.trim();
-    if (!line) continue;
-    if (!UUID.test(line)) {
-      return {
-        problem: `Line ${index + 1} of the client allow-list, "${line}", is not a client ID. Client IDs are UUIDs such as 3f2b8c1e-5d4a-4b6f-9e7d-2a1c0b9f8e7d.`,
-        field: byId('key-clients'),
-      };
-    }
-    const id = line.toLowerCase();
-    if (!ids.includes(id)) ids.push(id);
-  }
-  // An empty allow-list field means every client: leave clientIds out.
-  if (ids.length) body.clientIds = ids;
+  // No client checked: the key edits nothing until clients are added (the server's default too).
+  body.clientIds = picker ? picker.selected() : [];
   return { body };
+}
+
+/** The "Edit clients" dialog of the own-keys page: the picker, set from the row, saved with PATCH. */
+function editClientsDialog(keys) {
+  const dialog = byId('edit-clients-dialog');
+  if (!dialog) return;
+  const form = byId('edit-clients-form');
+  const error = byId('edit-clients-error');
+  const heading = byId('edit-clients-heading');
+  const fieldset = dialog.querySelector('[data-client-picker]');
+  const picker = fieldset.querySelector('input[type="checkbox"]') ? clientPicker(fieldset) : null;
+  let editing = null;
+
+  keys.table.addEventListener('click', (event) => {
+    const button = event.target.closest('button[data-action="edit-clients"]');
+    if (!button) return;
+    const row = button.closest('tr');
+    editing = { id: button.dataset.id, name: button.dataset.name, opener: button };
+    heading.textContent = `Client allow-list of key "${editing.name}"`;
+    say(error, '');
+    picker?.set((row.dataset.clientIds || '').split(' ').filter(Boolean));
+    dialog.showModal();
+    picker?.focus();
+  });
+
+  dialog.querySelector('[data-action="cancel-edit-clients"]').addEventListener('click', () => dialog.close());
+  dialog.addEventListener('close', () => editing?.opener?.isConnected && editing.opener.focus());
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    if (!editing) return;
+    say(error, '');
+    const { id, name } = editing;
+    const clientIds = picker ? picker.selected() : [];
+    await whileBusy(form, async () => {
+      try {
+        await callApi('PATCH', `/api/profile/api-keys/${encodeURIComponent(id)}`, { clientIds });
+        dialog.close();
+        await keys.refresh();
+        say(keys.status, `Key "${name}" now edits ${clientIds.length === 0 ? 'no client' : clientIds.length === 1 ? '1 client' : `${clientIds.length} clients`}.`);
+        keys.status.focus();
+      } catch (err) {
+        say(error, err.message);
+      }
+    });
+  });
 }
 
 function initApiKeys() {
   const form = byId('create-key-form');
   const error = byId('create-error');
   const keys = keyTable();
+  const fieldset = form.querySelector('[data-client-picker]');
+  const picker = fieldset && fieldset.querySelector('input[type="checkbox"]') ? clientPicker(fieldset) : null;
+  editClientsDialog(keys);
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     say(error, '');
-    const { body, problem, field } = readKeyForm();
+    const { body, problem, field } = readKeyForm(picker);
     if (problem) {
       say(error, problem);
       field.focus();
@@ -255,6 +355,7 @@ function initApiKeys() {
       try {
         const created = await callApi('POST', '/api/profile/api-keys', body);
         form.reset();
+        picker?.set([]);
         showSecret(byId('secret-slot'), {
           heading: `Key "${created.apiKey.name}" created`,
           label: 'Your new API key',

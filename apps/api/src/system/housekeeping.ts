@@ -1,0 +1,80 @@
+import type { Knex } from 'knex';
+import type { SessionRepository } from '@service/auth';
+import { pruneIdempotencyRecords, type JsonLogger, type RateLimitStore } from '@service/http';
+
+export interface Housekeeping {
+  /** Runs every task once now (also what the schedule runs); failures are logged, never thrown. */
+  runOnce(): Promise<void>;
+  stop(): void;
+}
+
+interface Task {
+  name: string;
+  everyMs: number;
+  run(now: number): Promise<number>;
+}
+
+/**
+ * Deletes what can never count again, on a schedule: rate-limit counters whose windows are over
+ * (every minute), expired or revoked sign-in sessions and idempotency records older than their
+ * 24-hour window (every 15 minutes, in every tenant database). A failure is logged as
+ * `housekeeping_failed` and retried at the next turn; a task never overlaps with itself.
+ */
+export function startHousekeeping(options: {
+  rateLimitStore: RateLimitStore;
+  sessions: SessionRepository;
+  /** The tenant databases whose idempotency records to prune (self-hosted: one). */
+  tenants: () => Knex[];
+  logger: JsonLogger;
+  /** Scale of the schedule, for tests; default 1. */
+  intervalScale?: number;
+}): Housekeeping {
+  const { logger } = options;
+  const scale = options.intervalScale ?? 1;
+  const tasks: Task[] = [
+    { name: 'rate_limit_counters', everyMs: 60_000, run: (now) => options.rateLimitStore.prune(now) },
+    { name: 'sessions', everyMs: 15 * 60_000, run: (now) => options.sessions.pruneExpired(new Date(now)) },
+    {
+      name: 'idempotency_records',
+      everyMs: 15 * 60_000,
+      run: async (now) => {
+        let removed = 0;
+        for (const tenant of options.tenants()) removed += await pruneIdempotencyRecords(tenant, now);
+        return removed;
+      },
+    },
+  ];
+  const running = new Set<string>();
+
+  async function runTask(task: Task): Promise<void> {
+    if (running.has(task.name)) return;
+    running.add(task.name);
+    try {
+      const removed = await task.run(Date.now());
+      logger.debug('housekeeping', { task: task.name, removed });
+    } catch (err) {
+      logger.warn('housekeeping_failed', {
+        task: task.name,
+        message: 'will retry at the next turn',
+        error: { name: (err as Error)?.name, code: (err as { code?: string })?.code, message: (err as Error)?.message },
+      });
+    } finally {
+      running.delete(task.name);
+    }
+  }
+
+  const timers = tasks.map((task) => {
+    const timer = setInterval(() => void runTask(task), Math.max(1, Math.round(task.everyMs * scale)));
+    timer.unref();
+    return timer;
+  });
+
+  return {
+    async runOnce() {
+      await Promise.all(tasks.map(runTask));
+    },
+    stop() {
+      for (const t of timers) clearInterval(t);
+    },
+  };
+}
