@@ -1,5 +1,6 @@
 import { isMap, isPair, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
 import { MarkdownFormatError, type SourcePosition } from './markdown-format-error.ts';
+import { readYamlSubset } from './read-yaml-subset.ts';
 import type { SourceText } from './source-text.ts';
 
 /** A YAML block read from a file: its value and where each part of it is. */
@@ -22,6 +23,28 @@ const escapePointer = (key: string) => key.replaceAll('~', '~0').replaceAll('/',
  */
 export function readYamlBlock(source: SourceText, from: number, to: number, what: string): YamlBlock {
   const text = source.slice(from, to);
+  const start = source.position(from);
+  const fast = readYamlSubset(text);
+  if (fast !== undefined) {
+    // Why lazy: positions are needed only to report a problem, and reading them costs a full parse.
+    let located: { positions: Map<string, SourcePosition>; keys: Map<string, SourcePosition> } | null = null;
+    const locate = () => (located ??= readWithYaml(source, from, text, what));
+    return {
+      value: fast,
+      start,
+      get positions() {
+        return locate().positions;
+      },
+      get keys() {
+        return locate().keys;
+      },
+    };
+  }
+  const { value, positions, keys } = readWithYaml(source, from, text, what);
+  return { value, positions, keys, start };
+}
+
+function readWithYaml(source: SourceText, from: number, text: string, what: string): { value: unknown; positions: Map<string, SourcePosition>; keys: Map<string, SourcePosition> } {
   const lineStarts = [0];
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
   const at = (offset: number): SourcePosition => {
@@ -53,7 +76,7 @@ export function readYamlBlock(source: SourceText, from: number, to: number, what
     const message = err instanceof RangeError ? 'it is nested too deeply' : /alias/i.test(String((err as Error).message)) ? 'YAML aliases (`*name`) are not allowed' : String((err as Error).message);
     throw new MarkdownFormatError(source.position(from), `valid YAML in ${what}`, `${what} cannot be read: ${message}`, { cause: err });
   }
-  return { value, positions, keys, start: source.position(from) };
+  return { value, positions, keys };
 }
 
 function collectPositions(node: YamlNode, path: string, out: Map<string, SourcePosition>, keys: Map<string, SourcePosition>, at: (offset: number) => SourcePosition): void {

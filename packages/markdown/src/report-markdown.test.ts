@@ -77,7 +77,7 @@ describe('report round trip', () => {
       }),
       { numRuns: RUNS },
     );
-  });
+  }, Math.max(30_000, RUNS * 150));
 
   it('reads the example of the documentation and writes it back byte for byte', () => {
     const text = docExample('### Example report file');
