@@ -40,7 +40,6 @@ const FRONT_MATTER_KEYS = ['format', 'title', 'status', 'language', 'client', 'p
 const PROJECT_KEYS = ['name', 'startDate', 'endDate'];
 const REF_KEYS = ['key', 'name'];
 const ASSET_KEYS = ['host', 'ip', 'port', 'protocol', 'service', 'url', 'parameter'];
-const STRING_ASSET_KEYS = ['host', 'ip', 'protocol', 'service', 'url', 'parameter'] as const;
 const PARTS_LIST = '`# Summary`, `# Tabs`, `# Links` or `# Findings`';
 
 /**
@@ -316,14 +315,13 @@ class ReportReader {
     const m = r.mapping(block.value, '', 'an affected asset');
     const asset: AffectedAsset = {};
     for (const key of Object.keys(m)) if (!ASSET_KEYS.includes(key)) this.warnings.push(unknownKeyWarning(r, `/${key}`, key, 'an affected asset', ASSET_KEYS));
-    if (m.host !== undefined) asset.host = r.string(m.host, '/host', 'host');
-    if (m.ip !== undefined) asset.ip = r.string(m.ip, '/ip', 'ip');
+    for (const key of ['host', 'ip', 'protocol', 'service', 'url', 'parameter'] as const) if (m[key] !== undefined) asset[key] = r.string(m[key], `/${key}`, key);
     if (m.port !== undefined) {
       if (m.port !== null && !(typeof m.port === 'number' && Number.isInteger(m.port))) r.fail('/port', 'a port number or null', `\`port\` must be a whole number from 0 to 65535 or null, found ${JSON.stringify(m.port)}`);
       asset.port = m.port as number | null;
     }
-    for (const key of STRING_ASSET_KEYS.slice(2)) if (m[key] !== undefined) asset[key] = r.string(m[key], `/${key}`, key);
-    return asset;
+    // Why rebuild: keys in the order the model and the exporter use, whatever order the file had.
+    return Object.fromEntries(ASSET_KEYS.filter((k) => k in asset).map((k) => [k, asset[k as keyof AffectedAsset]])) as AffectedAsset;
   }
 
   private readMetadata(r: FieldReader, value: unknown): Omit<ReportDocument, 'summary' | 'tabs' | 'links' | 'findings'> {

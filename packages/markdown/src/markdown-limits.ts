@@ -7,8 +7,11 @@ export const MARKDOWN_LIMITS = {
   reportBytes: 64 * 1024 * 1024,
   /** Largest finding file of the library, in UTF-8 bytes (1 MiB). */
   findingFileBytes: 1024 * 1024,
-  /** Largest front matter or YAML block, in characters. */
-  yamlBlockChars: 1024 * 1024,
+  /**
+   * Largest front matter or YAML block, in characters (8 MiB): a finding's block may legitimately
+   * hold 1,000 references of 4,000 characters.
+   */
+  yamlBlockChars: 8 * 1024 * 1024,
   findings: 100_000,
   tabs: 1_000,
   links: 1_000,

@@ -1,5 +1,6 @@
 import { isMap, isPair, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
 import { MarkdownFormatError, type SourcePosition } from './markdown-format-error.ts';
+import { MARKDOWN_LIMITS } from './markdown-limits.ts';
 import { readYamlSubset } from './read-yaml-subset.ts';
 import type { SourceText } from './source-text.ts';
 
@@ -24,6 +25,9 @@ const escapePointer = (key: string) => key.replaceAll('~', '~0').replaceAll('/',
 export function readYamlBlock(source: SourceText, from: number, to: number, what: string): YamlBlock {
   const text = source.slice(from, to);
   const start = source.position(from);
+  if (text.length > MARKDOWN_LIMITS.yamlBlockChars) {
+    throw new MarkdownFormatError(start, `${what} of at most ${MARKDOWN_LIMITS.yamlBlockChars} characters`, `${what} is longer than ${MARKDOWN_LIMITS.yamlBlockChars} characters, the most a YAML block may hold`);
+  }
   const fast = readYamlSubset(text);
   if (fast !== undefined) {
     // Why lazy: positions are needed only to report a problem, and reading them costs a full parse.
