@@ -1,0 +1,49 @@
+export {
+  KIND_FOLDERS,
+  LIBRARY_KINDS,
+  MATCH_SCANNERS,
+  QUESTION_TYPES,
+  itemsOfKind,
+  type FindingTemplateContent,
+  type FindingTranslation,
+  type Library,
+  type LibraryContentOf,
+  type LibraryFile,
+  type LibraryFileRef,
+  type LibraryItem,
+  type LibraryItemOf,
+  type LibraryKind,
+  type MatchScanner,
+  type NarrativeContent,
+  type ProjectTypeContent,
+  type QuestionType,
+  type ReportStyleContent,
+  type ReportTemplateContent,
+  type ReportTemplateTabContent,
+  type ScopingQuestion,
+  type ScopingSection,
+  type ScopingTemplateContent,
+  type TemplateMatchRules,
+} from './library-item.ts';
+export { LibraryError, type LibraryErrorCode } from './library-error.ts';
+export { formatProblem, type LibraryProblem, type SourcePosition } from './library-problem.ts';
+export { LIBRARY_LIMITS } from './library-text.ts';
+export { NARRATIVE_CATEGORIES } from './library-file-schemas.ts';
+export { kindLabel, loadLibrary, readLibrary, type ReadLibraryResult } from './read-library.ts';
+export { canonicalJson, itemRevision, libraryVersion } from './item-revision.ts';
+export { diffLibraries, libraryManifest, type LibraryDiff, type LibraryItemChange, type LibraryItemVersion, type LibraryManifest } from './diff-libraries.ts';
+export { BURP_EXTENSION_ISSUE_TYPE, ruleIdProblem } from './match-rules.ts';
+export { titlePatternProblem } from './title-pattern.ts';
+export {
+  buildTemplateMatchIndex,
+  FINDING_TEMPLATE_MATCH_COLUMNS,
+  matchableTemplateOfRow,
+  matchableTemplatesOfLibrary,
+  matchTemplates,
+  type FindingTemplateMatchRow,
+  type MatchableFinding,
+  type MatchableTemplate,
+  type MatchedOn,
+  type TemplateMatch,
+  type TemplateMatchIndex,
+} from './match-templates.ts';

@@ -1,0 +1,143 @@
+import { MarkdownFormatError, parseFindingFile, type ParsedFindingFile } from '@service/markdown';
+import { cvssVersionOfVector, scoreCvssVector, type Cvss } from '@service/report-model';
+import type { FindingTemplateContent } from './library-item.ts';
+import type { ProblemList, SourcePosition } from './library-problem.ts';
+import { readMatchRules, type PositionLookup } from './match-rules.ts';
+import { checkItemKey, isLanguageCode, type ParsedItem } from './parsed-item.ts';
+
+const EXTRA_KEYS = ['key', 'language', 'match'];
+
+/** Position lookup over the markdown reader's positions (JSON Pointer -> position), nearest ancestor first. */
+export function positionsLookup(positions: Map<string, SourcePosition>, fallback: SourcePosition): PositionLookup {
+  const at = (pointer: string): SourcePosition => {
+    for (let p = pointer; ; p = p.slice(0, p.lastIndexOf('/'))) {
+      const found = positions.get(p);
+      if (found) return found;
+      if (p === '') return fallback;
+    }
+  };
+  return { at, keyAt: at };
+}
+
+/** Reports a MarkdownFormatError (or a warning line of the reader) at its own line and column. */
+export function reportMarkdownMessage(message: string, problems: ProblemList, shiftAfterLine?: number): void {
+  const m = /^line (\d+), column (\d+): ([\s\S]*)$/.exec(message);
+  let line = m ? Number(m[1]) : 1;
+  // Why: translation files are read with one line added to their front matter (see read-finding-translation).
+  if (shiftAfterLine !== undefined && line > shiftAfterLine) line -= 1;
+  problems.error({ line, column: m ? Number(m[2]) : 1 }, m ? m[3]! : message);
+}
+
+/** 1-based lines of the `# title` and `## section` headings, for messages about them. */
+export function headingLines(text: string, fromLine: number): { title: number; sections: Map<string, number> } {
+  const lines = text.split('\n');
+  let title = fromLine;
+  const sections = new Map<string, number>();
+  let seenTitle = false;
+  for (let i = fromLine - 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (!seenTitle && /^# /.test(line)) {
+      title = i + 1;
+      seenTitle = true;
+    }
+    const s = /^##[ \t]+(description|impact|remediation)[ \t]*#*[ \t]*$/i.exec(line);
+    if (s && !sections.has(s[1]!.toLowerCase())) sections.set(s[1]!.toLowerCase(), i + 1);
+  }
+  return { title, sections };
+}
+
+/** Reads one English finding template (`finding-templates/<key>.md`) and checks it on its own. */
+export function readFindingTemplate(text: string, file: string, fileKey: string, problems: ProblemList): ParsedItem<'finding-template'> | null {
+  let parsed: ParsedFindingFile;
+  try {
+    parsed = parseFindingFile(text);
+  } catch (err) {
+    if (!(err instanceof MarkdownFormatError)) throw err;
+    reportMarkdownMessage(err.message, problems);
+    return null;
+  }
+  for (const warning of parsed.warnings) reportMarkdownMessage(warning, problems);
+  const start = { line: 1, column: 1 };
+  const where = positionsLookup(parsed.positions, start);
+  // Why: a missing list is reported on the severity line, the one key every template has.
+  const listAt = (name: string) => where.at(parsed.positions.has(`/${name}`) ? `/${name}` : '/severity');
+  const { finding, extra } = parsed;
+
+  for (const key of Object.keys(extra)) {
+    if (!EXTRA_KEYS.includes(key)) problems.error(where.at(`/${key}`), `unknown key \`${key}\` in the front matter (a finding template has key, language, severity, cvss, cwes, cves, references, match)`);
+  }
+  const key = checkItemKey(extra.key, fileKey, where.at('/key'), problems);
+  let language = 'en';
+  if (extra.language !== undefined) {
+    if (typeof extra.language !== 'string' || !isLanguageCode(extra.language)) problems.error(where.at('/language'), `\`language\` must be a language code such as en or de, found ${JSON.stringify(extra.language)}`);
+    else language = extra.language;
+  }
+
+  const cvss = checkCvss(finding.cvss, finding.severity, where, listAt('cvss'), problems);
+  if (finding.cwes.length === 0) problems.error(listAt('cwes'), '`cwes` must list at least one CWE number, such as `cwes: [89]`');
+  if (finding.references.length === 0) problems.error(listAt('references'), '`references` must list at least one reference (a URL of a standard, advisory or vendor guide)');
+
+  const headings = headingLines(text, 1);
+  for (const [field, heading] of [['description', 'Description'], ['impact', 'Impact'], ['remediation', 'Remediation']] as const) {
+    if (finding[field].trim() === '') {
+      const line = headings.sections.get(field);
+      problems.error(line ? { line, column: 1 } : { line: headings.title, column: 1 }, line ? `the \`## ${heading}\` section is empty` : `the template has no \`## ${heading}\` section; add one after the title`);
+    }
+  }
+
+  const matchAt = new Map<string, SourcePosition>();
+  const match = readMatchRules(extra.match, '/match', where, problems);
+  collectMatchPositions(extra.match, where, matchAt);
+  if (key === null) return null;
+  const content: FindingTemplateContent = { ...finding, cvss, language, match, translations: {} };
+  return { kind: 'finding-template', key, file, content, keyAt: where.at('/key'), references: [], matchAt };
+}
+
+/** Where each rule id, match CVE and match CWE is declared, keyed as the index keys them. */
+function collectMatchPositions(match: unknown, where: PositionLookup, out: Map<string, SourcePosition>): void {
+  if (match === null || typeof match !== 'object' || Array.isArray(match)) return;
+  for (const [list, values] of Object.entries(match as Record<string, unknown>)) {
+    if (!Array.isArray(values) || list === 'titlePatterns') continue;
+    values.forEach((v, i) => {
+      const id = list === 'cves' ? String(v).trim().toUpperCase() : list === 'cwes' ? `CWE-${String(v).replace(/^CWE-/i, '')}` : `${list}:${String(v)}`;
+      if (!out.has(id)) out.set(id, where.at(`/match/${list}/${i}`));
+    });
+  }
+}
+
+/**
+ * The library's CVSS rules: every entry has a vector that parses, of version 3.1 or 4.0, at most
+ * one per version; a written base score must be the computed one (scores are computed, so they
+ * cannot drift from the vector); a template above `info` has a 3.1 vector.
+ */
+function checkCvss(entries: Cvss[], severity: string, where: PositionLookup, listAt: SourcePosition, problems: ProblemList): Cvss[] {
+  const out: Cvss[] = [];
+  const versions = new Set<string>();
+  entries.forEach((entry, i) => {
+    const at = where.at(`/cvss/${i}`);
+    if (entry.vector === null) {
+      problems.error(at, 'every CVSS entry needs a vector; write the vector alone, such as `- CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H`');
+      return;
+    }
+    const version = cvssVersionOfVector(entry.vector);
+    if (version !== '3.1' && version !== '4.0') {
+      problems.error(at, `library templates use CVSS 3.1 and 4.0 vectors; "${entry.vector}" is ${version ? `CVSS ${version}` : 'not a CVSS vector'}`);
+      return;
+    }
+    if (entry.version !== version) problems.error(at, `\`version: ${entry.version}\` does not match the vector, which is CVSS ${version}`);
+    let base: number;
+    try {
+      base = scoreCvssVector(entry.vector).base;
+    } catch (err) {
+      problems.error(at, (err as Error).message);
+      return;
+    }
+    if (entry.baseScore !== null && entry.baseScore !== base) problems.error(at, `baseScore ${entry.baseScore} differs from the score the vector computes to (${base}); leave the score out, it is computed`);
+    if (entry.temporalScore !== undefined || entry.temporalVector !== undefined) problems.error(at, 'library templates carry base vectors only; remove temporalScore and temporalVector');
+    if (versions.has(version)) problems.error(at, `a second CVSS ${version} vector; a template has at most one vector per CVSS version`);
+    versions.add(version);
+    out.push({ version, vector: entry.vector, baseScore: base });
+  });
+  if (severity !== 'info' && !versions.has('3.1')) problems.error(listAt, `a template of severity ${severity} needs a CVSS 3.1 vector in \`cvss\``);
+  return out;
+}
