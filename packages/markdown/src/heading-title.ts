@@ -23,7 +23,8 @@ export function headingDisplay(title: string): string {
 /** The text of an ATX heading line at column 0 and its level, or null. */
 export function readHeading(line: string): { level: number; text: string } | null {
   if (line.charCodeAt(0) !== 35) return null;
-  const m = /^(#{1,6})(?:[ \t]+(.*?))?[ \t]*$/.exec(line);
+  // Why the s flag: `.` must also take U+2028 and U+2029, which CommonMark does not end lines at.
+  const m = /^(#{1,6})(?:[ \t]+(.*?))?[ \t]*$/s.exec(line);
   if (!m) return null;
   return { level: m[1]!.length, text: (m[2] ?? '').replace(/^[ \t]+/, '') };
 }

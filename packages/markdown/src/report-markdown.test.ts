@@ -103,6 +103,28 @@ describe('report round trip', () => {
     expect(importReportMarkdown(text).document).toEqual(doc);
   });
 
+  it.each([
+    ['front-matter and rule lines', '---\ntitle: x\n---\n+++\ntoml = 1\n+++\n***'],
+    ['our own markers', '# Summary\n# Tabs\n## Tab\n### Description\n### Evidence\n# Findings\n## Finding'],
+    ['setext headings', 'Title\n=====\n\nSub\n---'],
+    ['fences of every length', '```\n````\n`````markdown\n~~~\n~~~~python\n``'],
+    ['an unclosed fence', 'text\n\n```js\nconsole.log(1)'],
+    ['an unclosed HTML comment', 'text\n\n<!-- open comment\n\nmore'],
+    ['a closed HTML comment', '<!-- note -->\ntext'],
+    ['YAML-looking text', 'severity: critical\nstatus: open\n- item\nkey: [1, 2]'],
+    ['a link reference definition', '[ref]: https://example.com\n\nSee [ref].'],
+    ['CR and the CR symbol', 'a\r\nb\rc␍d'],
+    ['RTL, emoji, combining and zero-width characters', 'مرحبا שלום 👩‍👩‍👧‍👦 e\u0301 a\u200bb\u200d\ufeff'],
+    ['blank lines around the text', '\n\n  text  \n\n'],
+    ['control characters', '\u0001\u0007\u001b[31m\u007f\u0085\u2028\u2029\t\v\f'],
+  ])('carries %s byte for byte in every text field', (_name, text) => {
+    const finding = { ...EXAMPLE_REPORT.findings[0]!, description: text, impact: text, remediation: text, affectedAssets: [{ host: text, evidence: text }], evidence: [{ sha256: 'a'.repeat(64), fileName: text, caption: text }] };
+    const doc: ReportDocument = { ...EXAMPLE_REPORT, title: text, summary: text, tabs: [{ title: text, content: text, evidence: [] }], links: [{ title: text, url: `https://x/${text}` }], findings: [{ ...finding, title: text }] };
+    const exported = exportReportMarkdown(doc);
+    expect(importReportMarkdown(exported).document).toEqual(doc);
+    expect(renderedOutline(exported)).toEqual(expectedOutline(doc));
+  });
+
   it('reads the same document from a file saved with CRLF, a byte order mark and no final newline', () => {
     const text = exportReportMarkdown(EXAMPLE_REPORT);
     const windows = `\ufeff${text.replace(/\n/g, '\r\n').replace(/\r\n$/, '')}`;

@@ -93,7 +93,8 @@ export function readSourceText(input: string | Uint8Array, maxBytes: number, wha
       let line = 1;
       let lineStart = 0;
       for (let i = 0; i < offset; i++) if (input[i] === 10) (line++, (lineStart = i + 1));
-      throw new MarkdownFormatError({ line, column: offset - lineStart + 1 }, 'UTF-8 text', `the ${what} is not valid UTF-8 (byte ${offset + 1}); save it as UTF-8 and try again`);
+      const column = new TextDecoder().decode(input.subarray(lineStart, offset)).length + 1;
+      throw new MarkdownFormatError({ line, column }, 'UTF-8 text', `the ${what} is not valid UTF-8 (byte ${offset + 1}); save it as UTF-8 and try again`);
     }
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);

@@ -42,7 +42,12 @@ let commonmark: MarkdownIt | null = null;
 
 /** True when markdown-it, rendering the field and then a heading, ends the field before the heading. */
 function endsBeforeNextHeading(content: string): boolean {
-  commonmark ??= markdownIt('commonmark');
+  if (!commonmark) {
+    commonmark = markdownIt('commonmark');
+    // Why only the block rules: blocks decide what a field can swallow; inline parsing is slower
+    // and has no say in it.
+    commonmark.core.ruler.disable(['inline', 'text_join']);
+  }
   const env: { references?: Record<string, { href: string; title: string }> } = {};
   const tokens = commonmark.parse(`${content}\n\n# x\n`, env);
   if (env.references && Object.keys(env.references).length > 0) return false;
