@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiKeyRepository } from '@service/auth';
-import { httpClient } from './support/http-client.ts';
+import { ApiKeyRepository, UserRepository } from '@service/auth';
+import { httpClient, type HttpClient } from './support/http-client.ts';
 import { createActor, signIn } from './support/identity-fixtures.ts';
 import { startTestApp, TEST_ADMIN_PASSWORD, type TestApp } from './support/start-test-app.ts';
 
@@ -47,6 +47,38 @@ describe('sign-in sessions', () => {
     expect(noHeader.body.error.code).toBe('cross_site_request');
     const otherOrigin = await session.post('/api/profile/api-keys', { name: 'x', scope: 'read-only' }, { headers: { origin: 'https://evil.example' } });
     expect(otherOrigin.status).toBe(403);
+  });
+
+  it('checks at most 5 guesses of 40 sent in parallel: the throttle counts before it checks', async () => {
+    const anon = httpClient(app.url, { headers: { 'x-requested-with': 'XMLHttpRequest' } });
+    await new UserRepository(app.dbs.controlPlane).create({ organizationId: (await app.dbs.controlPlane('organizations').first()).id, email: 'parallel@example.com', name: 'P', role: 'member', password: 'the-right-password-1' });
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => anon.post('/api/auth/login', { email: 'parallel@example.com', password: `wrong-guess-${i}` })));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(35);
+    // The right password is refused too while the account is throttled...
+    expect((await anon.post('/api/auth/login', { email: 'parallel@example.com', password: 'the-right-password-1' })).status).toBe(429);
+  });
+
+  it('does not count successful sign-ins against the throttle', async () => {
+    for (let i = 0; i < 8; i++) expect((await signIn(app, 'admin@example.com', TEST_ADMIN_PASSWORD)).cookie).toMatch(/^service_session=/);
+  });
+
+  it('refuses U+0000 in the email or password with 400 naming the field, before any key or session', async () => {
+    const anon = httpClient(app.url, { headers: { 'x-requested-with': 'XMLHttpRequest' } });
+    const email = await anon.post('/api/auth/login', { email: 'admin@example.com\u0000', password: 'x' });
+    expect(email.status).toBe(400);
+    expect(email.body.error).toMatchObject({ code: 'validation_failed', details: [{ path: '/email', message: 'must not contain the character U+0000 (NUL)' }] });
+    const password = await anon.post('/api/auth/login', { email: 'admin@example.com', password: 'pass\u0000word' });
+    expect(password.body.error.details).toEqual([{ path: '/password', message: 'must not contain the character U+0000 (NUL)' }]);
+  });
+
+  it('does not read bodies before the session is checked', async () => {
+    const anon = httpClient(app.url, { headers: { 'x-requested-with': 'XMLHttpRequest' } });
+    const res = await anon.post('/api/profile/api-keys', '{"name": ', { headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(401);
+    const rest = await httpClient(`${app.url}/rest/v1`).post('/clients', '{"name": ', { headers: { 'content-type': 'application/json' } });
+    expect(rest.status).toBe(401);
   });
 
   it('slows down repeated failed sign-ins for one account', async () => {
@@ -169,6 +201,65 @@ describe('personal API keys', () => {
     const me = (await admin.get('/api/auth/me')).body.user;
     const demote = await admin.patch(`/api/admin/users/${me.id}`, { role: 'member' });
     expect(demote.status).toBe(403);
+  });
+
+  it('keeps one active administrator when two demote or deactivate each other at the same moment', async () => {
+    const separate = await startTestApp();
+    try {
+      const users = new UserRepository(separate.dbs.controlPlane);
+      const org = (await separate.dbs.controlPlane('organizations').first()).id;
+      const first = await users.get(org, (await separate.dbs.controlPlane('users').where({ email: 'admin@example.com' }).first()).id);
+      const second = await users.create({ organizationId: org, email: 'second-admin@example.com', name: 'Second', role: 'admin', password: 'second-admin-password' });
+      for (const [change, restore] of [
+        [(s: HttpClient, id: string) => s.patch(`/api/admin/users/${id}`, { role: 'member' }), async (id: string) => separate.dbs.controlPlane('users').where({ id }).update({ role: 'admin' })],
+        [(s: HttpClient, id: string) => s.post(`/api/admin/users/${id}/deactivate`), async (id: string) => separate.dbs.controlPlane('users').where({ id }).update({ active: true, deactivated_at: null })],
+      ] as const) {
+        for (let round = 0; round < 5; round++) {
+          const a = await signIn(separate, 'admin@example.com', TEST_ADMIN_PASSWORD);
+          const b = await signIn(separate, 'second-admin@example.com', 'second-admin-password');
+          const [ab, ba] = await Promise.all([change(a, second.id), change(b, first!.id)]);
+          expect([ab.status, ba.status].sort()).toEqual([200, 403]);
+          expect(await users.countActiveAdmins(org)).toBe(1);
+          const loser = ab.status === 200 ? second.id : first!.id;
+          await restore(loser);
+          await separate.dbs.controlPlane('users').where({ id: loser }).update({ role: 'admin', active: true, deactivated_at: null });
+        }
+      }
+    } finally {
+      await separate.stop();
+    }
+  });
+});
+
+describe('behind a TLS-terminating reverse proxy', () => {
+  const viaProxy = { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest', origin: 'https://reports.example.com', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'reports.example.com' };
+  const body = JSON.stringify({ email: 'admin@example.com', password: TEST_ADMIN_PASSWORD });
+
+  it('signs in from the public HTTPS origin with a Secure cookie when the proxy is trusted', async () => {
+    const proxied = await startTestApp({ TRUST_PROXY: '127.0.0.1' });
+    try {
+      const res = await fetch(`${proxied.url}/api/auth/login`, { method: 'POST', headers: viaProxy, body });
+      expect(res.status).toBe(200);
+      const cookie = res.headers.get('set-cookie')!;
+      expect(cookie).toMatch(/;\s*secure/i);
+      // The cookie works for the next request through the proxy, and state changes from the same origin pass.
+      const session = cookie.split(';')[0]!;
+      const created = await fetch(`${proxied.url}/api/profile/api-keys`, { method: 'POST', headers: { ...viaProxy, cookie: session }, body: JSON.stringify({ name: 'via proxy', scope: 'read-only' }) });
+      expect(created.status).toBe(201);
+      const otherOrigin = await fetch(`${proxied.url}/api/auth/login`, { method: 'POST', headers: { ...viaProxy, origin: 'https://evil.example' }, body });
+      expect(otherOrigin.status).toBe(403);
+    } finally {
+      await proxied.stop();
+    }
+  });
+
+  it('does not believe forwarded headers from a peer that is not a trusted proxy', async () => {
+    const res = await fetch(`${app.url}/api/auth/login`, { method: 'POST', headers: viaProxy, body });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('cross_site_request');
+    const direct = await fetch(`${app.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest', origin: app.url }, body });
+    expect(direct.status).toBe(200);
+    expect(direct.headers.get('set-cookie')).not.toMatch(/secure/i);
   });
 });
 

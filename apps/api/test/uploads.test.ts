@@ -1,0 +1,88 @@
+// Multipart uploads as an attacker sends them: several file parts, no key, U+0000 in a field.
+// The temporary upload directory is listed after each: nothing may be left behind.
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { httpClient } from './support/http-client.ts';
+import { createActor, type Actor } from './support/identity-fixtures.ts';
+import { startTestApp, type TestApp } from './support/start-test-app.ts';
+
+// The smallest valid PNG (1x1, transparent).
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
+
+let app: TestApp;
+let actor: Actor;
+let uploadDir: string;
+let findingId: string;
+let reportId: string;
+
+beforeAll(async () => {
+  uploadDir = mkdtempSync(path.join(tmpdir(), 'service-uploads-'));
+  app = await startTestApp({ UPLOAD_TMP_DIR: uploadDir });
+  actor = await createActor(app, { role: 'admin', clientIds: [] });
+  const client = await actor.api.post('/clients', { name: 'Upload Corp' });
+  await app.dbs.controlPlane('api_keys').where({ id: actor.keyId }).update({ client_ids: [client.body.id] });
+  const project = await actor.api.post('/projects', { clientId: client.body.id, name: 'Uploads' });
+  const finding = await actor.api.post('/findings', { projectId: project.body.id, title: 'Has evidence', severity: 'low' });
+  expect(finding.status).toBe(201);
+  findingId = finding.body.id;
+  const report = await actor.api.post('/reports', { projectId: project.body.id, title: 'Scan target' });
+  expect(report.status).toBe(201);
+  reportId = report.body.id;
+});
+afterAll(async () => {
+  await app?.stop();
+  rmSync(uploadDir, { recursive: true, force: true });
+});
+
+const leftOnDisk = async () => {
+  // Why wait: a refused upload's file handle may close a moment after the answer.
+  await new Promise((r) => setTimeout(r, 100));
+  return readdirSync(uploadDir);
+};
+
+function imageForm(extra: (form: FormData) => void = () => {}): FormData {
+  const form = new FormData();
+  form.append('findingId', findingId);
+  form.append('file', new Blob([PNG], { type: 'image/png' }), 'shot.png');
+  extra(form);
+  return form;
+}
+
+describe('multipart uploads', () => {
+  it('store one file and leave nothing in the temporary directory', async () => {
+    const res = await actor.api.post('/evidence-images', imageForm((f) => f.append('caption', 'login page')));
+    expect(res.status).toBe(201);
+    expect(await leftOnDisk()).toEqual([]);
+  });
+
+  it('answer 400 naming the field for a second file part, with nothing left on disk', async () => {
+    const res = await actor.api.post('/evidence-images', imageForm((f) => f.append('file', new Blob([PNG], { type: 'image/png' }), 'second.png')));
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'validation_failed', details: [{ path: '/file', message: 'holds more than one file; send exactly one' }] });
+    const scan = new FormData();
+    scan.append('file', new Blob(['<NessusClientData_v2/>'], { type: 'application/xml' }), 'a.nessus');
+    scan.append('file', new Blob(['<NessusClientData_v2/>'], { type: 'application/xml' }), 'b.nessus');
+    const scanRes = await actor.api.post(`/reports/${reportId}/import-scan`, scan);
+    expect(scanRes.status).toBe(400);
+    expect(scanRes.body.error.details[0].path).toBe('/file');
+    expect(await leftOnDisk()).toEqual([]);
+  });
+
+  it('answer 400 naming the field for U+0000 in a form field (an evidence caption)', async () => {
+    const res = await actor.api.post('/evidence-images', imageForm((f) => f.append('caption', 'before\u0000after')));
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual([{ path: '/caption', message: 'must not contain the character U+0000 (NUL)' }]);
+    expect(await leftOnDisk()).toEqual([]);
+  });
+
+  it('are not read at all without a valid key', async () => {
+    const big = new FormData();
+    big.append('findingId', findingId);
+    big.append('file', new Blob([new Uint8Array(2 * 1024 * 1024)], { type: 'image/png' }), 'big.png');
+    const res = await httpClient(`${app.url}/rest/v1`).post('/evidence-images', big);
+    expect(res.status).toBe(401);
+    expect(await leftOnDisk()).toEqual([]);
+  });
+});
