@@ -1,9 +1,10 @@
 // The service as an operator runs it: `node --import tsx apps/api/src/main.ts` in its own process.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createKnex, DATABASE_NAMES, prepareDatabases } from '@service/db';
 import { createTestDatabases } from '@service/db/testing';
@@ -48,6 +49,44 @@ async function waitForListening(run: Running, timeoutMs = 60_000): Promise<numbe
   throw new Error(`service did not start: ${run.output()}`);
 }
 
+/** Waits until the service has logged `event` (the JSON log line's event), `times` times. */
+async function waitForEvent(run: Running, event: string, timeoutMs = 60_000, times = 1): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (run.output().split(`"event":"${event}"`).length - 1 >= times) return;
+    if (run.child.exitCode !== null) throw new Error(`service exited while waiting for ${event}: ${run.output()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`no ${event} within ${timeoutMs} ms: ${run.output()}`);
+}
+
+/** The pid of the embedded PostgreSQL server, from its own lock file. */
+function postmasterPid(dataDir: string): number {
+  return Number.parseInt(readFileSync(path.join(dataDir, 'postgres/postmaster.pid'), 'utf8').split('\n')[0]!, 10);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A superuser connection to one of the embedded server's databases, as an operator would make it. */
+async function embeddedClient(dataDir: string, database: string): Promise<pg.Client> {
+  const port = readFileSync(path.join(dataDir, 'postgres.port'), 'utf8').trim();
+  const password = readFileSync(path.join(dataDir, 'postgres-password'), 'utf8').trim();
+  const client = new pg.Client({ host: '127.0.0.1', port: Number(port), user: 'postgres', password, database });
+  // Why: the tests stop the server under this connection on purpose; its end is not a failure.
+  client.on('error', () => undefined);
+  await client.connect();
+  return client;
+}
+
+const BOGUS_KEY = `service_sk_${'A'.repeat(43)}`;
+
 function tempDir(): string {
   const d = mkdtempSync(path.join(tmpdir(), 'service-main-'));
   dirs.push(d);
@@ -79,6 +118,86 @@ describe('the service process', () => {
     expect((await fetch(`http://127.0.0.1:${port2}/api/health`)).status).toBe(200);
     again.child.kill('SIGTERM');
     expect(await again.exited).toBe(0);
+  }, 120_000);
+
+  it('restarts the embedded PostgreSQL when it dies, and keeps serving', async () => {
+    const dataDir = tempDir();
+    const run = startService({ DATA_DIR: dataDir, PORT: '0' });
+    const port = await waitForListening(run);
+    const before = postmasterPid(dataDir);
+    process.kill(before, 'SIGKILL');
+    await waitForEvent(run, 'embedded_postgres_exited');
+    await waitForEvent(run, 'embedded_postgres_restarted');
+    let health = 0;
+    for (let i = 0; i < 100 && health !== 200; i++) {
+      health = (await fetch(`http://127.0.0.1:${port}/api/health`)).status;
+      if (health !== 200) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(health).toBe(200);
+    expect(postmasterPid(dataDir)).not.toBe(before);
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    expect(existsSync(path.join(dataDir, 'service.lock'))).toBe(false);
+  }, 120_000);
+
+  it('on SIGTERM lets in-flight requests finish before it stops the database', async () => {
+    const dataDir = tempDir();
+    const run = startService({ DATA_DIR: dataDir, PORT: '0' });
+    const port = await waitForListening(run);
+    // Hold the API keys table, so a REST request waits on the database in the middle of its work.
+    const holder = await embeddedClient(dataDir, 'service_control_plane');
+    await holder.query('begin');
+    await holder.query('lock table api_keys in access exclusive mode');
+    const inFlight = fetch(`http://127.0.0.1:${port}/rest/v1/clients`, { headers: { authorization: `Bearer ${BOGUS_KEY}` } });
+    await new Promise((r) => setTimeout(r, 300));
+    run.child.kill('SIGTERM');
+    await waitForEvent(run, 'shutting_down');
+    await new Promise((r) => setTimeout(r, 700));
+    // Still running, database included: the request has not finished yet.
+    expect(run.child.exitCode).toBeNull();
+    await holder.query('commit');
+    await holder.end();
+    const answer = await inFlight;
+    expect(answer.status).toBe(401);
+    expect(await run.exited).toBe(0);
+    expect(run.output().indexOf('"event":"stopped"')).toBeGreaterThan(run.output().indexOf('"event":"shutting_down"'));
+    expect(existsSync(path.join(dataDir, 'service.lock'))).toBe(false);
+  }, 120_000);
+
+  it('on SIGTERM gives up on requests after SHUTDOWN_TIMEOUT_MS, then stops', async () => {
+    const dataDir = tempDir();
+    const run = startService({ DATA_DIR: dataDir, PORT: '0', SHUTDOWN_TIMEOUT_MS: '500', DB_STATEMENT_TIMEOUT_MS: '2000' });
+    const port = await waitForListening(run);
+    const holder = await embeddedClient(dataDir, 'service_control_plane');
+    await holder.query('begin');
+    await holder.query('lock table api_keys in access exclusive mode');
+    const inFlight = fetch(`http://127.0.0.1:${port}/rest/v1/clients`, { headers: { authorization: `Bearer ${BOGUS_KEY}` } }).then(
+      (r) => r.status,
+      () => 'closed',
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    run.child.kill('SIGTERM');
+    expect(await inFlight).toBe('closed');
+    expect(await run.exited).toBe(0);
+    expect(run.output()).toContain('"event":"shutdown_timeout"');
+    await holder.end().catch(() => undefined);
+    expect(existsSync(path.join(dataDir, 'service.lock'))).toBe(false);
+  }, 120_000);
+
+  it('on SIGTERM after the database died, exits and leaves no lock behind', async () => {
+    const dataDir = tempDir();
+    const run = startService({ DATA_DIR: dataDir, PORT: '0' });
+    await waitForListening(run);
+    const pid = postmasterPid(dataDir);
+    process.kill(pid, 'SIGKILL');
+    await waitForEvent(run, 'embedded_postgres_exited');
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    expect(existsSync(path.join(dataDir, 'service.lock'))).toBe(false);
+    // Nothing was left running on the data directory either.
+    await new Promise((r) => setTimeout(r, 500));
+    const again = existsSync(path.join(dataDir, 'postgres/postmaster.pid')) ? postmasterPid(dataDir) : null;
+    expect(again === null || !isAlive(again)).toBe(true);
   }, 120_000);
 
   it('refuses to start, with one clear line, on data recorded by a newer version', async () => {
