@@ -1,8 +1,8 @@
 /**
  * One problem an error is about. `details` of every error body is an array of these, whatever the
  * code, so a client reads it one way: `path` is a JSON Pointer to the input concerned (`/title`,
- * `/findings/3/severity` in a body; `/q` for a query or path parameter, `/file` for an upload, `/`
- * for the request as a whole), `message` says what is wrong there, for a person, and `value`, when
+ * `/findings/3/severity` in a body; `/q` for a query or path parameter, `/Idempotency-Key` for a
+ * header, `/file` for an upload, `/` for the request as a whole), `message` says what is wrong there, for a person, and `value`, when
  * present, is a value the client needs to recover (the row's current `updatedAt` on a `conflict`).
  */
 export interface ErrorDetail {

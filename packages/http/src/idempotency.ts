@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { ConflictError, UnprocessableError } from './http-error.ts';
+import { BadRequestError, ConflictError, UnprocessableError } from './http-error.ts';
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -38,9 +38,12 @@ function canonicalJson(value: unknown): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
 }
 
+/** An empty or malformed key is refused (400 `invalid_idempotency_key`), never silently ignored. */
 export function validateIdempotencyKey(key: string): void {
   if (!KEY_PATTERN.test(key)) {
-    throw new UnprocessableError('invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 printable ASCII characters.');
+    throw new BadRequestError('Idempotency-Key must be 1 to 255 printable ASCII characters (no spaces).', 'invalid_idempotency_key', [
+      { path: '/Idempotency-Key', message: 'must be 1 to 255 printable ASCII characters (no spaces)' },
+    ]);
   }
 }
 
