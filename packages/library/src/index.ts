@@ -47,3 +47,17 @@ export {
   type TemplateMatch,
   type TemplateMatchIndex,
 } from './match-templates.ts';
+export { loadSharedLibrary, refreshSharedLibrary, type SharedLibraryRefresh } from './shared-library.ts';
+export {
+  importGlobals,
+  lastGlobalsImport,
+  workspaceHasLibrary,
+  type ImportChange,
+  type ImportCounts,
+  type ImportGlobalsOptions,
+  type ImportGlobalsResult,
+  type LibraryFileStore,
+} from './import-globals.ts';
+export { WORKSPACE_TABLES } from './workspace-rows.ts';
+export { pendingGlobalsImportRequest, requestGlobalsImport, takeGlobalsImportRequest } from './globals-import-request.ts';
+export { measureCoverage, type CoverageFinding, type CoverageReport, type ScannerCoverage } from './scan-coverage.ts';

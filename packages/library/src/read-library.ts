@@ -50,6 +50,8 @@ export async function readLibrary(dir: string): Promise<ReadLibraryResult> {
   const parsed: ParsedItem[] = [];
   const translations: ParsedTranslation[] = [];
   const docxFiles = new Map<string, FileEntry>();
+  // Keys of files that failed their own checks: references to them are not reported again.
+  const failedKeys = new Set<string>();
 
   const rootEntries = await listFolder(dir, '', problems);
   const knownFolders = new Set(Object.values(KIND_FOLDERS).map((k) => k.folder));
@@ -79,6 +81,7 @@ export async function readLibrary(dir: string): Promise<ReadLibraryResult> {
       const item = await readItemFile(kind, entry, list);
       problems.push(...list.problems);
       if (item && !list.hasErrors) parsed.push(item);
+      else failedKeys.add(path.posix.basename(entry.file, extension));
     }
     if (kind === 'finding-template' && listing.folders.includes('translations')) {
       await readTranslationFolders(path.join(dir, folder, 'translations'), `${folder}/translations`, problems, translations, counts);
@@ -86,7 +89,7 @@ export async function readLibrary(dir: string): Promise<ReadLibraryResult> {
   }
 
   const files = await readWordTemplates(parsed, docxFiles, problems);
-  const items = resolveReferences(parsed, translations, problems);
+  const items = resolveReferences(parsed, translations, failedKeys, problems);
 
   problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column));
   if (problems.some((p) => p.level === 'error')) return { library: null, problems, counts };
@@ -180,7 +183,7 @@ async function readTranslationFolders(absolute: string, relative: string, proble
 type UnrevisedItem = Omit<LibraryItem, 'revision'>;
 
 /** Cross-file checks; returns the items with references resolved (narrative text in tabs, translations attached). */
-function resolveReferences(parsed: ParsedItem[], translations: ParsedTranslation[], problems: LibraryProblem[]): UnrevisedItem[] {
+function resolveReferences(parsed: ParsedItem[], translations: ParsedTranslation[], failedKeys: ReadonlySet<string>, problems: LibraryProblem[]): UnrevisedItem[] {
   const byKey = new Map<string, ParsedItem>();
   for (const item of parsed) {
     const earlier = byKey.get(item.key);
@@ -194,6 +197,7 @@ function resolveReferences(parsed: ParsedItem[], translations: ParsedTranslation
   for (const item of parsed) {
     for (const ref of item.references) {
       const target = byKey.get(ref.key);
+      if (!target && failedKeys.has(ref.key)) continue;
       if (!target) {
         const known = parsed.filter((p) => p.kind === ref.kind).map((p) => p.key);
         problems.push(errorAt(item.file, `\`${ref.field}: ${ref.key}\` names no ${kindLabel(ref.kind)}${known.length > 0 ? ` (known: ${known.slice(0, 12).join(', ')}${known.length > 12 ? ', ...' : ''})` : ''}`, ref.at));
@@ -205,6 +209,7 @@ function resolveReferences(parsed: ParsedItem[], translations: ParsedTranslation
 
   for (const t of translations) {
     const template = byKey.get(t.key);
+    if (!template && failedKeys.has(t.key)) continue;
     if (!template || template.kind !== 'finding-template') {
       problems.push(errorAt(t.file, `\`key: ${t.key}\` names no finding template; a translation needs finding-templates/${t.key}.md`, t.keyAt));
       continue;

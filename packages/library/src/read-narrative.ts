@@ -14,12 +14,12 @@ const frontCheck = new SchemaCheck(NarrativeFrontSchema);
 export function readNarrative(text: string, file: string, fileKey: string, problems: ProblemList): ParsedItem<'narrative'> | null {
   const split = readFrontMatterFile(text, problems);
   if (!split) return null;
-  const { front, body, bodyLine } = split;
+  const { front, body, bodyLine, closeLine } = split;
   const value = front.value as Record<string, unknown> | null;
   const key = checkItemKey(value && typeof value === 'object' ? value.key : undefined, fileKey, front.at('/key'), problems);
   if (!frontCheck.report(value, front, problems)) return null;
   if (body.trim() === '') {
-    problems.error({ line: bodyLine, column: 1 }, 'the narrative has no text: write its Markdown after the front matter');
+    problems.error({ line: closeLine + 1, column: 1 }, 'the narrative has no text: write its Markdown after the front matter');
     return null;
   }
   if (body.length > TEXT_LIMITS.tabContent) {

@@ -78,8 +78,20 @@ export class SchemaCheck {
   }
 }
 
+/** What a value of each pattern the library schemas use looks like, for messages. */
+const PATTERN_FORMS: Record<string, string> = {
+  '^#[0-9a-fA-F]{6}$': 'a colour written #RRGGBB, such as #1F3A5F',
+  '^[a-z0-9]+(-[a-z0-9]+)*$': 'kebab-case (lower-case letters and digits separated by single hyphens)',
+  '^[A-Za-z0-9][A-Za-z0-9._-]*\\.docx$': 'the name of a .docx file in report-styles/ (no folders)',
+  '^[a-z]{2}(-[A-Z]{2})?$': 'a language code such as en, de or de-DE',
+};
+
 function describeIssue(issue: RawIssue): string {
   switch (issue.keyword) {
+    case 'pattern': {
+      const form = PATTERN_FORMS[String(issue.params.pattern)];
+      return form ? `must be ${form}` : issue.message;
+    }
     case 'enum':
       return `must be one of ${((issue.params.allowedValues as unknown[]) ?? []).join(', ')}`;
     case 'uniqueItems':

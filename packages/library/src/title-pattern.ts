@@ -13,7 +13,7 @@ export function titlePatternProblem(pattern: string): string | null {
   try {
     new RegExp(pattern, 'i');
   } catch (err) {
-    return `the title pattern does not compile: ${(err as Error).message.replace(/^Invalid regular expression: /, '')}`;
+    return `the title pattern does not compile: ${(err as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '')}`;
   }
   return nestingProblem(pattern);
 }
