@@ -255,11 +255,14 @@ export class OpenApiRegistry {
     return schema as TSchema;
   }
 
+  /** Examples that do not match their schemas, found while the document is built (reported all at once). */
+  private badExamples: string[] = [];
+
   private checkExample(schema: TSchema | null, example: unknown, where: string): void {
     if (schema === null || example === undefined) return;
     if (Value.Check(schema, example)) return;
     const problems = [...Value.Errors(schema, example)].slice(0, 5).map((e) => `${(e as { instancePath?: string }).instancePath || '/'} ${(e as { message?: string }).message}`);
-    throw new Error(`OpenAPI: the example of ${where} does not match its schema (${problems.join('; ')}); the interactive reference would show it as a valid value.`);
+    this.badExamples.push(`the example of ${where} does not match its schema (${problems.join('; ')})`);
   }
 
   /** The errors and headers the machinery knows an operation can answer, from its declaration. */
@@ -441,9 +444,14 @@ export class OpenApiRegistry {
     const paths: Record<string, Record<string, unknown>> = {};
     const requestSchemas = new Map<string, unknown>();
     const sorted = [...this.operations].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
+    this.badExamples = [];
     for (const op of sorted) {
       paths[op.path] ??= {};
       paths[op.path]![op.method] = this.buildOperation(op, (s) => componentOf(s), requestSchemas);
+    }
+    if (this.badExamples.length > 0) {
+      // Why throw: the interactive reference shows examples as valid values, and generated clients' docs copy them.
+      throw new Error(`OpenAPI: ${this.badExamples.length === 1 ? 'an example does' : `${this.badExamples.length} examples do`} not match their schemas; fix each:\n- ${this.badExamples.join('\n- ')}`);
     }
 
     const schemas: Record<string, unknown> = { Error: ERROR_SCHEMA, ErrorDetail: ERROR_DETAIL_SCHEMA };
