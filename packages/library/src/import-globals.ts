@@ -88,7 +88,7 @@ export async function importGlobals(tenantDb: Knex, library: Library, options: I
   try {
     await tenantDb.transaction(async (trx) => {
       await trx.raw('select pg_advisory_xact_lock(?)', [IMPORT_LOCK]);
-      const ids = { reportStyles: new Map<string, string>(), reportTemplates: new Map<string, string>(), scopingTemplates: new Map<string, string>() };
+      const ids: CollectedIds = { reportStyles: new Map(), reportTemplates: new Map(), scopingTemplates: new Map() };
       // Why this order (LIBRARY_KINDS): styles before the report templates that name them, report
       // and scoping templates before the project types that name them.
       for (const kind of LIBRARY_KINDS) {
@@ -159,7 +159,9 @@ export async function importGlobals(tenantDb: Knex, library: Library, options: I
   return result;
 }
 
-function rememberId(ids: WorkspaceIds & { reportStyles: Map<string, string>; reportTemplates: Map<string, string>; scopingTemplates: Map<string, string> }, kind: LibraryKind, key: string, id: string): void {
+type CollectedIds = { [K in keyof WorkspaceIds]: Map<string, string> };
+
+function rememberId(ids: CollectedIds, kind: LibraryKind, key: string, id: string): void {
   if (kind === 'report-style') ids.reportStyles.set(key, id);
   else if (kind === 'report-template') ids.reportTemplates.set(key, id);
   else if (kind === 'scoping-template') ids.scopingTemplates.set(key, id);
