@@ -63,6 +63,8 @@ interface PoolEntry {
   db: Knex;
   refs: number;
   idleSince: number;
+  /** Use counter value at the last lease: the smallest among idle pools is the least recently used. */
+  lastUse: number;
 }
 
 const MAX_CACHED_LOCATIONS = 10_000;
@@ -83,8 +85,9 @@ export class TenantRouter {
   private readonly settings: TenantRouterSettings;
   private readonly timeouts: DatabaseTimeouts;
   private readonly organizations: OrganizationRepository;
-  /** Insertion order is use order: the first idle entry is the least recently used. */
   private readonly pools = new Map<string, PoolEntry>();
+  private readonly poolKeys = new WeakMap<TenantLocation, string>();
+  private uses = 0;
   private readonly locations = new Map<string, { location: TenantLocation | null; expiresAt: number }>();
   private readonly lookups = new Map<string, Promise<TenantLocation | null>>();
   private readonly closing = new Set<Promise<void>>();
@@ -109,16 +112,59 @@ export class TenantRouter {
   }
 
   /** The organization's tenant database for one request or job; release the lease when done with it (including a streamed response). */
-  async acquire(organizationId: string): Promise<TenantLease> {
-    if (this.closed) throw new TenancyError('router_closed', 'The tenant router is closed (the service is stopping).');
-    if (this.options.edition === 'self-hosted') return { organizationId, db: this.options.configuredTenant, release() {} };
+  acquire(organizationId: string): Promise<TenantLease> {
+    if (this.closed) return Promise.reject(new TenancyError('router_closed', 'The tenant router is closed (the service is stopping).'));
+    if (this.options.edition === 'self-hosted') return Promise.resolve({ organizationId, db: this.options.configuredTenant, release() {} });
+    // Why a synchronous path: a cached organization whose pool is open is the common case of every
+    // request; it costs a map lookup instead of a chain of awaits.
+    const cached = this.locations.get(organizationId);
+    if (cached && cached.expiresAt > Date.now()) {
+      try {
+        const lease = this.leaseAt(organizationId, cached.location);
+        if (lease) return Promise.resolve(lease);
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    }
+    return this.acquireSlowly(organizationId);
+  }
+
+  private async acquireSlowly(organizationId: string): Promise<TenantLease> {
     const location = await this.locate(organizationId);
+    const lease = this.leaseAt(organizationId, location);
+    if (lease) return lease;
+    // leaseAt returned null: the organization exists, is active, and its pool is not open yet.
+    const at = location as TenantLocation;
+    const entry = await this.enter(this.poolKey(at), resolveTenantUrl(this.options.topology!, at), at.tenantServer);
+    return this.leaseOf(organizationId, entry);
+  }
+
+  /**
+   * A lease when it can be given without waiting: the configured tenant, or an open pool. Throws
+   * for organizations that are not active. Null when a pool must be opened first.
+   */
+  private leaseAt(organizationId: string, location: TenantLocation | null): TenantLease | null {
     if (!location) throw new OrganizationNotFoundError(organizationId);
     if (location.state === 'retained') throw new TenantRetainedError(organizationId);
     if (location.state !== 'active') throw new TenantUnavailableError(organizationId, location.state, location.stateReason);
     if (isConfiguredTenant(location)) return { organizationId, db: this.options.configuredTenant, release() {} };
-    const url = resolveTenantUrl(this.options.topology!, location);
-    const entry = await this.enter(`${location.tenantServer}/${location.tenantDatabase}`, url, location.tenantServer);
+    const entry = this.pools.get(this.poolKey(location));
+    if (!entry) return null;
+    this.touch(entry);
+    return this.leaseOf(organizationId, entry);
+  }
+
+  private poolKey(location: TenantLocation): string {
+    // Why memoised: building and hashing a fresh string on every lease was most of its cost.
+    let key = this.poolKeys.get(location);
+    if (key === undefined) {
+      key = `${location.tenantServer}/${location.tenantDatabase}`;
+      this.poolKeys.set(location, key);
+    }
+    return key;
+  }
+
+  private leaseOf(organizationId: string, entry: PoolEntry): TenantLease {
     let released = false;
     return {
       organizationId,
@@ -129,6 +175,12 @@ export class TenantRouter {
         this.leave(entry);
       },
     };
+  }
+
+  /** Takes a reference and marks the pool most recently used. */
+  private touch(entry: PoolEntry): void {
+    entry.refs += 1;
+    entry.lastUse = ++this.uses;
   }
 
   /** Runs `work` with the organization's tenant database and releases it afterwards. */
@@ -245,14 +297,13 @@ export class TenantRouter {
       if (this.closed) throw new TenancyError('router_closed', 'The tenant router is closed (the service is stopping).');
       const existing = this.pools.get(key);
       if (existing) {
-        existing.refs += 1;
-        // Why delete and set: moves it to the end of the map, the most recently used.
-        this.pools.delete(key);
-        this.pools.set(key, existing);
+        this.touch(existing);
         return existing;
       }
       if (this.pools.size >= this.settings.maxOpenPools) {
-        const victim = [...this.pools.values()].find((e) => e.refs === 0);
+        // Why a scan here instead of an ordered structure: eviction is rare, leases are every request.
+        let victim: PoolEntry | null = null;
+        for (const e of this.pools.values()) if (e.refs === 0 && (!victim || e.lastUse < victim.lastUse)) victim = e;
         if (victim) {
           void this.closePool(victim);
         } else {
@@ -261,7 +312,7 @@ export class TenantRouter {
         }
       }
       const open = this.options.openPool ?? createKnex;
-      const entry: PoolEntry = { key, db: open(url, this.settings.poolMaxConnections, `service:tenant:${server}`, this.timeouts), refs: 1, idleSince: 0 };
+      const entry: PoolEntry = { key, db: open(url, this.settings.poolMaxConnections, `service:tenant:${server}`, this.timeouts), refs: 1, idleSince: 0, lastUse: ++this.uses };
       this.pools.set(key, entry);
       this.poolsOpened += 1;
       return entry;
