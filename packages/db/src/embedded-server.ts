@@ -91,8 +91,9 @@ function takeDataDirLock(dataDir: string): () => void {
   return () => {
     try {
       if (readFileSync(lockFile, 'utf8').startsWith(`${process.pid}\n`)) rmSync(lockFile, { force: true });
-    } catch {
-      // already gone
+    } catch (err) {
+      // Why only ENOENT is fine: the lock is already gone; anything else must reach the caller's log.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
   };
 }
