@@ -93,7 +93,9 @@ export default async function run(): Promise<void> {
     console.log(`  per step (median ms): ${Object.entries(steps).map(([s, xs]) => `${s} ${median(xs)}`).join(', ')}`);
     const first = (await organizations.get(firstOrg))!;
     const { rows: sizes } = await dbs.controlPlane.raw('select pg_database_size(?) as bytes', [first.tenantDatabase]);
-    console.log(`  disk of one provisioned tenant database (schema + stand-in library): ${(Number(sizes[0].bytes) / MB).toFixed(1)} MiB`);
+    await ensureDatabase(`${pg.baseUrl}/bench_empty`);
+    const { rows: empty } = await dbs.controlPlane.raw("select pg_database_size('bench_empty') as bytes");
+    console.log(`  disk of one provisioned tenant database (schema + stand-in library): ${(Number(sizes[0].bytes) / MB).toFixed(1)} MiB; an empty database: ${(Number(empty[0].bytes) / MB).toFixed(1)} MiB`);
 
     // Start-up with every tenant already migrated: what each start pays per tenant.
     const upToDate: number[] = [];
