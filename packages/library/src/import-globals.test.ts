@@ -214,6 +214,19 @@ describe('importGlobals', () => {
     expect(matchTemplates({ source: { scanner: 'nessus' }, ruleId: '24907', title: 'PHP < 5.2.1 Multiple Vulnerabilities' }, index)).toEqual({ templateKey: php.id, matchedOn: 'titlePattern', detail: '/^PHP (\\d\\.x )?< ?\\d/' });
   });
 
+  it('runs inside a caller transaction (tenant provisioning) and leaves nothing when that rolls back', async () => {
+    const before = await dbs.tenant('narratives').orderBy('id').select('id', 'global_revision');
+    const rollback = new Error('provisioning failed later');
+    await expect(
+      dbs.tenant.transaction(async (trx) => {
+        const result = await importGlobals(trx, v2, { files });
+        expect(result.total.added + result.total.updated).toBeGreaterThan(0);
+        throw rollback;
+      }),
+    ).rejects.toBe(rollback);
+    expect(await dbs.tenant('narratives').orderBy('id').select('id', 'global_revision')).toEqual(before);
+  });
+
   it('refuses to store a Word template without a file store, and leaves the workspace as it was', async () => {
     const v4 = await libraryOf({ ...withStyleTemplate(fakeDocx('v4')) });
     const before = await dbs.tenant('report_styles').select();
