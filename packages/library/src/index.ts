@@ -60,4 +60,5 @@ export {
 } from './import-globals.ts';
 export { WORKSPACE_TABLES } from './workspace-rows.ts';
 export { pendingGlobalsImportRequest, requestGlobalsImport, takeGlobalsImportRequest } from './globals-import-request.ts';
+export { prepareLibraryOnStart, type LibraryOnStart } from './prepare-library-on-start.ts';
 export { measureCoverage, type CoverageFinding, type CoverageReport, type ScannerCoverage } from './scan-coverage.ts';
