@@ -117,6 +117,7 @@ describe('executeCli', () => {
     [['greet'], /^error: greet needs the argument <name>\nhint: Run `cli greet --help` for its options\.\n$/],
     [['fail'], /^error: fail needs --kind <kind>\nhint: Run `cli fail --help`/],
     [['fail', '--kind', 'other'], /^error: fail: option '--kind <kind>' argument 'other' is invalid\. Allowed choices are operator, bug, foreign\.\nhint:/],
+    [['fail', '--kindd', 'bug'], /^error: fail: unknown option --kindd\n/],
     [['greet', 'x', '--nope'], /^error: greet: unknown option --nope\nhint: Run `cli greet --help`/],
     [['greet', 'x', '--tag'], /^error: greet: option --tag <tag> needs a value\n/],
     [['greet', 'x', 'y'], /^error: greet: too many arguments for 'greet'\. Expected 1 argument but got 2\.\n/],

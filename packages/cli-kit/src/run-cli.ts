@@ -105,7 +105,12 @@ async function parseCommandLine<Ctx>(options: RunCliOptions<Ctx>, argv: string[]
     });
     sub.action((...actionArgs: unknown[]) => {
       const command = actionArgs[actionArgs.length - 1] as Command;
-      chosen = { command: definition, input: inputOf(definition, command) };
+      const input = inputOf(definition, command);
+      const missing = (definition.options ?? []).find((o) => o.required && input[optionKey(o.flags)] === undefined);
+      if (missing) {
+        throw new OperatorError(`${definition.name} needs ${missing.flags}`, { hint: `Run \`${options.name} ${definition.name} --help\` for its options.`, exitCode: USAGE_EXIT_CODE });
+      }
+      chosen = { command: definition, input };
     });
   }
 
@@ -135,8 +140,9 @@ function defineSubcommand<Ctx>(program: Command, definition: CommandDefinition<C
     sub.argument(a.optional ? `[${name}]` : `<${name}>`, a.description);
   }
   for (const o of definition.options ?? []) {
-    const option = new Option(o.flags, o.description);
-    if (o.required) option.makeOptionMandatory();
+    // Why not makeOptionMandatory: commander then reports a missing option before an unknown
+    // one, so a mistyped `--kee` would be answered with "needs --key"; checked in the action instead.
+    const option = new Option(o.flags, o.required ? `${o.description} (required)` : o.description);
     if (o.repeatable) option.argParser((value: string, previous: unknown) => [...(Array.isArray(previous) ? previous : []), value]);
     if (o.choices) option.choices(o.choices);
     if (o.default !== undefined) option.default(o.default);
@@ -157,10 +163,14 @@ function inputOf<Ctx>(definition: CommandDefinition<Ctx, unknown>, command: Comm
   });
   for (const o of definition.options ?? []) {
     // Why: a repeatable option that was never given should read as "none", not undefined.
-    const key = camelCase(new Option(o.flags).attributeName());
+    const key = optionKey(o.flags);
     if (o.repeatable && input[key] === undefined) input[key] = [];
   }
   return input;
+}
+
+function optionKey(flags: string): string {
+  return new Option(flags).attributeName();
 }
 
 function camelCase(name: string): string {

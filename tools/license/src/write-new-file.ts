@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import { CliError } from './cli-error.ts';
+import { OperatorError } from '@service/cli-kit';
 
 /**
  * Writes a file that must not exist yet. Why 'wx': a key or licence overwritten by mistake cannot
@@ -10,7 +10,7 @@ export async function writeNewFile(file: string, content: string, mode: number):
     await writeFile(file, content, { flag: 'wx', mode });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
-      throw new CliError(`${file} already exists and is never overwritten`, 'Choose another path, or move the old file away first.');
+      throw new OperatorError(`${file} already exists and is never overwritten`, { hint: 'Choose another path, or move the old file away first.' });
     }
     throw err;
   }
