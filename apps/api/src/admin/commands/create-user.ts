@@ -1,7 +1,8 @@
 import { EmailTakenError, generatePassword, MIN_PASSWORD_LENGTH, ROLES, type Role } from '@service/auth';
-import { AdminError, type AdminCommand } from '../admin-command.ts';
+import { defineCommand, OperatorError } from '@service/cli-kit';
+import type { AdminContext } from '../admin-context.ts';
 
-export const createUser: AdminCommand<{ email: string; name: string; role: string; password?: string }> = {
+export const createUser = defineCommand<AdminContext, { email: string; name: string; role: string; password?: string }>({
   name: 'create-user',
   summary: 'Create a user (prints a generated password when none is given)',
   options: [
@@ -10,10 +11,11 @@ export const createUser: AdminCommand<{ email: string; name: string; role: strin
     { flags: '--role <role>', description: `one of ${ROLES.join(', ')}`, required: true },
     { flags: '--password <password>', description: `at least ${MIN_PASSWORD_LENGTH} characters; omit to generate one` },
   ],
+  examples: ['npm run admin -- create-user --email tess@example.com --name "Tess" --role member'],
   async run(ctx, options) {
-    if (!(ROLES as readonly string[]).includes(options.role)) throw new AdminError(`Unknown role "${options.role}".`, `Use one of: ${ROLES.join(', ')}.`);
+    if (!(ROLES as readonly string[]).includes(options.role)) throw new OperatorError(`Unknown role "${options.role}".`, { hint: `Use one of: ${ROLES.join(', ')}.` });
     if (options.password !== undefined && options.password.length < MIN_PASSWORD_LENGTH) {
-      throw new AdminError(`The password is shorter than ${MIN_PASSWORD_LENGTH} characters.`);
+      throw new OperatorError(`The password is shorter than ${MIN_PASSWORD_LENGTH} characters.`, { hint: 'Omit --password to have one generated.' });
     }
     const password = options.password ?? generatePassword();
     try {
@@ -21,8 +23,8 @@ export const createUser: AdminCommand<{ email: string; name: string; role: strin
       ctx.print(`Created ${user.role} ${user.email} (${user.id}).`);
       if (!options.password) ctx.print(`Password: ${password}`);
     } catch (err) {
-      if (err instanceof EmailTakenError) throw new AdminError(err.message, `To set a new password: npm run admin -- reset-password --email ${options.email}`);
+      if (err instanceof EmailTakenError) throw new OperatorError(err.message, { hint: `To set a new password: npm run admin -- reset-password --email ${options.email}` });
       throw err;
     }
   },
-};
+});

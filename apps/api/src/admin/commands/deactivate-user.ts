@@ -1,16 +1,18 @@
-import { AdminError, type AdminCommand } from '../admin-command.ts';
+import { defineCommand, OperatorError } from '@service/cli-kit';
+import type { AdminContext } from '../admin-context.ts';
 
-export const deactivateUser: AdminCommand<{ email: string }> = {
+export const deactivateUser = defineCommand<AdminContext, { email: string }>({
   name: 'deactivate-user',
   summary: "Deactivate a user and revoke all of that user's API keys and sessions",
   options: [{ flags: '--email <email>', description: "the user's email", required: true }],
+  examples: ['npm run admin -- deactivate-user --email tess@example.com'],
   async run(ctx, options) {
     const user = await ctx.users.findByEmailWithPassword(options.email.toLowerCase());
-    if (!user || user.organizationId !== ctx.organizationId) throw new AdminError(`No user with the email ${options.email}.`, 'List users with: npm run admin -- list-users');
+    if (!user || user.organizationId !== ctx.organizationId) throw new OperatorError(`No user with the email ${options.email}.`, { hint: 'List users with: npm run admin -- list-users' });
     if (user.role === 'admin' && user.active && (await ctx.users.countActiveAdmins(ctx.organizationId)) <= 1) {
-      throw new AdminError(`${user.email} is the last active administrator.`, 'Make another user an administrator first.');
+      throw new OperatorError(`${user.email} is the last active administrator.`, { hint: 'Make another user an administrator first.' });
     }
     await ctx.users.deactivate(ctx.organizationId, user.id, user.id);
     ctx.print(`Deactivated ${user.email}; their API keys and sessions are revoked.`);
   },
-};
+});

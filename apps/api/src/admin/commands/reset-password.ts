@@ -1,23 +1,25 @@
 import { generatePassword, MIN_PASSWORD_LENGTH } from '@service/auth';
-import { AdminError, type AdminCommand } from '../admin-command.ts';
+import { defineCommand, OperatorError } from '@service/cli-kit';
+import type { AdminContext } from '../admin-context.ts';
 
-export const resetPassword: AdminCommand<{ email: string; password?: string }> = {
+export const resetPassword = defineCommand<AdminContext, { email: string; password?: string }>({
   name: 'reset-password',
   summary: "Set a user's password (prints a generated one when none is given)",
   options: [
     { flags: '--email <email>', description: "the user's email", required: true },
     { flags: '--password <password>', description: `at least ${MIN_PASSWORD_LENGTH} characters; omit to generate one` },
   ],
+  examples: ['npm run admin -- reset-password --email admin@localhost'],
   async run(ctx, options) {
     if (options.password !== undefined && options.password.length < MIN_PASSWORD_LENGTH) {
-      throw new AdminError(`The password is shorter than ${MIN_PASSWORD_LENGTH} characters.`);
+      throw new OperatorError(`The password is shorter than ${MIN_PASSWORD_LENGTH} characters.`, { hint: 'Omit --password to have one generated.' });
     }
     const user = await ctx.users.findByEmailWithPassword(options.email.toLowerCase());
-    if (!user || user.organizationId !== ctx.organizationId) throw new AdminError(`No user with the email ${options.email}.`, 'List users with: npm run admin -- list-users');
+    if (!user || user.organizationId !== ctx.organizationId) throw new OperatorError(`No user with the email ${options.email}.`, { hint: 'List users with: npm run admin -- list-users' });
     const password = options.password ?? generatePassword();
     await ctx.users.setPassword(user.id, password);
     ctx.print(`Password of ${user.email} changed.`);
     if (!options.password) ctx.print(`Password: ${password}`);
     if (!user.active) ctx.print('Note: this user is deactivated and still cannot sign in.');
   },
-};
+});
