@@ -1,0 +1,3 @@
+// Test helpers for the installer, the release tool and this package. Not for production code.
+export { createTestFolder, type TestFolder } from './test-folder.ts';
+export { createTestSigningKey, signTestPackage, testImages, writeTestPackage, type TestPackageOptions, type TestSigningKey } from './test-package.ts';
