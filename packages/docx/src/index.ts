@@ -1,1 +1,9 @@
-export {};
+export { renderReportDocx } from './our-layout/render-report-docx.ts';
+export { renderTemplateDocx } from './template/render-template-docx.ts';
+export { lintDocxTemplate, type TemplateLintResult } from './template/lint-docx-template.ts';
+export { TEMPLATE_LIMITS } from './template/read-template-package.ts';
+export { TEMPLATE_TAGS, type TagKind, type TagScope } from './template/template-data.ts';
+export { EXPECTED_STYLES, TEMPLATE_STYLE_NAMES } from './template/template-styles.ts';
+export { InvalidTemplateError, describeProblem, type TemplateProblem } from './invalid-template-error.ts';
+export type { RenderReportOptions } from './render-options.ts';
+export { MAX_EVIDENCE_IMAGE_BYTES } from './evidence-images.ts';

@@ -180,22 +180,28 @@ function inlineImage(i: Extract<Inline, { kind: 'image' }>, ctx: WordmlContext):
   return run(text, { italic: true });
 }
 
-/** An image on its own with its caption below ("Figure 3: ..."), or a placeholder line when it cannot be drawn. */
-export function figure(sha256: string | null, caption: string, name: string, ctx: WordmlContext, shown?: Set<string>): string {
+/** An image on its own in a centred paragraph, fitted to the page; a placeholder line when it cannot be drawn. */
+export function picture(sha256: string | null, name: string, description: string, ctx: WordmlContext): { xml: string; drawn: boolean } {
   const loaded: LoadedEvidence | undefined = sha256 ? ctx.images.get(sha256) : undefined;
-  if (sha256) shown?.add(sha256);
   if (sha256 === null || !isEvidenceImage(loaded)) {
     const why: MissingImage = sha256 === null ? { missing: 'unsupported', detail: 'not an evidence image' } : loaded !== undefined && !isEvidenceImage(loaded) ? loaded : { missing: 'not-found' };
     const style = ctx.styles.placeholder;
-    return paragraph({ style, align: style ? undefined : 'center' }, run(missingImageText(name, why), style ? '' : { italic: true, color: '9A3412' }));
+    return { xml: paragraph({ style, align: style ? undefined : 'center' }, run(missingImageText(name, why), style ? '' : { italic: true, color: '9A3412' })), drawn: false };
   }
   const size = fitImage(loaded, ctx.maxImage.width, ctx.maxImage.height);
-  const n = ++ctx.figures.count;
+  return { xml: paragraph({ keepNext: true, align: 'center', spacing: { before: 120, after: 60 } }, drawing(ctx.parts.image(sha256, loaded), ctx.parts.drawingId(), size.width, size.height, name, description)), drawn: true };
+}
+
+/** An image on its own with its caption below ("Figure 3: ..."), or a placeholder line when it cannot be drawn. */
+export function figure(sha256: string | null, caption: string, name: string, ctx: WordmlContext, shown?: Set<string>): string {
+  if (sha256) shown?.add(sha256);
   const text = caption.trim() === '' ? name : caption;
-  const picture = paragraph({ keepNext: true, align: 'center', spacing: { before: 120, after: 60 } }, drawing(ctx.parts.image(sha256, loaded), ctx.parts.drawingId(), size.width, size.height, name, text));
+  const image = picture(sha256, name, text, ctx);
+  if (!image.drawn) return image.xml;
+  const n = ++ctx.figures.count;
   const captionStyle = ctx.styles.caption;
   const captionRuns = run(`Figure ${n}: `, { bold: true, ...(captionStyle ? {} : { italic: true }) }) + run(text, captionStyle ? '' : { italic: true });
-  return picture + paragraph({ style: captionStyle, align: captionStyle ? undefined : 'center', bidi: isRightToLeft(text) }, captionRuns);
+  return image.xml + paragraph({ style: captionStyle, align: captionStyle ? undefined : 'center', bidi: isRightToLeft(text) }, captionRuns);
 }
 
 /** A code block: one paragraph per line, so long blocks break across pages. */

@@ -1,0 +1,175 @@
+import Docxtemplater from 'docxtemplater';
+import createInspectModule from 'docxtemplater/js/inspect-module.js';
+
+interface Inspector {
+  getTemplatedFiles(): string[];
+  getStructuredTags(file?: string): unknown[];
+}
+import PizZip from 'pizzip';
+import type { ReportDocument, ResolvedReportStyle } from '@service/report-model';
+import { collectEvidenceRefs, loadEvidenceImages, readEvidenceImage, type LoadedEvidence } from '../evidence-images.ts';
+import { describeProblem, InvalidTemplateError, type TemplateProblem } from '../invalid-template-error.ts';
+import { parseMarkdownBlocks, type Block } from '../markdown-blocks.ts';
+import type { RenderReportOptions } from '../render-options.ts';
+import { textColourOn } from '../our-layout/colours.ts';
+import type { WordmlContext } from '../wordml/markdown-to-wordml.ts';
+import { PackageAdditions } from '../wordml/package-additions.ts';
+import { withXmlCharactersOnly } from '../xml-text.ts';
+import { writeZip } from '../zip-archive.ts';
+import { readTemplatePackage } from './read-template-package.ts';
+import { buildTemplateData } from './template-data.ts';
+import { partParagraphs } from './template-paragraphs.ts';
+import { paragraphAt } from './template-paragraphs.ts';
+import { templateStyles, templateTextWidth, type TemplateStyles } from './template-styles.ts';
+import { checkTemplateTags, type TagPart } from './template-tags.ts';
+
+interface DocxtemplaterError {
+  message?: string;
+  properties?: { id?: string; xtag?: string; explanation?: string; offset?: number | number[]; file?: string; errors?: DocxtemplaterError[] };
+}
+
+export interface CompiledTemplate {
+  doc: Docxtemplater | null;
+  files: Map<string, Uint8Array>;
+  problems: TemplateProblem[];
+  styles: TemplateStyles;
+}
+
+const text = (bytes: Uint8Array | undefined) => (bytes ? new TextDecoder().decode(bytes) : null);
+
+/** docxtemplater's errors (one, or many in a multi error) as template problems with their paragraph. */
+export function templateProblemsOf(err: unknown, files: Map<string, Uint8Array>): TemplateProblem[] {
+  const e = err as DocxtemplaterError;
+  const list = e.properties?.errors ?? [e];
+  const paragraphs = new Map<string, ReturnType<typeof partParagraphs>>();
+  return list.map((one) => {
+    const p = one.properties ?? {};
+    const file = p.file ?? 'word/document.xml';
+    if (!paragraphs.has(file)) paragraphs.set(file, partParagraphs(text(files.get(file)) ?? ''));
+    const offset = Array.isArray(p.offset) ? p.offset[0] : p.offset;
+    return { tag: p.xtag ?? null, paragraph: offset === undefined ? '' : paragraphAt(paragraphs.get(file)!, offset), message: p.explanation ?? one.message ?? 'the template cannot be read' };
+  });
+}
+
+/**
+ * Reads a template safely and compiles it with docxtemplater's default, logic-less parser (a tag is
+ * a name looked up in the data, never an expression), then checks every tag against the tag
+ * language. Package problems throw InvalidTemplateError; tag problems are returned, all of them.
+ */
+export function compileTemplate(template: Uint8Array): CompiledTemplate {
+  const files = readTemplatePackage(template);
+  const styles = templateStyles(text(files.get('word/styles.xml')));
+  const zip = new PizZip();
+  for (const [name, data] of files) zip.file(name, data);
+  // Why called, not constructed: the module exports a factory, whatever its type declarations say.
+  const inspect = (createInspectModule as unknown as () => Inspector)();
+  let doc: Docxtemplater;
+  try {
+    // Why no `parser` option: docxtemplater's default parser only looks names up; expression
+    // parsers (angular-expressions and the like) have given remote code execution elsewhere.
+    doc = new Docxtemplater(zip, { paragraphLoop: true, linebreaks: true, nullGetter: () => '', modules: [inspect as unknown as Docxtemplater.DXT.Module], errorLogging: false });
+  } catch (err) {
+    if ((err as DocxtemplaterError).properties === undefined) throw err;
+    return { doc: null, files, problems: templateProblemsOf(err, files), styles };
+  }
+  const problems: TemplateProblem[] = [];
+  for (const file of inspect.getTemplatedFiles()) {
+    problems.push(...checkTemplateTags(inspect.getStructuredTags(file) as unknown as TagPart[], file, partParagraphs(text(files.get(file)) ?? '')));
+  }
+  return { doc, files, problems, styles };
+}
+
+/**
+ * A report through a customer's Word template. Throws InvalidTemplateError (code
+ * `invalid_template`) listing every problem when the template is unsafe or its tags do not work.
+ */
+export async function renderTemplateDocx(template: Uint8Array, report: ReportDocument, options: RenderReportOptions): Promise<Uint8Array> {
+  const compiled = compileTemplate(template);
+  if (compiled.doc === null || compiled.problems.length > 0) throw templateError(compiled.problems);
+  return renderCompiledTemplate(compiled, report, options);
+}
+
+export function templateError(problems: TemplateProblem[]): InvalidTemplateError {
+  return new InvalidTemplateError(`the template has ${problems.length} problem${problems.length === 1 ? '' : 's'}; the first: ${describeProblem(problems[0]!)}`, problems);
+}
+
+export async function renderCompiledTemplate(compiled: CompiledTemplate, report: ReportDocument, options: RenderReportOptions): Promise<Uint8Array> {
+  const doc = withXmlCharactersOnly(report);
+  const parse = markdownCache();
+  const images = await loadEvidenceImages(collectEvidenceRefs(doc, allMarkdown(doc, parse)), options.loadImage);
+  return renderCompiledTemplateWith(compiled, doc, withXmlCharactersOnly(options.style), images, options.now ?? new Date(), parse);
+}
+
+function markdownCache(): (markdown: string) => Block[] {
+  const parsed = new Map<string, Block[]>();
+  const parse = (markdown: string) => {
+    let blocks = parsed.get(markdown);
+    if (!blocks) parsed.set(markdown, (blocks = parseMarkdownBlocks(markdown)));
+    return blocks;
+  };
+  return parse;
+}
+
+function* allMarkdown(doc: ReportDocument, parse: (markdown: string) => Block[]): Generator<Block[]> {
+  yield parse(doc.summary);
+  for (const t of doc.tabs) yield parse(t.content);
+  for (const f of doc.findings) yield* [parse(f.description), parse(f.impact), parse(f.remediation)];
+}
+
+/** The evidence of a report with the same bytes for every image (the linter's sample). */
+export function sampleImages(doc: ReportDocument, bytes: Uint8Array): Map<string, LoadedEvidence> {
+  const loaded = readEvidenceImage(bytes);
+  return new Map([...collectEvidenceRefs(doc, allMarkdown(doc, markdownCache())).keys()].map((sha) => [sha, loaded]));
+}
+
+/** Renders with images already loaded: synchronous, so the linter can run it. */
+export function renderCompiledTemplateWith(compiled: CompiledTemplate, doc: ReportDocument, style: ResolvedReportStyle, images: Map<string, LoadedEvidence>, now: Date, parse: (markdown: string) => Block[] = markdownCache()): Uint8Array {
+  const { doc: templater, files } = compiled;
+  const documentXml = text(files.get('word/document.xml')) ?? '';
+  const textWidth = templateTextWidth(documentXml);
+  const ctx: WordmlContext = {
+    styles: compiled.styles.styles,
+    monoFont: style.fonts.mono,
+    images,
+    maxImage: { width: Math.floor((textWidth / 1440) * 96), height: 620 },
+    textWidth,
+    parts: new PackageAdditions(text(files.get('word/numbering.xml'))),
+    figures: { count: 0 },
+    tableLook: { headerFill: style.colors.tableHeader.replace('#', ''), headerText: textColourOn(style.colors.tableHeader), stripe: null, grid: 'A6A6A6' },
+  };
+  const data = buildTemplateData(doc, style, ctx, now, parse);
+  try {
+    templater!.render(data);
+  } catch (err) {
+    if ((err as DocxtemplaterError).properties === undefined) throw err;
+    throw templateError(templateProblemsOf(err, files));
+  }
+  const out = new Map<string, Uint8Array | string>();
+  const zip = templater!.getZip();
+  for (const name of Object.keys(zip.files)) {
+    const entry = zip.files[name]!;
+    if (entry.dir) continue;
+    out.set(name, entry.asUint8Array());
+  }
+  ctx.parts.applyTo(out);
+  askWordToUpdateFields(out);
+  const types = out.get('[Content_Types].xml')!;
+  out.delete('[Content_Types].xml');
+  return writeZip([['[Content_Types].xml', types], ...out]);
+}
+
+const AFTER_UPDATE_FIELDS = /<w:(hdrShapeDefaults|footnotePr|endnotePr|compat|docVars|rsids|attachedSchema|themeFontLang|clrSchemeMapping|doNotIncludeSubdocsInStats|doNotAutoCompressPictures|forceUpgrade|captions|readModeInkLockDown|smartTagType|shapeDefaults|doNotEmbedSmartTags|decimalSymbol|listSeparator)\b|<m:mathPr\b|<sl:schemaLibrary\b|<\/w:settings>/;
+
+/** A template with a table of contents: Word refreshes it (and page numbers) on opening, since the headings changed. */
+function askWordToUpdateFields(files: Map<string, Uint8Array | string>): void {
+  const doc = files.get('word/document.xml');
+  const settings = files.get('word/settings.xml');
+  if (doc === undefined || settings === undefined) return;
+  const docXml = typeof doc === 'string' ? doc : new TextDecoder().decode(doc);
+  if (!/<w:instrText[^>]*>\s*TOC\b|w:instr="\s*TOC\b/.test(docXml)) return;
+  const xml = typeof settings === 'string' ? settings : new TextDecoder().decode(settings);
+  if (xml.includes('<w:updateFields')) return;
+  const at = xml.search(AFTER_UPDATE_FIELDS);
+  if (at < 0) return;
+  files.set('word/settings.xml', `${xml.slice(0, at)}<w:updateFields w:val="true"/>${xml.slice(at)}`);
+}

@@ -1,0 +1,218 @@
+import type { ReportDocument, ResolvedReportStyle } from '@service/report-model';
+import { inlineText, parseMarkdownBlocks, type Block } from '../markdown-blocks.ts';
+import { assetLocation, countSeverities, cvssRatings, findingStatusLabel, formatDay, formatDate, formatScore, formatTestingPeriod, primaryCvss, reportStatusLabel, SEVERITIES_DESCENDING, SEVERITY_LABELS } from '../report-labels.ts';
+import { isEvidenceImage } from '../evidence-images.ts';
+import { renderSeverityChartPng, SEVERITY_CHART_SIZE } from '../severity-chart.ts';
+import { readEvidenceImage } from '../evidence-images.ts';
+import { markdownToWordml, picture, type WordmlContext } from '../wordml/markdown-to-wordml.ts';
+import { drawing, paragraph } from '../wordml/wordml.ts';
+
+/**
+ * The tag language of Word templates, as data: what each name means in each scope. `text` is a
+ * plain placeholder `{name}`; `rich` is Markdown or a picture written as paragraphs, used as a
+ * raw tag `{@name}` alone in its paragraph; `list` is a loop `{#name}...{/name}` over a scope;
+ * `strings` a loop over plain values shown with `{.}`. Every name also works as a condition:
+ * `{#name}...{/name}` shows its content when the value is not empty, `{^name}...{/name}` when it is.
+ */
+export type TagKind = 'text' | 'rich' | 'strings' | { list: TagScope };
+export interface TagScope {
+  name: string;
+  tags: Record<string, TagKind>;
+}
+
+const ASSET: TagScope = {
+  name: 'affectedAssets',
+  tags: { host: 'text', ip: 'text', port: 'text', protocol: 'text', service: 'text', url: 'text', parameter: 'text', location: 'text', evidence: 'text' },
+};
+const EVIDENCE: TagScope = { name: 'evidence', tags: { image: 'rich', caption: 'text', fileName: 'text', number: 'text' } };
+const CVSS: TagScope = { name: 'cvss', tags: { version: 'text', vector: 'text', score: 'text' } };
+const FINDING: TagScope = {
+  name: 'findings',
+  tags: {
+    number: 'text',
+    title: 'text',
+    severity: 'text',
+    severityKey: 'text',
+    severityColor: 'text',
+    status: 'text',
+    cvssScore: 'text',
+    cvssVector: 'text',
+    cvssVersion: 'text',
+    cvss: { list: CVSS },
+    cves: 'strings',
+    cveList: 'text',
+    cwes: 'strings',
+    cweList: 'text',
+    description: 'rich',
+    descriptionText: 'text',
+    impact: 'rich',
+    impactText: 'text',
+    remediation: 'rich',
+    remediationText: 'text',
+    references: 'strings',
+    affectedAssets: { list: ASSET },
+    assetCount: 'text',
+    evidence: { list: EVIDENCE },
+    hasAssets: 'text',
+    hasReferences: 'text',
+    hasEvidence: 'text',
+    hasCves: 'text',
+  },
+};
+const TAB: TagScope = { name: 'tabs', tags: { number: 'text', title: 'text', content: 'rich', contentText: 'text', evidence: { list: EVIDENCE } } };
+const LINK: TagScope = { name: 'links', tags: { title: 'text', url: 'text' } };
+const SEVERITY_ROW: TagScope = { name: 'severities', tags: { severity: 'text', severityKey: 'text', count: 'text', color: 'text' } };
+
+export const TEMPLATE_TAGS: TagScope = {
+  name: 'report',
+  tags: {
+    title: 'text',
+    client: 'text',
+    project: 'text',
+    status: 'text',
+    language: 'text',
+    startDate: 'text',
+    endDate: 'text',
+    testingPeriod: 'text',
+    date: 'text',
+    coverTitle: 'text',
+    coverSubtitle: 'text',
+    headerText: 'text',
+    footerText: 'text',
+    summary: 'rich',
+    summaryText: 'text',
+    severityChart: 'rich',
+    findingCount: 'text',
+    criticalCount: 'text',
+    highCount: 'text',
+    mediumCount: 'text',
+    lowCount: 'text',
+    infoCount: 'text',
+    severities: { list: SEVERITY_ROW },
+    hasFindings: 'text',
+    hasLinks: 'text',
+    findings: { list: FINDING },
+    tabs: { list: TAB },
+    links: { list: LINK },
+  },
+};
+
+/** Plain text of Markdown, for the `...Text` tags: one paragraph per line, list items and cells as text. */
+function markdownText(blocks: readonly Block[]): string {
+  const lines: string[] = [];
+  const walk = (bs: readonly Block[], indent: string) => {
+    for (const b of bs) {
+      if (b.kind === 'heading' || b.kind === 'paragraph') lines.push(indent + inlineText(b.inlines));
+      else if (b.kind === 'code') lines.push(b.text);
+      else if (b.kind === 'list') b.items.forEach((item, i) => { const mark = b.ordered ? `${b.start + i}. ` : '• '; const before = lines.length; walk(item, indent + '  '); if (lines.length > before) lines[before] = indent + mark + lines[before]!.trimStart(); });
+      else if (b.kind === 'quote') walk(b.blocks, indent);
+      else if (b.kind === 'table') for (const r of [b.header, ...b.rows]) lines.push(r.map((c) => inlineText(c)).join(' | '));
+      else if (b.kind === 'figure') lines.push(b.image.alt);
+    }
+  };
+  walk(blocks, '');
+  return lines.join('\n');
+}
+
+type Data = Record<string, unknown>;
+
+/**
+ * The values of every tag for one report. Rich values are WordprocessingML built with the
+ * template's own styles (`ctx`); text values are plain strings docxtemplater escapes.
+ */
+export function buildTemplateData(doc: ReportDocument, style: ResolvedReportStyle, ctx: WordmlContext, now: Date, parse: (markdown: string) => Block[] = parseMarkdownBlocks): Data {
+  const rich = (markdown: string, baseHeading: number, shown?: Set<string>) => {
+    const blocks = parse(markdown);
+    return { xml: blocks.length === 0 ? '' : markdownToWordml(blocks, ctx, { baseHeading, shown }), text: markdownText(blocks) };
+  };
+  const evidenceItems = (list: ReportDocument['tabs'][number]['evidence'], shown: Set<string>) =>
+    // Why only the picture: the template styles the caption itself, with {caption} where it wants it.
+    list.filter((e) => !shown.has(e.sha256)).map((e, i) => ({ image: picture(e.sha256, e.fileName, e.caption || e.fileName, ctx).xml, caption: e.caption, fileName: e.fileName, number: String(i + 1) }));
+  const counts = countSeverities(doc.findings);
+  const summary = rich(doc.summary, 2);
+  let severityChart = '';
+  if (doc.findings.length > 0) {
+    const chart = readEvidenceImage(renderSeverityChartPng(counts, style));
+    if (isEvidenceImage(chart)) severityChart = paragraph({ align: 'center' }, drawing(ctx.parts.image('severity-chart', chart), ctx.parts.drawingId(), SEVERITY_CHART_SIZE.width, SEVERITY_CHART_SIZE.height, 'Findings by severity', SEVERITIES_DESCENDING.map((s) => `${SEVERITY_LABELS[s]}: ${counts[s]}`).join(', ')));
+  }
+  return {
+    title: doc.title,
+    client: doc.client.name,
+    project: doc.project.name,
+    status: reportStatusLabel(doc.status),
+    language: doc.language,
+    startDate: formatDate(doc.project.startDate, doc.language),
+    endDate: formatDate(doc.project.endDate, doc.language),
+    testingPeriod: formatTestingPeriod(doc.project, doc.language),
+    date: formatDay(now, doc.language),
+    coverTitle: style.coverPage.title ?? 'Security assessment report',
+    coverSubtitle: style.coverPage.subtitle ?? '',
+    headerText: style.headerText,
+    footerText: style.footerText,
+    summary: summary.xml,
+    summaryText: summary.text,
+    severityChart,
+    findingCount: String(doc.findings.length),
+    criticalCount: String(counts.critical),
+    highCount: String(counts.high),
+    mediumCount: String(counts.medium),
+    lowCount: String(counts.low),
+    infoCount: String(counts.info),
+    severities: SEVERITIES_DESCENDING.map((s) => ({ severity: SEVERITY_LABELS[s], severityKey: s, count: String(counts[s]), color: style.severityColors[s].replace('#', '') })),
+    tabs: doc.tabs.map((t, i) => {
+      const shown = new Set<string>();
+      const content = rich(t.content, 2, shown);
+      return { number: String(i + 1), title: t.title, content: content.xml, contentText: content.text, evidence: evidenceItems(t.evidence, shown) };
+    }),
+    links: doc.links.map((l) => ({ title: l.title, url: l.url })),
+    hasFindings: doc.findings.length > 0,
+    hasLinks: doc.links.length > 0,
+    findings: doc.findings.map((f, i) => {
+      const shown = new Set<string>();
+      const description = rich(f.description, 3, shown);
+      const impact = rich(f.impact, 3, shown);
+      const remediation = rich(f.remediation, 3, shown);
+      const cvss = primaryCvss(f.cvss);
+      return {
+        number: String(i + 1),
+        title: f.title,
+        severity: SEVERITY_LABELS[f.severity],
+        severityKey: f.severity,
+        severityColor: style.severityColors[f.severity].replace('#', ''),
+        status: findingStatusLabel(f.status),
+        cvssScore: cvss ? formatScore(cvss.score) : '',
+        cvssVector: cvss?.vector ?? '',
+        cvssVersion: cvss?.version ?? '',
+        cvss: cvssRatings(f.cvss).map((c) => ({ version: c.version, vector: c.vector ?? '', score: formatScore(c.score) })),
+        cves: f.cves,
+        cveList: f.cves.join(', '),
+        cwes: f.cwes.map((c) => `CWE-${c}`),
+        cweList: f.cwes.map((c) => `CWE-${c}`).join(', '),
+        description: description.xml,
+        descriptionText: description.text,
+        impact: impact.xml,
+        impactText: impact.text,
+        remediation: remediation.xml,
+        remediationText: remediation.text,
+        references: f.references,
+        affectedAssets: f.affectedAssets.map((a) => ({
+          host: a.host ?? '',
+          ip: a.ip ?? '',
+          port: a.port === undefined || a.port === null ? '' : String(a.port),
+          protocol: a.protocol ?? '',
+          service: a.service ?? '',
+          url: a.url ?? '',
+          parameter: a.parameter ?? '',
+          location: assetLocation(a),
+          evidence: a.evidence ?? '',
+        })),
+        assetCount: String(f.affectedAssets.length),
+        evidence: evidenceItems(f.evidence, shown),
+        hasAssets: f.affectedAssets.length > 0,
+        hasReferences: f.references.length > 0,
+        hasEvidence: f.evidence.some((e) => !shown.has(e.sha256)),
+        hasCves: f.cves.length > 0,
+      };
+    }),
+  };
+}
