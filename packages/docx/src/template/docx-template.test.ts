@@ -1,0 +1,179 @@
+import { deflateRawSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { resolveReportStyle } from '@service/report-model';
+import { InvalidTemplateError, lintDocxTemplate, renderTemplateDocx } from '../index.ts';
+import { para, templateWithBody } from '../testing/template-fixtures.ts';
+import { exampleTemplateParts } from './example-template.ts';
+import { readZip, writeZip } from '../zip-archive.ts';
+import { SAMPLE_REPORT } from './sample-report.ts';
+
+const options = { style: resolveReportStyle(null), loadImage: async () => null, now: new Date('2024-03-10T00:00:00Z') };
+const documentText = (docx: Uint8Array) => new TextDecoder().decode(readZip(docx, { maxEntries: 1000, maxEntryBytes: 1e9, maxTotalBytes: 1e9 }).get('word/document.xml')!);
+
+async function refusal(template: Uint8Array): Promise<InvalidTemplateError> {
+  const lint = lintDocxTemplate(template);
+  expect(lint.ok).toBe(false);
+  const err = await renderTemplateDocx(template, SAMPLE_REPORT, options).catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(InvalidTemplateError);
+  expect((err as InvalidTemplateError).code).toBe('invalid_template');
+  expect((err as InvalidTemplateError).details.length).toBeGreaterThan(0);
+  return err as InvalidTemplateError;
+}
+
+function withPart(name: string, content: string | Uint8Array) {
+  return writeZip([...exampleTemplateParts().filter(([n]) => n !== name), [name, content]]);
+}
+
+describe('the example template', () => {
+  it('is the one the script builds, passes the linter and lacks no style', () => {
+    const shipped = readFileSync(new URL('../../../../library/report-styles/word-template-example.docx', import.meta.url));
+    expect(Buffer.from(writeZip(exampleTemplateParts())).equals(shipped)).toBe(true);
+    expect(lintDocxTemplate(shipped)).toEqual({ ok: true, errors: [], missingStyles: [] });
+  });
+});
+
+describe('tags', () => {
+  it('fill placeholders, loops and conditions, and a tag split over several runs by a spell checker still works', async () => {
+    const split = '<w:p><w:r><w:t>Client: {cli</w:t></w:r><w:proofErr w:type="spellStart"/><w:r><w:rPr><w:b/></w:rPr><w:t>en</w:t></w:r><w:proofErr w:type="spellEnd"/><w:r><w:t>t}.</w:t></w:r></w:p>';
+    const body = [split, para('{#findings}'), para('{number}: {title} ({severity}){#hasCves} {cveList}{/hasCves}'), para('{^impact}No impact given.{/impact}'), para('{/findings}')].join('');
+    const out = documentText(await renderTemplateDocx(templateWithBody(body), SAMPLE_REPORT, options));
+    expect(out).toContain('Sample Client Ltd.');
+    expect(out).toContain('1: SQL injection (High)');
+    expect(out).toContain('CVE-2024-0001');
+    expect(out).toContain('2: Missing security headers (Low)');
+    expect(out.match(/No impact given\./g)).toHaveLength(1);
+  });
+
+  it('writes Markdown into the template own styles (headings, lists, code, quote, table style)', async () => {
+    const body = [para('{#tabs}'), para('{@content}'), para('{/tabs}'), para('{#findings}'), para('{@description}'), para('{@remediation}'), para('{/findings}')].join('');
+    const out = documentText(await renderTemplateDocx(templateWithBody(body), SAMPLE_REPORT, options));
+    expect(out).toContain('<w:pStyle w:val="Heading2"/>'); // "# In scope" in a tab becomes Heading 2
+    expect(out).toContain('<w:pStyle w:val="Heading3"/>'); // "## Short term" in a finding becomes Heading 3
+    expect(out).toContain('<w:pStyle w:val="ListNumber"/>');
+    expect(out).toContain('<w:pStyle w:val="Code"/>');
+    expect(out).toContain('<w:pStyle w:val="Quote"/>');
+    expect(out).toContain('<w:tblStyle w:val="TableGrid"/>');
+    expect(out).toContain('<w:rStyle w:val="CodeChar"/>');
+  });
+
+  it('keeps text that looks like XML or Word markup literal', async () => {
+    const nasty = 'A </w:t><w:p> & ]]> <w:r><w:t>x</w:t></w:r> {title}';
+    const report = { ...SAMPLE_REPORT, title: nasty, findings: [{ ...SAMPLE_REPORT.findings[0]!, description: nasty }] };
+    const out = documentText(await renderTemplateDocx(templateWithBody(para('{title}') + para('{#findings}') + para('{@description}') + para('{/findings}')), report, options));
+    expect(out).toContain('A &lt;/w:t&gt;&lt;w:p&gt; &amp; ]]&gt; &lt;w:r&gt;&lt;w:t&gt;x&lt;/w:t&gt;&lt;/w:r&gt; {title}');
+    expect(out).not.toContain('<w:p> &');
+  });
+
+  it('cannot run code: expression tags are unknown names, and the linter lists them all with their paragraph', async () => {
+    const g = globalThis as { pwned?: boolean };
+    const body = [para('Before {constructor.constructor("globalThis.pwned = true")()} after'), para('{__proto__}'), para('{#constructor}x{/constructor}'), para('{toString}')].join('');
+    const lint = lintDocxTemplate(templateWithBody(body));
+    expect(lint.ok).toBe(false);
+    expect(lint.errors.map((e) => e.tag)).toEqual(['constructor.constructor("globalThis.pwned = true")()', '__proto__', '#constructor', 'toString']);
+    expect(lint.errors[0]!.paragraph).toBe('Before {constructor.constructor("globalThis.pwned = true")()} after');
+    expect(lint.errors[0]!.message).toMatch(/unknown tag/);
+    await refusal(templateWithBody(body));
+    expect(g.pwned).toBeUndefined();
+  });
+
+  it('refuses loops over an outer list (which would multiply the document), raw tags on plain text and plain tags on Markdown', () => {
+    const body = [para('{#findings}'), para('{#findings}{title}{/findings}'), para('{/findings}'), para('{@title}'), para('{#findings}'), para('{description}'), para('{/findings}'), para('{#tabs}{#findings}{/findings}{/tabs}')].join('');
+    const lint = lintDocxTemplate(templateWithBody(body));
+    expect(lint.errors.map((e) => [e.tag, e.message.slice(0, 30)])).toEqual([
+      ['#findings', 'the loop over "findings" belon'],
+      ['@title', '"title" is plain text: write {'],
+      ['description', '"description" is Markdown or a'],
+      ['#findings', 'the loop over "findings" belon'],
+    ]);
+  });
+
+  it('lists every syntax error (unclosed, unbalanced loops, raw tag not alone) with its paragraph', () => {
+    const body = [para('Dear {client'), para('{#findings}{title}{/tabs}'), para('Text {@summary}'), para('{#links}')].join('');
+    const lint = lintDocxTemplate(templateWithBody(body));
+    expect(lint.ok).toBe(false);
+    expect(lint.errors.length).toBeGreaterThanOrEqual(3);
+    expect(lint.errors.find((e) => /unclosed/i.test(e.message))?.paragraph).toBe('Dear {client');
+    expect(lint.errors.find((e) => /only text in this paragraph/.test(e.message))?.paragraph).toBe('Text {@summary}');
+    expect(lint.errors.some((e) => /closed by the tag "tabs"|tabs/.test(e.message))).toBe(true);
+  });
+
+  it('lists the named styles a template lacks, separately from errors', () => {
+    const parts = exampleTemplateParts().map(([n, c]) => [n, n === 'word/styles.xml' ? c.replace(/<w:style [^>]*w:styleId="(Code|Quote|TableGrid)"[\s\S]*?<\/w:style>/g, '') : c] as [string, string]);
+    const lint = lintDocxTemplate(writeZip(parts));
+    expect(lint.ok).toBe(true);
+    expect(lint.missingStyles).toEqual(['Code', 'Quote', 'Table Grid']);
+  });
+});
+
+describe('untrusted template files', () => {
+  it('refuses a file over the size cap', async () => {
+    const err = await refusal(new Uint8Array(11 * 1024 * 1024));
+    expect(err.message).toMatch(/at most 10 MB/);
+  });
+
+  it('refuses what is not a zip, and a zip without word/document.xml', async () => {
+    await refusal(new TextEncoder().encode('not a zip at all'));
+    const err = await refusal(writeZip(exampleTemplateParts().filter(([n]) => n !== 'word/document.xml')));
+    expect(err.message).toMatch(/word\/document\.xml/);
+  });
+
+  it('refuses a zip bomb from its declared size, before inflating', async () => {
+    const err = await refusal(withPart('word/media/bomb.bin', new Uint8Array(200 * 1024 * 1024)));
+    expect(err.message).toMatch(/unpacks to/);
+  });
+
+  it('refuses an entry that inflates to more than its header says', async () => {
+    const zip = withPart('word/big.xml', 'x'.repeat(100_000));
+    // Lower the declared size of the last entry in the central directory.
+    const buf = Buffer.from(zip);
+    const cd = buf.lastIndexOf(Buffer.from('word/big.xml')) - 46;
+    buf.writeUInt32LE(1000, cd + 24);
+    const err = await refusal(new Uint8Array(buf));
+    expect(err.message).toMatch(/declared size|not the 1000/);
+  });
+
+  it('refuses too many entries', async () => {
+    const many = Array.from({ length: 600 }, (_, i) => [`word/x${i}.txt`, 'x'] as [string, string]);
+    const err = await refusal(writeZip([...exampleTemplateParts(), ...many]));
+    expect(err.message).toMatch(/608 entries/);
+  });
+
+  it.each([['../evil.xml'], ['/etc/passwd'], ['word/../../evil.xml'], ['C:/evil.xml']])('refuses the entry name %s', async (name) => {
+    const err = await refusal(withPart(name, '<x/>'));
+    expect(err.details.some((d) => d.message.includes(name))).toBe(true);
+  });
+
+  it('refuses DOCTYPE and ENTITY declarations in any XML part (no entity expansion, ever)', async () => {
+    const bomb = '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;">]><w:styles xmlns:w="x">&lol2;</w:styles>';
+    const err = await refusal(withPart('word/styles.xml', bomb));
+    expect(err.message).toMatch(/DOCTYPE or entities/);
+    await refusal(withPart('word/_rels/document.xml.rels', '<?xml version="1.0"?><!ENTITY x SYSTEM "file:///etc/passwd"><Relationships/>'));
+  });
+
+  it('refuses a UTF-16 XML part (it could hide a DOCTYPE)', async () => {
+    const utf16 = Buffer.from('\ufeff<?xml version="1.0" encoding="UTF-16"?><!DOCTYPE x><x/>', 'utf16le');
+    const err = await refusal(withPart('word/styles.xml', new Uint8Array(utf16)));
+    expect(err.message).toMatch(/not UTF-8/);
+  });
+
+  it('refuses macros: vbaProject.bin and macro-enabled content types', async () => {
+    await refusal(withPart('word/vbaProject.bin', new Uint8Array([1, 2, 3])));
+    const types = exampleTemplateParts().find(([n]) => n === '[Content_Types].xml')![1].replace('document.main+xml', 'document.macroEnabled.main+xml');
+    const err = await refusal(withPart('[Content_Types].xml', types));
+    expect(err.message).toMatch(/macro-enabled/);
+  });
+
+  it('refuses external relationships other than hyperlinks (remote template injection)', async () => {
+    const rels = '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="r1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/attachedTemplate" Target="https://evil.example/t.dotm" TargetMode="External"/></Relationships>';
+    const err = await refusal(withPart('word/_rels/settings.xml.rels', rels));
+    expect(err.message).toMatch(/external attachedTemplate/);
+  });
+
+  it('refuses an encrypted or damaged zip with a message, not a crash', async () => {
+    const zip = Buffer.from(writeZip(exampleTemplateParts()));
+    zip.writeUInt16LE(1, zip.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])) + 8);
+    expect((await refusal(new Uint8Array(zip))).message).toMatch(/encrypted/);
+    expect(deflateRawSync(Buffer.from('x')).length).toBeGreaterThan(0);
+  });
+});
