@@ -40,6 +40,8 @@ export type Block =
 type Token = ReturnType<ReturnType<typeof markdownIt>['parse']>[number];
 
 const parser = markdownIt('default', { html: false, linkify: true, typographer: false });
+// Why: only links with a scheme (https://, mailto:) become hyperlinks; guessing links in bare words is slow and wrong for hosts in evidence.
+parser.linkify.set({ fuzzyLink: false, fuzzyEmail: false, fuzzyIP: false });
 
 /** The blocks of a Markdown text. Never throws for any input. */
 export function parseMarkdownBlocks(markdown: string): Block[] {

@@ -56,7 +56,10 @@ export async function renderReportDocx(report: ReportDocument, options: RenderRe
     tableLook: tableLookOf(style),
   };
 
-  const body: string[] = [];
+  // Why bytes as we go: the body of a 5,000-finding report is tens of megabytes of XML; keeping it
+  // as UTF-8 chunks instead of one joined UTF-16 string roughly halves the peak memory.
+  const encoder = new TextEncoder();
+  const body = { chunks: [] as Uint8Array[], push: (xml: string) => void body.chunks.push(encoder.encode(xml)) };
   const heading1 = (name: string, text: string) => paragraph({ style: 'Heading1', pageBreakBefore: true }, bookmark(ctx.parts.bookmarkId(), name, run(text)));
   if (summary.length > 0) {
     body.push(heading1('report_summary', 'Summary'));
@@ -71,7 +74,10 @@ export async function renderReportDocx(report: ReportDocument, options: RenderRe
   body.push(findingsOverview(doc.findings, ctx));
   if (doc.findings.length > 0) {
     body.push(heading1('findings', 'Findings'));
-    doc.findings.forEach((f, i) => body.push(findingSection(f, i + 1, findings[i]!, ctx)));
+    doc.findings.forEach((f, i) => {
+      body.push(findingSection(f, i + 1, findings[i]!, ctx));
+      findings[i] = { description: [], impact: [], remediation: [] };
+    });
   }
   if (doc.links.length > 0) {
     body.push(paragraph({ style: 'Heading1' }, bookmark(ctx.parts.bookmarkId(), 'report_links', run('Links'))));
@@ -87,7 +93,8 @@ export async function renderReportDocx(report: ReportDocument, options: RenderRe
   const at = documentXml.search(marker);
   if (at < 0) throw new Error('the layout skeleton lost its body marker');
   const markerXml = marker.exec(documentXml)![0];
-  files.set('word/document.xml', documentXml.slice(0, at) + body.join('') + documentXml.slice(at + markerXml.length));
+  files.set('word/document.xml', Buffer.concat([encoder.encode(documentXml.slice(0, at)), ...body.chunks, encoder.encode(documentXml.slice(at + markerXml.length))]));
+  body.chunks.length = 0;
   ctx.parts.applyTo(files);
   return writeZip(orderParts(files));
 }
