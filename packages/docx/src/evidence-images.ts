@@ -48,6 +48,7 @@ export function readEvidenceImage(bytes: Uint8Array | null): LoadedEvidence {
 
 /** The placeholder line a renderer writes for an image it cannot draw. */
 export function missingImageText(name: string, why: MissingImage): string {
+  if (why.detail === 'not an evidence image') return `[Image ${name}: only evidence images of this report are shown]`;
   const reason = {
     'not-found': 'was not found',
     unsupported: `cannot be embedded (${why.detail ?? 'format'}; use PNG, JPEG or GIF)`,
