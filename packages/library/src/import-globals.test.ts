@@ -21,14 +21,19 @@ import {
   type LibraryFileStore,
 } from './index.ts';
 import { sampleLibraryFiles, writeLibraryTree } from './testing/library-tree.ts';
+import { wordTemplateVariant } from './testing/word-template.ts';
 
 let databases: TestDatabases;
 let dbs: Record<DatabaseName, Knex>;
 /** A second handle on the shared database: another service process starting at the same time. */
 let otherProcess: Knex;
 
-/** Bytes that pass the library's DOCX check (ZIP signature, a word/document.xml entry name). */
-const fakeDocx = (marker: string) => new TextEncoder().encode(`PK\u0003\u0004${'\u0000'.repeat(26)}word/document.xml ${marker}`);
+/** A valid Word template whose bytes differ per marker. */
+const docxCache = new Map<string, Uint8Array>();
+const fakeDocx = (marker: string) => {
+  if (!docxCache.has(marker)) docxCache.set(marker, wordTemplateVariant({ '>Client<': `>Client ${marker}<` }));
+  return docxCache.get(marker)!;
+};
 
 /** An in-memory file store that records what happens to it. */
 function memoryFiles(): LibraryFileStore & { files: Map<string, Uint8Array>; puts: number; removed: string[] } {

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatProblem, itemsOfKind, loadLibrary, readLibrary, type Library } from './index.ts';
 import { sampleLibraryFiles, writeLibraryTree } from './testing/library-tree.ts';
+import { wordTemplateVariant } from './testing/word-template.ts';
 
 const REPO_LIBRARY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../library');
 const base = sampleLibraryFiles();
@@ -127,6 +128,11 @@ describe('readLibrary names file, line and column of each mistake', () => {
       'a Word template that is not a DOCX',
       { ...edit('report-styles/plain.yaml', 'pageSize: A4', 'pageSize: A4\nwordTemplate: fake.docx'), 'report-styles/fake.docx': 'not a zip' },
       'library/report-styles/plain.yaml:7:15: `wordTemplate: fake.docx` is not a Word document (.docx is a ZIP archive holding word/document.xml)',
+    ],
+    [
+      'a Word template whose tags do not work',
+      { ...edit('report-styles/plain.yaml', 'pageSize: A4', 'pageSize: A4\nwordTemplate: broken.docx'), 'report-styles/broken.docx': wordTemplateVariant({ '{title}': '{nosuchfield}' }) },
+      'library/report-styles/plain.yaml:7:15: `wordTemplate: broken.docx`: {nosuchfield}: ',
     ],
     ['a narrative category out of its list', edit('narratives/scope-statement.md', 'category: scope', 'category: scoping'), 'library/narratives/scope-statement.md:4:11: category must be one of executive-summary, scope, methodology'],
     ['a narrative without text', { 'narratives/scope-statement.md': '---\nkey: scope-statement\ntitle: Scope\ncategory: scope\n---\n' }, 'library/narratives/scope-statement.md:5:1: the narrative has no text'],

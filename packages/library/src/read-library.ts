@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { describeProblem, lintDocxTemplate } from '@service/docx';
 import { compareItems, itemRevision, libraryVersion } from './item-revision.ts';
 import { LibraryError } from './library-error.ts';
 import { KIND_FOLDERS, LIBRARY_KINDS, type Library, type LibraryFile, type LibraryItem, type LibraryKind } from './library-item.ts';
@@ -254,7 +255,7 @@ function checkMatchOverlaps(templates: ParsedItem<'finding-template'>[], problem
   }
 }
 
-/** Reads the Word template files styles name: present, a plausible DOCX, within the size cap. */
+/** Reads the Word template files styles name: present, within the size cap, a DOCX whose tags pass the DOCX linter. */
 async function readWordTemplates(parsed: ParsedItem[], docxFiles: Map<string, FileEntry>, problems: LibraryProblem[]): Promise<LibraryFile[]> {
   const files = new Map<string, LibraryFile>();
   const used = new Set<string>();
@@ -276,6 +277,15 @@ async function readWordTemplates(parsed: ParsedItem[], docxFiles: Map<string, Fi
     if (!looksLikeDocx(bytes)) {
       problems.push(errorAt(item.file, `\`wordTemplate: ${fileName}\` is not a Word document (.docx is a ZIP archive holding word/document.xml)`, at));
       continue;
+    }
+    // Why the DOCX linter: a template whose tags do not work would only fail at the first export.
+    const lint = lintDocxTemplate(bytes);
+    if (!lint.ok) {
+      for (const problem of lint.errors.slice(0, 20)) problems.push(errorAt(item.file, `\`wordTemplate: ${fileName}\`: ${describeProblem(problem)}`, at));
+      continue;
+    }
+    if (lint.missingStyles.length > 0) {
+      problems.push(warningAt(item.file, `\`wordTemplate: ${fileName}\` lacks the styles ${lint.missingStyles.join(', ')}; Markdown in reports then uses direct formatting`, at));
     }
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     const ref = { fileName, sha256, size: bytes.length };
