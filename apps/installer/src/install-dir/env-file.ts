@@ -79,8 +79,8 @@ function findClosingQuote(raw: string, quote: string): number {
  */
 export function setEnvValue(text: string, key: string, value: string): string {
   if (!KEY.test(key)) throw new RangeError(`invalid key ${key}`);
-  if (!/^[A-Za-z0-9._+\-/:@]*$/.test(value)) throw new RangeError(`value for ${key} needs quoting; not supported`);
-  const pattern = new RegExp(`^(\\s*(?:export\\s+)?${key}\\s*=)([^\\r\\n]*)(\\r?)$`, 'gm');
+  if (!/^[A-Za-z0-9._+\-/:@=,]*$/.test(value)) throw new RangeError(`value for ${key} needs quoting; not supported`);
+  const pattern = new RegExp(`^(\\s*(?:export\\s+)?${key}\\s*=[ \\t]*)([^\\r\\n]*)(\\r?)$`, 'gm');
   let replaced = false;
   const next = text.replace(pattern, (_m, head: string, _old: string, cr: string) => {
     replaced = true;

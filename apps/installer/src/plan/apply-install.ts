@@ -60,7 +60,7 @@ export async function applyInstall(options: {
     try {
       env = setEnvValue(env, key, value);
     } catch {
-      throw new OperatorError(`--set ${key}=… : the value holds characters that need quoting`, { hint: 'Use letters, digits and . _ + - / : @ only, or edit .env afterwards.' });
+      throw new OperatorError(`--set ${key}=… : the value holds characters that need quoting`, { hint: 'Use letters, digits and . _ + - / : @ = , only, or edit .env afterwards.' });
     }
   }
   await writeFile(path.join(home, '.env'), env, { mode: 0o600, flag: 'wx' });

@@ -216,12 +216,16 @@ async function saveImage(list) {
 }
 
 async function loadImage(list) {
-  const file = option(['-i', '--input'], list)[0];
-  if (!file) fail('stand-in docker: load reads from a file only (-i)', 125);
-  if (!existsSync(file)) fail(`open ${file}: no such file or directory`);
+  let file = option(['-i', '--input'], list)[0];
   const root = mkdtempSync(path.join(tmpdir(), 'stand-in-load-'));
+  if (!file) {
+    // Like the real CLI: without -i the archive comes on stdin.
+    file = path.join(root, '.stdin.tar');
+    writeFileSync(file, readFileSync(0));
+  }
+  if (!existsSync(file)) fail(`open ${file}: no such file or directory`);
   try {
-    await tar.x({ file, cwd: root, strict: true });
+    await tar.x({ file, cwd: root, strict: true, filter: (p) => p !== '.stdin.tar' });
   } catch {
     fail('Error processing tar file(exit status 1): unexpected EOF');
   }
