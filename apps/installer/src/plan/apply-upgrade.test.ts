@@ -100,7 +100,10 @@ describe('applyUpgrade', () => {
       runtime.appExited = true;
     };
     runtime.sqlAnswers.set('from installation', '1.3.0\n');
-    const error = await upgrade().catch((e: unknown) => e as { message: string; hint: string });
+    const error = (await upgrade().then(
+      () => null,
+      (e: unknown) => e,
+    )) as { message: string; hint: string };
     expect(error.message).toMatch(/failed after the new app started and changed the databases: the app exited with code 3\. The app is stopped/);
     expect(error.hint).toBe(
       'Restore the backup taken before the upgrade: from the directory of service-1.2.0-offline.tar.gz run `./install.sh restore /opt/service/backups/service-1.2.0-20261123T080000Z.tar.gz --home ' + home() + '`',
