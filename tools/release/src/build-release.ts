@@ -82,7 +82,8 @@ export async function buildRelease(options: BuildReleaseOptions): Promise<BuiltR
   const changelog = await readFile(options.changelogFile, 'utf8').catch(() => {
     throw new OperatorError(`cannot read the changelog ${options.changelogFile}`, { hint: 'Pass --changelog <file>, or run from the repository.' });
   });
-  const notes = cutReleaseNotes(changelog, version, path.relative(repoRoot, options.changelogFile) || options.changelogFile);
+  const changelogName = options.changelogFile.startsWith(`${repoRoot}${path.sep}`) ? path.relative(repoRoot, options.changelogFile) : options.changelogFile;
+  const notes = cutReleaseNotes(changelog, version, changelogName);
   const createdAt = releaseTime(options.createdAt, notes.date, version);
   const minUpgradeFrom = parseReleaseVersion(options.minUpgradeFrom ?? oldestReleasedVersion(changelog, version), 'minUpgradeFrom');
   const signingKey = options.signKeyFile === null ? null : await readSigningKey(options.signKeyFile);
