@@ -105,7 +105,24 @@ export async function readArchive(file: string, onEntry: (entry: ArchiveEntry) =
   let queue = Promise.resolve();
   let stopped = false;
   const source = createReadStream(file);
+  const gunzip = createGunzip();
   const parser = new tar.Parser({ strict: true });
+  // Why not stream.pipeline: tar's parser is not a Node stream, and pipeline would wait forever
+  // for it once the source is destroyed early (`stop`).
+  let finish: (err?: Error) => void = () => {};
+  const done = new Promise<void>((resolve, reject) => {
+    let settled = false;
+    finish = (err?: Error) => {
+      if (settled) return;
+      settled = true;
+      if (err && !stopped) reject(new OperatorError(`${file} is not a complete .tar.gz archive (${err.message})`, { hint: 'Use another backup; this one is damaged or was cut short.', cause: err }));
+      else resolve();
+    };
+    source.on('error', finish);
+    gunzip.on('error', finish);
+    parser.on('error', finish);
+    parser.on('end', () => finish());
+  });
   parser.on('entry', (entry: tar.ReadEntry) => {
     const name = entry.path.replace(/\/$/, '');
     if (entry.type === 'Directory') {
@@ -128,10 +145,13 @@ export async function readArchive(file: string, onEntry: (entry: ArchiveEntry) =
     queue = queue
       .then(async () => {
         if (stopped) return entry.resume();
-        // Why stop by destroying the source: reading on would gunzip the whole archive for nothing.
         if ((await onEntry({ name, size: entry.size ?? 0, content: entry as unknown as Readable })) === 'stop') {
+          // Why stop by closing the source: reading on would gunzip the whole archive for nothing.
           stopped = true;
+          source.unpipe();
           source.destroy();
+          gunzip.destroy();
+          finish();
         }
       })
       .catch((err: Error) => {
@@ -139,16 +159,8 @@ export async function readArchive(file: string, onEntry: (entry: ArchiveEntry) =
         entry.resume();
       });
   });
-  try {
-    await pipeline(source, createGunzip(), parser as unknown as Writable);
-  } catch (err) {
-    if (stopped) {
-      await queue;
-      if (failures.length > 0) throw failures[0]!;
-      return;
-    }
-    throw new OperatorError(`${file} is not a complete .tar.gz archive (${(err as Error).message})`, { hint: 'Use another backup; this one is damaged or was cut short.', cause: err });
-  }
+  source.pipe(gunzip).pipe(parser as unknown as Writable);
+  await done;
   await queue;
   if (failures.length > 0) throw failures[0]!;
 }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CERTS_DIR, IMAGES_DIR, INSTALLER_DIR, LIBRARY_DIR, parseSha256Sums, PROXY_CONFIG_FILE, SUMS_FILE, UNLISTED_FILES } from '@service/release-kit';
+import { CERTS_DIR, IMAGES_DIR, INSTALLER_DIR, LIBRARY_DIR, listTree, parseSha256Sums, PROXY_CONFIG_FILE, SUMS_FILE, UNLISTED_FILES } from '@service/release-kit';
 import { INSTALLER_STATE_DIR } from './install-layout.ts';
 
 /** Folders the release owns entirely: replaced as one unit (one rename). */
@@ -113,6 +113,8 @@ export async function swapReleaseFiles(options: { home: string; packageDir: stri
         }
       }
       await writeFile(journalFile, `${JSON.stringify({ previousDir, journal, undone: true }, null, 2)}\n`);
+      // Why: an emptied previous-release folder would make the next run use `-2`, hiding the real one.
+      if (existsSync(previousDir) && (await listTree(previousDir)).files.length === 0) await rm(previousDir, { recursive: true, force: true });
     },
   };
 }
