@@ -39,6 +39,17 @@ export interface InstallerContext {
 export function createInstallerContext(options: { config: InstallerConfig; output: ReporterOutput; prompt: Prompt; cwd: string; clock?: Clock; runtimeFactory?: typeof createRuntime }): InstallerContext {
   const clock = options.clock ?? systemClock;
   const now = () => new Date(clock.now());
+  let currentLog: LogFile | null = null;
+  // Why wrap: every question and its answer belongs in the log of the run that asked it.
+  const prompt: Prompt = {
+    interactive: options.prompt.interactive,
+    close: () => options.prompt.close(),
+    async confirm(question, defaultAnswer) {
+      const answer = await options.prompt.confirm(question, defaultAnswer);
+      currentLog?.write(`asked: ${question} -> ${answer ? 'yes' : 'no'}`);
+      return answer;
+    },
+  };
   return {
     packageDir: findPackageDir(options.cwd),
     cwd: options.cwd,
@@ -46,10 +57,11 @@ export function createInstallerContext(options: { config: InstallerConfig; outpu
     clock,
     now,
     output: options.output,
-    prompt: options.prompt,
+    prompt,
     async openSession(command, home, sessionOptions = {}) {
       if (sessionOptions.createHome) mkdirSync(home, { recursive: true, mode: 0o755 });
       const log = new LogFile(command, now);
+      currentLog = log;
       const reporter = createReporter(options.output, log);
       const lock = await acquireInstallLock(home, command, { now: now() });
       log.attach(home);

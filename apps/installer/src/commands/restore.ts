@@ -5,6 +5,7 @@ import type { InstallerContext } from '../installer-context.ts';
 import { applyRestore } from '../plan/apply-restore.ts';
 import { gatherFacts } from '../plan/gather-facts.ts';
 import { printChecks } from '../plan/print-checks.ts';
+import { holdInterrupts } from '../ui/hold-interrupts.ts';
 import { DRY_RUN_OPTION, HOME_OPTION, resolveHome, YES_OPTION } from './home-option.ts';
 import { requirePackage } from './upgrade.ts';
 
@@ -46,7 +47,9 @@ export const restoreCommand = defineCommand<InstallerContext, { backup: string; 
       if (!input.yes && !(await ctx.prompt.confirm(`Restore ${path.basename(backupFile)} into ${home}?`, false))) {
         throw new OperatorError('restore not confirmed; nothing was changed', { hint: 'Run it again and answer y, or pass --yes.' });
       }
-      const outcome = await applyRestore({ home, packageDir, manifest, backupFile, installedVersion, runtime, reporter, clock: ctx.clock, now: ctx.now(), healthTimeoutMs: ctx.config.healthTimeoutMs, healthGraceMs: ctx.config.healthGraceMs });
+      const outcome = await holdInterrupts(reporter, 'the restore', () =>
+        applyRestore({ home, packageDir, manifest, backupFile, installedVersion, runtime, reporter, clock: ctx.clock, now: ctx.now(), healthTimeoutMs: ctx.config.healthTimeoutMs, healthGraceMs: ctx.config.healthGraceMs }),
+      );
       reporter.info(`Kept from before the restore (remove once you have checked the service): ${outcome.keptAside.join('; ')}`);
       reporter.result(`Restored ${path.basename(backupFile)}: ${home} runs ${manifest.version} (${(outcome.totalMs / 1000).toFixed(1)} s). Log: ${session.log.path}`);
     } finally {

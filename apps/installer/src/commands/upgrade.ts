@@ -10,6 +10,7 @@ import { libraryCounts } from '../plan/library-counts.ts';
 import { planUpgrade } from '../plan/plan-upgrade.ts';
 import { printChecks } from '../plan/print-checks.ts';
 import { askLibraryImport } from '../plan/library-question.ts';
+import { holdInterrupts } from '../ui/hold-interrupts.ts';
 import { DRY_RUN_OPTION, HOME_OPTION, resolveHome, YES_OPTION } from './home-option.ts';
 
 interface UpgradeInput {
@@ -64,7 +65,7 @@ export const upgradeCommand = defineCommand<InstallerContext, UpgradeInput>({
       if (!input.yes && !(await ctx.prompt.confirm(`Upgrade ${home} from ${plan.from} to ${plan.to}?`, false))) {
         throw new OperatorError('upgrade not confirmed; nothing was changed', { hint: 'Run it again and answer y, or pass --yes.' });
       }
-      const outcome = await applyUpgrade({
+      const outcome = await holdInterrupts(reporter, 'the upgrade', () => applyUpgrade({
         home,
         packageDir,
         manifest: manifest!,
@@ -76,7 +77,7 @@ export const upgradeCommand = defineCommand<InstallerContext, UpgradeInput>({
         healthTimeoutMs: ctx.config.healthTimeoutMs,
         healthGraceMs: ctx.config.healthGraceMs,
         latestBackup: facts.installation.backups.find((b) => b.version === plan.from) ?? null,
-      });
+      }));
       await askLibraryImport({ counts: plan.library, home, version: plan.to, runtime, reporter, prompt: ctx.prompt, clock: ctx.clock, config: ctx.config });
       reporter.result(`Upgraded ${home} from ${plan.from} to ${plan.to} in ${(outcome.totalMs / 1000).toFixed(1)} s (the service was unavailable for ${(outcome.unavailableMs / 1000).toFixed(1)} s). Log: ${session.log.path}`);
     } finally {
