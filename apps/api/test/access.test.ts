@@ -15,6 +15,8 @@ beforeAll(async () => {
   const c = async (path: string, body: object) => (await admin.api.post(path, body)).body.id as string;
   ids.clientA = await c('/clients', { name: 'Client A' });
   ids.clientB = await c('/clients', { name: 'Client B' });
+  await admin.allow(ids.clientA, ids.clientB);
+  await external.allow(ids.clientA, ids.clientB);
   ids.projectA = await c('/projects', { clientId: ids.clientA, name: 'Project A' });
   ids.projectB = await c('/projects', { clientId: ids.clientB, name: 'Project B' });
   ids.reportA1 = await c('/reports', { projectId: ids.projectA, title: 'Report A1' });
@@ -130,6 +132,7 @@ describe('roles', () => {
     expect((await viewer.api.post('/clients', { name: 'x' })).body.error.code).toBe('forbidden');
     const member = await createActor(app, { role: 'member' });
     const client = await member.api.post('/clients', { name: 'Temp' });
+    await member.allow(client.body.id);
     expect((await member.api.delete(`/clients/${client.body.id}`)).status).toBe(204);
     expect((await member.api.get('/trash')).status).toBe(403);
     expect((await member.api.post(`/clients/${client.body.id}/restore`)).status).toBe(403);

@@ -6,11 +6,14 @@ let app: TestApp;
 let actor: Actor;
 let reportId: string;
 let projectId: string;
+let clientId: string;
 
 beforeAll(async () => {
   app = await startTestApp({ DB_POOL_MAX: '20' });
   actor = await createActor(app, { role: 'member' });
   const client = await actor.api.post('/clients', { name: 'Race Corp' });
+  clientId = client.body.id;
+  await actor.allow(clientId);
   projectId = (await actor.api.post('/projects', { clientId: client.body.id, name: 'P' })).body.id;
   reportId = (await actor.api.post('/reports', { projectId, title: 'R' })).body.id;
 });
@@ -38,6 +41,7 @@ describe('Idempotency-Key under concurrency', () => {
 
   it('keys are per API key: the same key string from another API key is a new request', async () => {
     const other = await createActor(app, { role: 'member' });
+    await other.allow(clientId);
     const body = { reportId, title: 'Per key', severity: 'low' };
     const a = await actor.api.post('/findings', body, { headers: { 'Idempotency-Key': 'shared-name' } });
     const b = await other.api.post('/findings', body, { headers: { 'Idempotency-Key': 'shared-name' } });

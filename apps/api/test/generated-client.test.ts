@@ -35,7 +35,7 @@ describe('a client generated from the OpenAPI document', () => {
   it('compiles against a real script without casts and works against the service', { timeout: 120_000 }, async () => {
     const docResponse = await fetch(`${app.url}/api/rest-docs/openapi`);
     expect(docResponse.status).toBe(200);
-    const doc = await docResponse.json();
+    const doc = (await docResponse.json()) as Parameters<typeof openapiTS>[0];
     const blob = ts.factory.createTypeReferenceNode(ts.factory.createIdentifier('Blob'));
     const ast = await openapiTS(doc, { transform: (schema) => ((schema as { format?: string }).format === 'binary' ? blob : undefined) });
     writeFileSync(path.join(workDir, 'api.ts'), astToString(ast));

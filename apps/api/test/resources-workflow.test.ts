@@ -26,6 +26,7 @@ describe('a workspace built entirely over REST', () => {
     expect(client.status).toBe(201);
     expect(client.headers.get('location')).toBe(`/rest/v1/clients/${client.body.id}`);
     clientId = client.body.id;
+    await admin.allow(clientId);
     const project = await admin.api.post('/projects', { clientId, name: 'External test 2026', startDate: '2026-11-02' });
     expect(project.status).toBe(201);
     expect(project.body).toMatchObject({ clientId, name: 'External test 2026', startDate: '2026-11-02', status: 'active' });

@@ -57,7 +57,8 @@ afterAll(async () => {
 
 /** The names PATCH accepts for a resource, and its body schema, from the published document. */
 function patchSchemaOf(name: string): { schema: Schema; fields: string[] } {
-  const schema = doc.paths[`/rest/v1/${name}/{id}`]!.patch!.requestBody!.content['application/json']!.schema;
+  const body = doc.paths[`/rest/v1/${name}/{id}`]!.patch!.requestBody!.content['application/json']!.schema;
+  const schema = typeof body.$ref === 'string' ? doc.components.schemas[body.$ref.split('/').pop()!]! : body;
   return { schema, fields: Object.keys(schema.properties as object).filter((k) => k !== 'expectedUpdatedAt') };
 }
 

@@ -17,6 +17,7 @@ beforeAll(async () => {
   app = await startTestApp();
   actor = await createActor(app, { role: 'member' });
   clientId = (await actor.api.post('/clients', { name: 'Scan Corp' })).body.id;
+  await actor.allow(clientId);
   projectId = (await actor.api.post('/projects', { clientId, name: 'Scans' })).body.id;
 });
 afterAll(async () => {

@@ -13,7 +13,7 @@ export interface Resource {
 
 const IdParams = Type.Object({ id: Uuid });
 const CONFLICT_RESPONSE: Record<number, ResponseDoc> = {
-  409: { description: 'The row changed since `expectedUpdatedAt` (`conflict`); nothing was written. `details.updatedAt` is the current value.', schema: 'Error' },
+  409: { description: 'The row changed since `expectedUpdatedAt` (`conflict`); nothing was written. `details[0].value` is the current `updatedAt`.', schema: 'Error' },
 };
 const INVALID_REFERENCE_RESPONSE: Record<number, ResponseDoc> = {
   422: { description: 'A field names a row that does not exist or is not visible to you (`invalid_reference`, naming the field).', schema: 'Error' },
@@ -21,9 +21,21 @@ const INVALID_REFERENCE_RESPONSE: Record<number, ResponseDoc> = {
 const EXAMPLE_ID = '0b6f7c1e-2d3a-4e5f-8a9b-0c1d2e3f4a5b';
 const EXAMPLE_TIME = '2026-11-02T09:30:00.000Z';
 
-/** A value for a required response field the create example does not set (ids, timestamps, defaults). */
+/** Example values for the string patterns resources use, so generated examples match their schema. */
+const PATTERN_EXAMPLES: Record<string, string> = {
+  '^[a-z]{2}(-[A-Z]{2})?$': 'en',
+  '^#[0-9a-fA-F]{6}$': '#1F3A5F',
+  '^(https?|mailto):': 'https://tickets.example/SCOPE-12',
+  '^CVE-\\d{4}-\\d{4,}$': 'CVE-2021-44228',
+  '^[0-9a-f]{64}$': 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+  '^(nessus|burp|nmap|nuclei):.+$': 'nessus:57608',
+};
+
+/** A value valid against `schema` for a field the create example does not set (ids, timestamps, defaults). */
 function exampleValue(schema: TSchema): unknown {
   const s = schema as Record<string, unknown>;
+  if (Array.isArray(s.examples) && s.examples.length > 0) return s.examples[0];
+  if (s.default !== undefined) return s.default;
   if (s.format === 'uuid') return EXAMPLE_ID;
   if (s.format === 'date-time') return EXAMPLE_TIME;
   if (s.format === 'date') return '2026-11-02';
@@ -34,7 +46,12 @@ function exampleValue(schema: TSchema): unknown {
   }
   switch (s.type) {
     case 'string':
-      return '';
+      if (typeof s.pattern === 'string') {
+        const value = PATTERN_EXAMPLES[s.pattern];
+        if (value === undefined) throw new Error(`define-resource: no example for the pattern ${s.pattern}; add one to PATTERN_EXAMPLES`);
+        return value;
+      }
+      return typeof s.minLength === 'number' && s.minLength > 0 ? 'Example' : '';
     case 'integer':
     case 'number':
       return typeof s.minimum === 'number' ? s.minimum : 0;
@@ -42,8 +59,10 @@ function exampleValue(schema: TSchema): unknown {
       return false;
     case 'array':
       return [];
-    case 'object':
-      return {};
+    case 'object': {
+      const properties = (s.properties ?? {}) as Record<string, TSchema>;
+      return Object.fromEntries(((s.required ?? []) as string[]).map((k) => [k, exampleValue(properties[k]!)]));
+    }
     default:
       return null;
   }

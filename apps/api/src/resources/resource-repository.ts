@@ -173,9 +173,9 @@ export class ResourceRepository {
     return db.transaction(async (trx) => {
       const row = await this.require(trx, principal, id, 'update', { forUpdate: true });
       if (opts.expectedUpdatedAt !== undefined && (row.updated_at as Date).getTime() !== new Date(opts.expectedUpdatedAt).getTime()) {
-        throw new ConflictError(`The ${this.label} was changed since ${opts.expectedUpdatedAt}; read it again and reapply your change.`, 'conflict', {
-          updatedAt: (row.updated_at as Date).toISOString(),
-        });
+        throw new ConflictError(`The ${this.label} was changed since ${opts.expectedUpdatedAt}; read it again and reapply your change.`, 'conflict', [
+          { path: '/expectedUpdatedAt', message: 'the row has changed since; this is its current updatedAt', value: (row.updated_at as Date).toISOString() },
+        ]);
       }
       await this.checkReferences(trx, principal, changes);
       const current = this.present(row);

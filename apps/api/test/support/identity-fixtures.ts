@@ -9,12 +9,14 @@ export interface Actor {
   key: string;
   keyId: string;
   api: HttpClient;
+  /** Puts clients on the key's allow-list (edits, deletes and uploads need them there). */
+  allow(...clientIds: string[]): Promise<void>;
 }
 
 /** A user of the organization with a personal API key, and a REST client using that key. */
 export async function createActor(
   app: TestApp,
-  options: { role?: Role; scope?: KeyScope; clientIds?: string[] | null; email?: string; expiresAt?: Date } = {},
+  options: { role?: Role; scope?: KeyScope; clientIds?: string[]; email?: string; expiresAt?: Date } = {},
 ): Promise<Actor> {
   const users = new UserRepository(app.dbs.controlPlane);
   const org = await app.dbs.controlPlane('organizations').first();
@@ -32,9 +34,14 @@ export async function createActor(
     name: 'test key',
     scope: options.scope ?? 'read-write',
     expiresAt: options.expiresAt ?? new Date(Date.now() + 86_400_000),
-    clientIds: options.clientIds ?? null,
+    clientIds: options.clientIds ?? [],
   });
-  return { user, key: value, keyId: key.id, api: httpClient(`${app.url}/rest/v1`, { token: value }) };
+  const allowed = new Set(options.clientIds ?? []);
+  const allow = async (...clientIds: string[]) => {
+    for (const id of clientIds) allowed.add(id);
+    await app.dbs.controlPlane('api_keys').where({ id: key.id }).update({ client_ids: [...allowed] });
+  };
+  return { user, key: value, keyId: key.id, api: httpClient(`${app.url}/rest/v1`, { token: value }), allow };
 }
 
 /** Signs in through the real endpoint and returns a client carrying the session cookie. */

@@ -38,6 +38,7 @@ export default async function run(): Promise<void> {
     console.log(`seeded ${n} findings in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
     const org = await svc.dbs.controlPlane('organizations').first();
+    const clientIds = (await t('clients').pluck('id')) as string[];
     const adminUser = await svc.dbs.controlPlane('users').where({ role: 'admin' }).first();
     const { value: key, key: apiKey } = await new ApiKeyRepository(svc.dbs.controlPlane).create({
       organizationId: org.id,
@@ -45,14 +46,14 @@ export default async function run(): Promise<void> {
       name: 'bench',
       scope: 'read-write',
       expiresAt: new Date(Date.now() + 86_400_000),
-      clientIds: null,
+      clientIds,
     });
     const report = await t('reports').orderBy('id').first();
     const auth = { authorization: `Bearer ${key}` };
 
     // The same queries on a bare Koa app: no request id, log, error mapper, rate limits, key
     // lookup, licence or validation; just the repository call and JSON.
-    const principal = { keyId: apiKey.id, userId: adminUser.id, organizationId: org.id, role: 'admin' as const, scope: 'read-write' as const, allowedClientIds: null, plan: 'business', tenantDatabase: 'default', tenant: t };
+    const principal = { keyId: apiKey.id, userId: adminUser.id, organizationId: org.id, role: 'admin' as const, scope: 'read-write' as const, allowedClientIds: clientIds, plan: 'business', tenantDatabase: 'default', tenant: t };
     const bare = new Koa();
     bare.use(async (ctx) => {
       const repository = ctx.path === '/clients' ? svc.app.repositories.clients : svc.app.repositories.findings;
