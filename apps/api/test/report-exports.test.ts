@@ -15,6 +15,89 @@ beforeAll(async () => {
   ids.report = (await member.api.post('/reports', { projectId: ids.project, title: 'Q4 test: "external"' })).body.id;
   await member.api.post('/findings', { reportId: ids.report, title: 'First', severity: 'critical', cves: ['CVE-2021-44228'], affectedAssets: [{ host: 'a.example', port: 443, protocol: 'tcp' }] });
   await member.api.post('/findings', { reportId: ids.report, title: '=cmd|" /C calc"!A0', severity: 'low', description: '@SUM(1+1)' });
+  await member.api.post('/report-tabs', { reportId: ids.report, title: 'Executive summary', content: '## Summary\n\nWe tested **everything**.\n\n---\n\n# Not a marker\n\n```\n---\n```' });
+  await member.api.post('/report-tabs', { reportId: ids.report, title: 'مرحبا', content: 'Text with ✅ emoji, e\u0301 and `<!-- our marker? -->`' });
+  await member.api.post('/report-links', { reportId: ids.report, title: 'Ticket', url: 'https://tickets.example/T-1' });
+  const f = await member.api.post('/findings', {
+    reportId: ids.report,
+    title: 'Weak TLS',
+    severity: 'medium',
+    cvss: [{ version: '3.1', vector: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:N/A:N', baseScore: 5.9 }],
+    cwes: [326],
+    references: ['https://example.org/tls'],
+    affectedAssets: [{ host: 'a.example', port: 443, protocol: 'tcp', evidence: 'TLSv1.0 enabled\nsecond line' }],
+    remediation: 'Disable TLS 1.0.',
+  });
+  const form = new FormData();
+  form.set('findingId', f.body.id);
+  form.set('caption', 'Handshake with TLS 1.0');
+  form.set('file', new Blob([PNG]), 'tls.png');
+  expect((await member.api.post('/evidence-images', form)).status).toBe(201);
+});
+
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
+async function exportMarkdown(reportId: string): Promise<string> {
+  const res = await member.api.get(`/reports/${reportId}/export-markdown`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+  return res.text;
+}
+
+describe('Markdown export and import', () => {
+  it('export -> import -> export gives the same bytes, evidence re-linked, in the project named by the file', async () => {
+    const first = await exportMarkdown(ids.report);
+    const imported = await member.api.post('/reports/import-markdown', { markdown: first });
+    expect(imported.status, imported.text).toBe(201);
+    expect(imported.headers.get('location')).toBe(`/rest/v1/reports/${imported.body.reportId}`);
+    expect(imported.body).toMatchObject({ projectId: ids.project, tabs: 2, links: 1, findings: 3, evidenceLinked: 1, warnings: [] });
+    expect(await exportMarkdown(imported.body.reportId)).toBe(first);
+    const images = await member.api.get(`/evidence-images?q=tls`);
+    expect(images.body.length).toBe(2);
+  });
+
+  it("a person's edit in a text editor survives import and shows up alone in the next export", async () => {
+    const first = await exportMarkdown(ids.report);
+    const edited = first.replace('Disable TLS 1.0.', 'Disable TLS 1.0 and TLS 1.1 on every listener.');
+    expect(edited).not.toBe(first);
+    const form = new FormData();
+    form.set('projectId', ids.project);
+    form.set('file', new Blob([edited]), 'report.md');
+    const imported = await member.api.post('/reports/import-markdown', form);
+    expect(imported.status, imported.text).toBe(201);
+    expect(await exportMarkdown(imported.body.reportId)).toBe(edited);
+  });
+
+  it('answers 422 invalid_markdown with line and column, and creates nothing', async () => {
+    const before = (await member.api.get('/reports?per_page=1')).headers.get('x-total-count');
+    const first = await exportMarkdown(ids.report);
+    const broken = first.replace(/severity: medium/, 'severity: catastrophic');
+    const res = await member.api.post('/reports/import-markdown', { markdown: broken, projectId: ids.project });
+    expect(res.status).toBe(422);
+    expect(res.body.error.code).toBe('invalid_markdown');
+    expect(res.body.error.message).toMatch(/^line \d+, column \d+: /);
+    expect(res.body.error.details[0]).toMatchObject({ path: expect.any(String), message: expect.any(String) });
+    const garbage = await member.api.post('/reports/import-markdown', { markdown: 'just some text\n' });
+    expect(garbage.status).toBe(422);
+    expect((await member.api.get('/reports?per_page=1')).headers.get('x-total-count')).toBe(before);
+  });
+
+  it('needs a visible project: 422 invalid_reference when none matches the file, and honours Idempotency-Key', async () => {
+    const first = await exportMarkdown(ids.report);
+    const elsewhere = first.replace(/^client: .*$/m, 'client: Nobody Ltd');
+    const none = await member.api.post('/reports/import-markdown', { markdown: elsewhere });
+    expect([none.status, none.body.error.code]).toEqual([422, 'invalid_reference']);
+    const headers = { 'Idempotency-Key': 'md-import-1' };
+    const a = await member.api.post('/reports/import-markdown', { markdown: first, projectId: ids.project }, { headers });
+    const b = await member.api.post('/reports/import-markdown', { markdown: first, projectId: ids.project }, { headers });
+    expect(b.body.reportId).toBe(a.body.reportId);
+    expect(b.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('answers 404 for an export the caller cannot see', async () => {
+    const external = await createActor(app, { role: 'external' });
+    expect((await external.api.get(`/reports/${ids.report}/export-markdown`)).status).toBe(404);
+  });
 });
 afterAll(async () => {
   await app?.stop();

@@ -2,6 +2,7 @@ import type { AppContext } from '../app-context.ts';
 import { defineResource } from './define-resource.ts';
 import { registerEvidenceImages } from './evidence-images/evidence-images-resource.ts';
 import { registerReportExports } from './reports/report-export-routes.ts';
+import { registerReportImport } from './reports/report-import-routes.ts';
 import { registerScanImport } from './scan-import/scan-import-routes.ts';
 import { registerShares } from './sharing/share-routes.ts';
 import { registerTrash } from './trash/trash-routes.ts';
@@ -19,4 +20,5 @@ export function registerResources(app: AppContext): void {
   registerShares(app, r.grants, { project: r.projects, report: r.reports });
   registerScanImport(app, r.reports, r.findings);
   registerReportExports(app, r.reports);
+  registerReportImport(app, r.reports, r.projects);
 }

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { exportReportMarkdown } from '@service/markdown';
 import { reportFindingsCsv } from '@service/report-csv';
 import { Uuid } from '@service/report-model';
 import type { AppContext } from '../../app-context.ts';
@@ -16,8 +17,33 @@ export function attachment(title: string, extension: string): string {
   return `attachment; filename="${downloadName(title, extension)}"; filename*=UTF-8''${encodeURIComponent(`${title.slice(0, 120) || 'report'}.${extension}`)}`;
 }
 
-/** Exports of a whole report: CSV of its findings (Markdown and DOCX are added beside it). */
+/** Exports of a whole report: Markdown (re-importable), CSV of its findings, DOCX. */
 export function registerReportExports(app: AppContext, reports: ReportRepository): void {
+  defineRestRoute(app, {
+    method: 'get',
+    path: '/rest/v1/reports/{id}/export-markdown',
+    operationId: 'exportReportMarkdown',
+    summary: 'Export a whole report as Markdown',
+    description:
+      'One CommonMark file holding the whole report: metadata in front matter (title, client, project, dates, status, language, style, template), the summary, the tabs in order, the links, and every attached finding in report order with all its fields and references to its evidence images (by the SHA-256 of their bytes). Readable and editable in any editor; `POST /rest/v1/reports/import-markdown` turns it back into a report, and exporting that report gives the same bytes. Format: docs/markdown-format.md.',
+    tags: ['Reports'],
+    params: Type.Object({ id: Uuid }),
+    responses: {
+      200: {
+        description: 'The Markdown file (UTF-8, LF line ends).',
+        contentType: 'text/markdown',
+        schema: Type.String(),
+        headers: { 'Content-Disposition': { description: 'attachment; filename="<report title>.md"' } },
+      },
+    },
+    async handler(ctx, { params, principal }) {
+      const doc = await reports.loadDocument(principal.tenant, principal, params.id, 'export');
+      ctx.type = 'text/markdown; charset=utf-8';
+      ctx.set('Content-Disposition', attachment(doc.title, 'md'));
+      ctx.body = exportReportMarkdown(doc);
+    },
+  });
+
   defineRestRoute(app, {
     method: 'get',
     path: '/rest/v1/reports/{id}/export-csv',
