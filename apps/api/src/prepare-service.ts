@@ -3,6 +3,7 @@ import type { Config } from '@service/config';
 import { prepareDatabases, type Databases } from '@service/db';
 import type { JsonLogger } from '@service/http';
 import type { BuildInfo } from './build-info.ts';
+import { prepareWorkspaceLibrary } from './library/prepare-workspace-library.ts';
 import { loadLicense } from './licensing/load-license.ts';
 
 /**
@@ -30,6 +31,7 @@ export async function prepareService(options: {
   } else if (boot.createdAdmin) {
     logger.info('first_administrator_created', { email: boot.createdAdmin.email });
   }
+  await prepareWorkspaceLibrary({ config, dbs, logger });
   const license = await loadLicense({ licenseFile: config.licenseFile, trustedKeys: config.licenseTrustedKeys, embedded: options.embedded, controlPlane: dbs.controlPlane });
   logger.info('license', { summary: describeLicense(license, new Date()) });
   return { license };

@@ -1,0 +1,30 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Knex } from 'knex';
+import type { Config } from '@service/config';
+import type { JsonLogger } from '@service/http';
+import { prepareLibraryOnStart, refreshSharedLibrary, loadLibrary } from '@service/library';
+import { EvidenceFiles } from '../resources/evidence-images/evidence-files.ts';
+
+/**
+ * `library/` of the running release: at the repository root, and at the same place beside the
+ * built app in the release image (apps/api/src/… sits at the same depth in both).
+ */
+export const LIBRARY_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../library');
+
+/**
+ * The library's part of start-up, after migrations: the shared database gets the release's
+ * library when its version changed. Self-hosted: a workspace that never imported gets the full
+ * library, and an import requested by the installer or `import-globals` is carried out. Hosted:
+ * workspaces get the library when they are provisioned, and only on request later.
+ */
+export async function prepareWorkspaceLibrary(options: { config: Config; dbs: { controlPlane: Knex; shared: Knex; tenant: Knex }; logger: JsonLogger }): Promise<void> {
+  const { config, dbs, logger } = options;
+  if (config.edition === 'hosted') {
+    const shared = await refreshSharedLibrary(dbs.shared, await loadLibrary(LIBRARY_ROOT));
+    logger.info('library', { shared });
+    return;
+  }
+  const result = await prepareLibraryOnStart({ libraryDir: LIBRARY_ROOT, sharedDb: dbs.shared, tenantDb: dbs.tenant, controlPlane: dbs.controlPlane, files: new EvidenceFiles(config.filesDir) });
+  logger.info('library', { version: result.libraryVersion, shared: result.shared, importReason: result.importReason, imported: result.imported?.total ?? null });
+}
