@@ -71,7 +71,9 @@ describe('POST /reports/{id}/import-scan with real scanner files', () => {
     const finding = (await actor.api.get(`/findings/${id}`)).body;
     expect(finding.affectedAssets.map((a: { host: string }) => a.host)).toEqual(['10.0.0.5', '10.0.0.6']);
     expect(finding.affectedAssets[0].evidence).toContain('signing: disabled');
-    expect(finding.source).toEqual({ kind: 'scanner', scanner: 'nessus', ruleId: '57608' });
+    // The global library's SMB signing template matched the plugin id.
+    expect(finding.source).toMatchObject({ kind: 'scanner', scanner: 'nessus', ruleId: '57608', templateKey: 'smb-signing-not-required' });
+    expect(first.body.findings[0].template).toMatchObject({ key: 'smb-signing-not-required', matchedOn: 'rule', detail: 'nessus:57608' });
   });
 
   it('takes curated text from a library template that declares the rule or shares a CVE', async () => {
@@ -94,8 +96,9 @@ describe('POST /reports/{id}/import-scan with real scanner files', () => {
     });
     expect(res.status).toBe(200);
     const [git, log4j, plain] = res.body.findings;
-    expect(git.template).toEqual({ id: byRule.body.id, title: 'Exposed Git repository', matchedOn: 'nuclei:git-config' });
-    expect(log4j.template).toEqual({ id: byCve.body.id, title: 'Curated CVE text', matchedOn: 'CVE-2021-44228' });
+    // Your own templates win over the global library's for the same rule or CVE.
+    expect(git.template).toEqual({ id: byRule.body.id, title: 'Exposed Git repository', key: null, matchedOn: 'rule', detail: 'nuclei:git-config' });
+    expect(log4j.template).toEqual({ id: byCve.body.id, title: 'Curated CVE text', key: null, matchedOn: 'cve', detail: 'CVE-2021-44228' });
     expect(plain.template).toBeNull();
     const stored = (await actor.api.get(`/findings/${git.id}`)).body;
     expect(stored).toMatchObject({ title: 'Exposed Git repository', description: 'Curated description.', remediation: 'Curated remediation.', severity: 'medium' });

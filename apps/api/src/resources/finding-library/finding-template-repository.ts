@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { Type } from 'typebox';
 import { SeveritySchema, type Cvss } from '@service/report-model';
+import { buildTemplateMatchIndex, FINDING_TEMPLATE_MATCH_COLUMNS, matchableTemplateOfRow, matchTemplates, type FindingTemplateMatchRow, type MatchedOn, type TemplateMatch as LibraryMatch } from '@service/library';
 import type { CompleteFinding } from '@service/scanners';
 import { baseFields } from '../field.ts';
 import { findingContentFields } from '../findings/finding-fields.ts';
@@ -24,22 +25,9 @@ export interface MatchedTemplate {
 
 export interface TemplateMatch {
   template: MatchedTemplate;
-  /** `<scanner>:<rule id>` or the CVE that matched. */
-  matchedOn: string;
-}
-
-interface TemplateRow {
-  id: string;
-  title: string;
-  global_key: string | null;
-  description: string;
-  impact: string;
-  remediation: string;
-  references: string[];
-  cves: string[];
-  cwes: number[];
-  cvss: Cvss[];
-  scanner_rules: string[];
+  /** Why it matched: the scanner rule id, a CVE, a CWE or a title pattern, and which one. */
+  matchedOn: MatchedOn;
+  detail: string;
 }
 
 /** The finding library of a workspace: finding templates, and picking one for a scanner finding. */
@@ -77,36 +65,42 @@ export class FindingTemplateRepository extends ResourceRepository {
   }
 
   /**
-   * The template for each scanner finding (by `<scanner>:<group key>`): one that declares the
-   * scanner's rule id wins over one that shares a CVE; ties go to the oldest template.
+   * The template for each scanner finding (by `<scanner>:<group key>`), with the library's rules:
+   * a declared scanner rule id wins over a CVE, then a CWE, then a title pattern. Your own
+   * templates come before global ones, so they win ties; then the oldest.
    */
   async matchScanFindings(trx: Knex, findings: readonly CompleteFinding[]): Promise<Map<string, TemplateMatch>> {
     const matches = new Map<string, TemplateMatch>();
-    const rules = [...new Set(findings.map((f) => `${f.source.scanner.toLowerCase()}:${f.ruleId}`))];
-    const cves = [...new Set(findings.flatMap((f) => f.cves))];
-    if (rules.length === 0 && cves.length === 0) return matches;
+    if (findings.length === 0) return matches;
     const rows = (await trx('finding_templates')
-      .where((w) => w.whereRaw('scanner_rules && ?::text[]', [rules]).orWhereRaw('cves && ?::text[]', [cves]))
-      .orderBy([{ column: 'created_at' }, { column: 'id' }])
-      .select('id', 'title', 'global_key', 'description', 'impact', 'remediation', 'references', 'cves', 'cwes', 'cvss', 'scanner_rules')) as TemplateRow[];
-    const byRule = new Map<string, TemplateRow>();
-    const byCve = new Map<string, TemplateRow>();
-    for (const t of rows) {
-      for (const r of t.scanner_rules) if (!byRule.has(r)) byRule.set(r, t);
-      for (const c of t.cves) if (!byCve.has(c)) byCve.set(c, t);
-    }
-    const toTemplate = (t: TemplateRow): MatchedTemplate => ({ id: t.id, title: t.title, globalKey: t.global_key, description: t.description, impact: t.impact, remediation: t.remediation, references: t.references, cves: t.cves, cwes: t.cwes, cvss: t.cvss });
+      .orderByRaw('(global_key is not null), created_at, id')
+      .select([...FINDING_TEMPLATE_MATCH_COLUMNS])) as FindingTemplateMatchRow[];
+    if (rows.length === 0) return matches;
+    const index = buildTemplateMatchIndex(rows.map(matchableTemplateOfRow));
+    const found = new Map<string, LibraryMatch>();
     for (const f of findings) {
-      const rule = `${f.source.scanner.toLowerCase()}:${f.ruleId}`;
-      const byId = byRule.get(rule);
-      const key = `${f.source.scanner.toLowerCase()}:${f.groupKey}`;
-      if (byId) {
-        matches.set(key, { template: toTemplate(byId), matchedOn: rule });
-        continue;
-      }
-      const cve = f.cves.find((c) => byCve.has(c));
-      if (cve) matches.set(key, { template: toTemplate(byCve.get(cve)!), matchedOn: cve });
+      const match = matchTemplates(f, index);
+      if (match) found.set(`${f.source.scanner.toLowerCase()}:${f.groupKey}`, match);
     }
+    const ids = [...new Set([...found.values()].map((m) => m.templateKey))];
+    const templates = new Map<string, MatchedTemplate>();
+    for (const t of (await trx('finding_templates')
+      .whereIn('id', ids)
+      .select('id', 'title', 'global_key', 'description', 'impact', 'remediation', 'references', 'cves', 'cwes', 'cvss')) as Array<Record<string, unknown>>) {
+      templates.set(t.id as string, {
+        id: t.id as string,
+        title: t.title as string,
+        globalKey: (t.global_key as string | null) ?? null,
+        description: t.description as string,
+        impact: t.impact as string,
+        remediation: t.remediation as string,
+        references: t.references as string[],
+        cves: t.cves as string[],
+        cwes: t.cwes as number[],
+        cvss: t.cvss as Cvss[],
+      });
+    }
+    for (const [key, match] of found) matches.set(key, { template: templates.get(match.templateKey)!, matchedOn: match.matchedOn, detail: match.detail });
     return matches;
   }
 }

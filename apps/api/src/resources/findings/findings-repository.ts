@@ -24,7 +24,7 @@ export interface ImportedFinding {
   outcome: 'created' | 'merged' | 'skipped';
   /** Places (host, port, URL...) added to the finding by this import. */
   assetsAdded: number;
-  template: { id: string; title: string; matchedOn: string } | null;
+  template: { id: string; title: string; key: string | null; matchedOn: TemplateMatch['matchedOn']; detail: string } | null;
 }
 
 export interface ScanImportSummary {
@@ -221,7 +221,7 @@ export class FindingRepository extends ResourceRepository {
         ),
         scanner_key: key,
       });
-      results.push({ ...base, id: null, title: t?.title ?? f.title, outcome: 'created', assetsAdded: f.assets.length, template: t ? { id: t.id, title: t.title, matchedOn: match!.matchedOn } : null });
+      results.push({ ...base, id: null, title: t?.title ?? f.title, outcome: 'created', assetsAdded: f.assets.length, template: t ? { id: t.id, title: t.title, key: t.globalKey, matchedOn: match!.matchedOn, detail: match!.detail } : null });
     }
 
     if (updates.length > 0) {

@@ -48,7 +48,19 @@ const ImportResult = Type.Object({
       ruleId: Type.String(),
       groupKey: Type.String(),
       assetsAdded: Type.Integer(),
-      template: Type.Union([Type.Object({ id: Uuid, title: Type.String(), matchedOn: Type.String({ description: '`<scanner>:<rule id>` or the CVE that matched.' }) }), Type.Null()], { description: 'The finding-library template whose text the new finding took; null when none matched or the caller is an external collaborator.' }),
+      template: Type.Union(
+        [
+          Type.Object({
+            id: Uuid,
+            title: Type.String(),
+            key: Type.Union([Type.String(), Type.Null()], { description: 'The global library key of the template; null for your own.' }),
+            matchedOn: Type.Enum(['rule', 'cve', 'cwe', 'titlePattern'], { description: 'What matched: the scanner rule id the template declares, a CVE, a CWE, or a title pattern (in that precedence).' }),
+            detail: Type.String({ description: 'Which one: `nessus:57608`, `CVE-2021-44228`, `CWE-89` or `/^PHP < \\d/`.' }),
+          }),
+          Type.Null(),
+        ],
+        { description: 'The finding-library template whose text the new finding took; null when none matched, when the finding merged into an existing one, or when the caller is an external collaborator.' },
+      ),
     }),
   ),
 });
@@ -66,7 +78,7 @@ export function registerScanImport(app: AppContext, reports: ReportRepository, f
     operationId: 'importScan',
     summary: 'Import scanner findings into a report',
     description:
-      "Multipart with one `file` (Nessus, Burp XML, Nmap XML or Nuclei JSON/JSONL, detected by content; up to 4 MB), or JSON `{\"findings\": [...]}` of normalized findings. Like the report editor's import dialog: new findings are created in the report's project and attached; a finding the report already has (same scanner and rule) gets the new hosts and evidence merged instead of a duplicate; nothing is deleted. A finding template in the finding library that declares the scanner rule (`nessus:57608`) or a CVE of the finding supplies the curated title, description, remediation and references. One transaction: on any error the report is unchanged. Needs the report's client on the key's allow-list.",
+      "Multipart with one `file` (Nessus, Burp XML, Nmap XML or Nuclei JSON/JSONL, detected by content; up to 4 MB), or JSON `{\"findings\": [...]}` of normalized findings. Like the report editor's import dialog: new findings are created in the report's project and attached; a finding the report already has (same scanner and rule) gets the new hosts and evidence merged instead of a duplicate; nothing is deleted. A finding template in the finding library supplies the curated title, description, impact, remediation and references when it matches: by the scanner rule it declares (`nessus:57608`), then by CVE, then CWE, then a title pattern; your own templates win over global ones. The answer says what matched. One transaction: on any error the report is unchanged. Needs the report's client on the key's allow-list.",
     tags: ['Reports'],
     params: Type.Object({ id: Uuid }),
     headers: [IDEMPOTENCY_HEADER],
