@@ -41,6 +41,9 @@ beforeAll(async () => {
   ids.findings = (await api.post('/findings', { projectId: ids.project, title: 'Finding', severity: 'low' })).body.id;
   ids['report-findings'] = (await api.post('/report-findings', { reportId: ids.report, findingId: ids.findings })).body.id;
   ids['finding-library'] = (await api.post('/finding-library', { title: 'Template', severity: 'medium' })).body.id;
+  ids.narratives = (await api.post('/narratives', { title: 'Methodology', category: 'methodology' })).body.id;
+  ids['scoping-templates'] = (await api.post('/scoping-templates', { name: 'Web' })).body.id;
+  ids['project-types'] = (await api.post('/project-types', { name: 'Web test' })).body.id;
   const form = new FormData();
   form.set('findingId', ids.findings);
   form.set('file', new Blob([PNG]), 'pixel.png');
@@ -77,7 +80,22 @@ async function expectSendsBack(name: string, id: string): Promise<void> {
   expect((await editor.api.get(`/${name}/${id}`)).body).toEqual(before.body);
 }
 
-const RESOURCES = ['clients', 'projects', 'reports', 'report-tabs', 'findings', 'report-findings', 'report-links', 'finding-library', 'style-library', 'report-templates', 'evidence-images'];
+const RESOURCES = [
+  'clients',
+  'projects',
+  'reports',
+  'report-tabs',
+  'findings',
+  'report-findings',
+  'report-links',
+  'finding-library',
+  'style-library',
+  'report-templates',
+  'narratives',
+  'scoping-templates',
+  'project-types',
+  'evidence-images',
+];
 
 describe('GET body restricted to PATCH fields is accepted and changes nothing', () => {
   it('covers every resource that has PATCH', () => {
@@ -94,6 +112,12 @@ describe('GET body restricted to PATCH fields is accepted and changes nothing', 
       '/expectedUpdatedAt': fc.constant(undefined),
       '/styleId': fc.constantFrom(ids.style, null),
       '/logoImageId': fc.constantFrom(ids['evidence-images'], null),
+      '/reportTemplateId': fc.constantFrom(ids['report-templates'], null),
+      '/retestReportTemplateId': fc.constantFrom(ids['report-templates'], null),
+      '/scopingTemplateId': fc.constantFrom(ids['scoping-templates'], null),
+      // Title patterns are checked for what a schema cannot say (they must compile, no nested repeats).
+      '/titlePatterns': fc.constant({ nessus: ['^PHP < \\d'] }),
+      '/scannerRules': fc.constant(['nessus:57608', 'nuclei:git-config']),
     };
     const arbitrary = schemaArbitrary(schema, doc.components.schemas, overrides) as fc.Arbitrary<Record<string, unknown>>;
     await fc.assert(

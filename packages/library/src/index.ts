@@ -28,7 +28,7 @@ export {
 export { LibraryError, type LibraryErrorCode } from './library-error.ts';
 export { formatProblem, type LibraryProblem, type SourcePosition } from './library-problem.ts';
 export { LIBRARY_LIMITS } from './library-text.ts';
-export { NARRATIVE_CATEGORIES } from './library-file-schemas.ts';
+export { NARRATIVE_CATEGORIES, ScopingSectionSchema } from './library-file-schemas.ts';
 export { kindLabel, loadLibrary, readLibrary, type ReadLibraryResult } from './read-library.ts';
 export { canonicalJson, itemRevision, libraryVersion } from './item-revision.ts';
 export { diffLibraries, libraryManifest, type LibraryDiff, type LibraryItemChange, type LibraryItemVersion, type LibraryManifest } from './diff-libraries.ts';

@@ -66,36 +66,36 @@ export const ReportTemplateFileSchema = Type.Object(
 
 const QuestionId = Type.String({ pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', maxLength: 100 });
 
+/** One section of a scoping questionnaire: the workspace copy and the API use this shape too. */
+export const ScopingSectionSchema = Type.Object(
+  {
+    title: Title(300),
+    description: Type.Optional(Type.String({ maxLength: 5_000 })),
+    questions: Type.Array(
+      Type.Object(
+        {
+          id: QuestionId,
+          text: Type.String({ minLength: 1, maxLength: 2_000 }),
+          type: Type.Enum([...QUESTION_TYPES]),
+          help: Type.Optional(Type.String({ maxLength: 5_000 })),
+          required: Type.Optional(Type.Boolean()),
+          options: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { minItems: 2, maxItems: 100, uniqueItems: true })),
+        },
+        strict,
+      ),
+      { minItems: 1, maxItems: 200 },
+    ),
+  },
+  strict,
+);
+
 export const ScopingTemplateFileSchema = Type.Object(
   {
     key: Key,
     name: Title(200),
     description: Type.Optional(Description),
     language: Type.Optional(LanguageSchema),
-    sections: Type.Array(
-      Type.Object(
-        {
-          title: Title(300),
-          description: Type.Optional(Type.String({ maxLength: 5_000 })),
-          questions: Type.Array(
-            Type.Object(
-              {
-                id: QuestionId,
-                text: Type.String({ minLength: 1, maxLength: 2_000 }),
-                type: Type.Enum([...QUESTION_TYPES]),
-                help: Type.Optional(Type.String({ maxLength: 5_000 })),
-                required: Type.Optional(Type.Boolean()),
-                options: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { minItems: 2, maxItems: 100, uniqueItems: true })),
-              },
-              strict,
-            ),
-            { minItems: 1, maxItems: 200 },
-          ),
-        },
-        strict,
-      ),
-      { minItems: 1, maxItems: 50 },
-    ),
+    sections: Type.Array(ScopingSectionSchema, { minItems: 1, maxItems: 50 }),
   },
   strict,
 );

@@ -77,6 +77,11 @@ export interface ResourceDeclaration {
    * may refuse (throw) and may return a step to run once the delete has committed (remove files).
    */
   beforeDelete?(trx: Knex.Transaction, row: Row, principal: RestPrincipal): Promise<(() => Promise<void>) | void>;
+  /**
+   * Checks of values the schema cannot express (a title pattern that does not compile), run on
+   * create and update bodies; throws a 400 naming the field.
+   */
+  checkInput?(input: Record<string, unknown>): void;
   /** Extra response fields computed from the row. */
   present?(row: Record<string, unknown>, api: Record<string, unknown>): Record<string, unknown>;
   extraResponse?: Record<string, TSchema>;

@@ -139,6 +139,7 @@ export class ResourceRepository {
   async create(trx: Knex.Transaction, principal: RestPrincipal, input: Record<string, unknown>): Promise<Row> {
     const create = this.declaration.create;
     if (!create) throw new Error(`${this.label}: no create declared`);
+    this.declaration.checkInput?.(input);
     const ctx = { trx, principal, input };
     const parent = create.resolveParent ? await create.resolveParent(ctx) : { access: WORKSPACE_WIDE };
     assertAllowed(principal, parent.action ?? 'create', parent.access, this.label);
@@ -170,6 +171,7 @@ export class ResourceRepository {
    * that sets every field to the value it has writes nothing and leaves `updatedAt` as it was.
    */
   async update(db: Knex, principal: RestPrincipal, id: string, changes: Record<string, unknown>, opts: { expectedUpdatedAt?: string } = {}): Promise<Row> {
+    this.declaration.checkInput?.(changes);
     return db.transaction(async (trx) => {
       const row = await this.require(trx, principal, id, 'update', { forUpdate: true });
       if (opts.expectedUpdatedAt !== undefined && (row.updated_at as Date).getTime() !== new Date(opts.expectedUpdatedAt).getTime()) {

@@ -11,6 +11,9 @@ import { reportTemplatesDeclaration } from './report-templates/report-templates-
 import { ReportRepository } from './reports/reports-repository.ts';
 import { ResourceRepository } from './resource-repository.ts';
 import { GrantsRepository } from './sharing/grants-repository.ts';
+import { narrativesDeclaration } from './narratives/narratives-resource.ts';
+import { projectTypesDeclaration } from './project-types/project-types-resource.ts';
+import { scopingTemplatesDeclaration } from './scoping-templates/scoping-templates-resource.ts';
 import { styleLibraryDeclaration } from './style-library/style-library-resource.ts';
 import { TrashRepository } from './trash/trash-repository.ts';
 
@@ -39,6 +42,9 @@ export function createWorkspaceRepositories(options: { filesDir: string; evidenc
     findingTemplates,
     styles: new ResourceRepository(styleLibraryDeclaration),
     reportTemplates: new ResourceRepository(reportTemplatesDeclaration),
+    narratives: new ResourceRepository(narrativesDeclaration),
+    scopingTemplates: new ResourceRepository(scopingTemplatesDeclaration),
+    projectTypes: new ResourceRepository(projectTypesDeclaration),
     evidence,
     grants: new GrantsRepository(),
     trash: new TrashRepository({ client: clients, project: projects, report: reports }),

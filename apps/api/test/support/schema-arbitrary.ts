@@ -10,6 +10,7 @@ const PATTERNS: Record<string, fc.Arbitrary<string>> = {
   '^CVE-\\d{4}-\\d{4,}$': fc.tuple(fc.integer({ min: 1999, max: 2030 }), fc.integer({ min: 1000, max: 99_999_999 })).map(([y, n]) => `CVE-${y}-${n}`),
   '^(nessus|burp|nmap|nuclei):.+$': fc.tuple(fc.constantFrom('nessus', 'burp', 'nmap', 'nuclei'), fc.stringMatching(/^[a-z0-9-]{1,20}$/)).map(([s, id]) => `${s}:${id}`),
   '^[0-9a-f]{64}$': fc.stringMatching(/^[0-9a-f]{64}$/),
+  '^[a-z0-9]+(-[a-z0-9]+)*$': fc.stringMatching(/^[a-z0-9]{1,10}(-[a-z0-9]{1,10}){0,3}$/),
 };
 
 /**
@@ -65,8 +66,9 @@ export function schemaArbitrary(schema: Schema, components: Record<string, Schem
     }
     case 'array': {
       const item = schemaArbitrary(schema.items as Schema, components, overrides, `${path}/*`);
-      const maxLength = Math.min((schema.maxItems as number | undefined) ?? 3, 3);
-      return schema.uniqueItems ? fc.uniqueArray(item, { maxLength, selector: (v) => JSON.stringify(v) }) : fc.array(item, { maxLength });
+      const minLength = (schema.minItems as number | undefined) ?? 0;
+      const maxLength = Math.max(minLength, Math.min((schema.maxItems as number | undefined) ?? 3, 3));
+      return schema.uniqueItems ? fc.uniqueArray(item, { minLength, maxLength, selector: (v) => JSON.stringify(v) }) : fc.array(item, { minLength, maxLength });
     }
     case 'object': {
       const properties = (schema.properties ?? {}) as Record<string, Schema>;
@@ -74,7 +76,10 @@ export function schemaArbitrary(schema: Schema, components: Record<string, Schem
       const record: Record<string, fc.Arbitrary<unknown>> = {};
       for (const [name, prop] of Object.entries(properties)) record[name] = schemaArbitrary(prop, components, overrides, `${path}/${name}`);
       const optional = Object.keys(properties).filter((k) => !required.has(k));
-      return fc.record(record, { requiredKeys: [...required].filter((k) => k in record) }).filter((v) => Object.keys(v as object).length >= ((schema.minProperties as number | undefined) ?? 0) || optional.length === 0);
+      const minProperties = (schema.minProperties as number | undefined) ?? 0;
+      return fc
+        .record(record, { requiredKeys: [...required].filter((k) => k in record) })
+        .filter((v) => Object.values(v as object).filter((x) => x !== undefined).length >= minProperties || optional.length === 0);
     }
     default:
       throw new Error(`schemaArbitrary: unsupported schema at ${path || '/'}: ${JSON.stringify(schema).slice(0, 200)}`);

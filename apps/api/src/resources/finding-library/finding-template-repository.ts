@@ -1,13 +1,14 @@
 import type { Knex } from 'knex';
 import { Type } from 'typebox';
-import { SeveritySchema, type Cvss } from '@service/report-model';
-import { buildTemplateMatchIndex, FINDING_TEMPLATE_MATCH_COLUMNS, matchableTemplateOfRow, matchTemplates, type FindingTemplateMatchRow, type MatchedOn, type TemplateMatch as LibraryMatch } from '@service/library';
+import { ValidationError } from '@service/http';
+import { CveIdSchema, CweIdSchema, FindingContentProperties, LanguageSchema, SeveritySchema, type Cvss } from '@service/report-model';
+import { buildTemplateMatchIndex, FINDING_TEMPLATE_MATCH_COLUMNS, MATCH_SCANNERS, ruleIdProblem, titlePatternProblem, type MatchScanner, matchableTemplateOfRow, matchTemplates, type FindingTemplateMatchRow, type MatchedOn, type TemplateMatch as LibraryMatch } from '@service/library';
 import type { CompleteFinding } from '@service/scanners';
 import { baseFields } from '../field.ts';
 import { findingContentFields } from '../findings/finding-fields.ts';
 import { ResourceRepository } from '../resource-repository.ts';
 import { workspaceVisibility } from '../visibility.ts';
-import { globalFields } from './global-fields.ts';
+import { languageField, libraryFields, libraryFilters } from '../library-fields.ts';
 
 /** The curated text a matching template gives a new scanner finding. */
 export interface MatchedTemplate {
@@ -47,16 +48,52 @@ export class FindingTemplateRepository extends ResourceRepository {
         ...findingContentFields,
         scannerRules: {
           column: 'scanner_rules',
-          schema: Type.Array(Type.String({ pattern: '^(nessus|burp|nmap|nuclei):.+$', maxLength: 300 }), { maxItems: 200, uniqueItems: true, description: '"<scanner>:<rule id>" pairs this template stands for.' }),
+          schema: Type.Array(Type.String({ pattern: '^(nessus|burp|nmap|nuclei):.+$', maxLength: 300 }), { maxItems: 200, uniqueItems: true, description: '"<scanner>:<rule id>" pairs this template stands for; the strongest match.' }),
           create: 'optional',
           update: true,
         },
-        ...globalFields,
+        matchCves: { column: 'match_cves', schema: Type.Array(CveIdSchema, { maxItems: 1000, uniqueItems: true, description: 'CVEs a scanner finding may carry to match (besides `cves`).' }), create: 'optional', update: true },
+        matchCwes: { column: 'match_cwes', schema: Type.Array(CweIdSchema, { maxItems: 100, uniqueItems: true, description: 'CWEs a scanner finding may carry to match.' }), create: 'optional', update: true },
+        titlePatterns: {
+          column: 'title_patterns',
+          schema: Type.Object(Object.fromEntries(MATCH_SCANNERS.map((s) => [s, Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { maxItems: 50 }))])), {
+            additionalProperties: false,
+            description: 'Per scanner, JavaScript regular expressions matched case-insensitively against a scanner finding\'s title (the weakest match).',
+          }),
+          create: 'optional',
+          update: true,
+          json: true,
+        },
+        ...languageField,
+        translations: {
+          column: 'translations',
+          schema: Type.Record(LanguageSchema, Type.Object({ title: Type.Optional(FindingContentProperties.title), description: Type.Optional(FindingContentProperties.description), impact: Type.Optional(FindingContentProperties.impact), remediation: Type.Optional(FindingContentProperties.remediation) }, { additionalProperties: false }), {
+            description: 'The text in other languages, by language: `{"de": {"title": ..., "description": ...}}`.',
+          }),
+          create: 'optional',
+          update: true,
+          json: true,
+        },
+        ...libraryFields,
+      },
+      checkInput(input) {
+        for (const rule of (input.scannerRules as string[] | undefined) ?? []) {
+          const [scanner, ...rest] = rule.split(':');
+          const problem = ruleIdProblem(scanner as MatchScanner, rest.join(':'));
+          if (problem) throw new ValidationError(`The scanner rule ${rule} is not valid: ${problem}.`, [{ path: '/scannerRules', message: problem }]);
+        }
+        for (const [scanner, patterns] of Object.entries((input.titlePatterns as Record<string, string[]> | undefined) ?? {})) {
+          for (const pattern of patterns) {
+            const problem = titlePatternProblem(pattern);
+            if (problem) throw new ValidationError(`The title pattern ${pattern} is not valid: ${problem}.`, [{ path: `/titlePatterns/${scanner}`, message: problem }]);
+          }
+        }
       },
       order: [['r.title', 'asc']],
       filters: {
         severity: { schema: SeveritySchema, description: 'Only templates of this severity.', apply: (q, v: string) => void q.where('r.severity', v) },
         scanner_rule: { schema: Type.String({ maxLength: 300 }), description: 'Only templates declaring this "<scanner>:<rule id>".', apply: (q, v: string) => void q.whereRaw('? = any(r.scanner_rules)', [v]) },
+        ...libraryFilters({ language: true }),
       },
       create: {
         example: { title: 'Exposed .git directory', severity: 'medium', scannerRules: ['nuclei:git-config'], description: 'The web root serves the .git folder...', remediation: 'Block access to /.git.' },

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import { ReportTemplateTabSchema } from '@service/report-model';
+import { ReportTemplateTabSchema, Uuid } from '@service/report-model';
 import { baseFields } from '../field.ts';
-import { globalFields } from '../finding-library/global-fields.ts';
+import { languageField, libraryFields, libraryFilters } from '../library-fields.ts';
 import type { ResourceDeclaration } from '../resource-declaration.ts';
 import { workspaceVisibility } from '../visibility.ts';
 
@@ -19,8 +19,17 @@ export const reportTemplatesDeclaration: ResourceDeclaration = {
     name: { column: 'name', schema: Type.String({ minLength: 1, maxLength: 200 }), create: 'required', update: true },
     description: { column: 'description', schema: Type.String({ maxLength: 10_000 }), create: 'optional', update: true },
     tabs: { column: 'tabs', schema: Type.Array(ReportTemplateTabSchema, { maxItems: 100 }), create: 'optional', update: true, json: true },
-    ...globalFields,
+    styleId: {
+      column: 'style_id',
+      schema: Type.Union([Uuid, Type.Null()], { description: 'The style reports made from this template start with.' }),
+      create: 'optional',
+      update: true,
+      references: { table: 'report_styles', label: 'report style', library: true },
+    },
+    ...languageField,
+    ...libraryFields,
   },
+  filters: libraryFilters({ language: true }),
   order: [['r.name', 'asc']],
   create: { example: { name: 'Web application test', tabs: [{ title: 'Executive summary' }, { title: 'Scope' }, { title: 'Methodology' }] } },
 };

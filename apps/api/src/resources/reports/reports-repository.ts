@@ -50,9 +50,11 @@ export class ReportRepository extends ResourceRepository {
   }
 
   private async copyTemplateTabs(trx: Knex, reportId: string, templateId: string, userId: string): Promise<void> {
-    const template = await trx('report_templates').where({ id: templateId }).first('tabs');
+    const template = await trx('report_templates').where({ id: templateId }).first('tabs', 'style_id');
     const tabs = (template?.tabs ?? []) as Array<{ title: string; content?: string }>;
     if (tabs.length > 0) await trx('report_tabs').insert(tabs.map((t, i) => ({ report_id: reportId, title: t.title, content: t.content ?? '', position: i, created_by: userId })));
+    // A report made from a template takes the template's style unless it names one itself.
+    if (template?.style_id) await trx('reports').where({ id: reportId }).whereNull('style_id').update({ style_id: template.style_id });
   }
 
   /**

@@ -6,7 +6,7 @@ import type { ResourceDeclaration } from '../resource-declaration.ts';
 import { reportVisibility } from '../visibility.ts';
 
 export interface ReportHooks {
-  /** Copies the template's tabs into the new report. */
+  /** Copies the template's tabs (and its style, when the report names none) into the new report. */
   copyTemplateTabs(trx: import('knex').Knex, reportId: string, templateId: string, userId: string): Promise<void>;
 }
 

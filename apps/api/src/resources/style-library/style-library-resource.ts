@@ -1,6 +1,7 @@
+import { Type } from 'typebox';
 import { ReportStyleProperties } from '@service/report-model';
 import { baseFields } from '../field.ts';
-import { globalFields } from '../finding-library/global-fields.ts';
+import { libraryFields, libraryFilters } from '../library-fields.ts';
 import type { ResourceDeclaration } from '../resource-declaration.ts';
 import { workspaceVisibility } from '../visibility.ts';
 
@@ -22,9 +23,23 @@ export const styleLibraryDeclaration: ResourceDeclaration = {
     coverPage: { column: 'cover_page', schema: ReportStyleProperties.coverPage, create: 'optional', update: true, json: true },
     headerText: { column: 'header_text', schema: ReportStyleProperties.headerText, create: 'optional', update: true },
     footerText: { column: 'footer_text', schema: ReportStyleProperties.footerText, create: 'optional', update: true },
+    pageSize: { column: 'page_size', schema: ReportStyleProperties.pageSize, create: 'optional', update: true },
     logoImageId: { column: 'logo_image_id', schema: ReportStyleProperties.logoImageId, create: 'optional', update: true, references: { table: 'evidence_images', label: 'evidence image' } },
-    ...globalFields,
+    wordTemplate: {
+      column: '_word_template',
+      schema: Type.Union(
+        [Type.Object({ fileName: Type.String(), sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }), size: Type.Integer() }), Type.Null()],
+        { description: 'The Word template the DOCX export fills for reports with this style (PUT/GET/DELETE `/style-library/{id}/word-template`); null: our own layout.' },
+      ),
+      read: (v) => v ?? null,
+    },
+    ...libraryFields,
   },
+  internalColumns: ['template_storage_key'],
+  extraSelect: (db) => [
+    db.raw("case when r.template_sha256 is null then null else json_build_object('fileName', r.template_file_name, 'sha256', r.template_sha256, 'size', r.template_size) end as _word_template"),
+  ],
+  filters: libraryFilters({ language: false }),
   order: [['r.name', 'asc']],
   create: { example: { name: 'Corporate blue', fonts: { heading: 'Calibri', body: 'Calibri' }, colors: { primary: '#1F4E79' }, severityColors: { critical: '#7B0000', high: '#C00000' } } },
 };
