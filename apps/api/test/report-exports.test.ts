@@ -1,3 +1,7 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import PizZip from 'pizzip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActor, type Actor } from './support/identity-fixtures.ts';
 import { startTestApp, type TestApp } from './support/start-test-app.ts';
@@ -123,5 +127,58 @@ describe('GET /reports/{id}/export-csv', () => {
   it('answers 404 for a report the caller cannot see', async () => {
     const external = await createActor(app, { role: 'external' });
     expect((await external.api.get(`/reports/${ids.report}/export-csv`)).status).toBe(404);
+  });
+});
+
+describe('DOCX export and Word templates', () => {
+  const EXAMPLE_TEMPLATE = readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../library/report-styles/word-template-example.docx'));
+
+  async function download(reportId: string): Promise<{ status: number; type: string | null; bytes: Buffer }> {
+    const res = await fetch(`${app.url}/rest/v1/reports/${reportId}/export-docx`, { headers: { authorization: `Bearer ${member.key}` } });
+    return { status: res.status, type: res.headers.get('content-type'), bytes: Buffer.from(await res.arrayBuffer()) };
+  }
+
+  function documentXml(docx: Buffer): string {
+    return new PizZip(docx).file('word/document.xml')!.asText();
+  }
+
+  it('exports our own layout as a Word document holding the report', async () => {
+    const res = await download(ids.report);
+    expect(res.status).toBe(200);
+    expect(res.type).toBe('application/vnd.openxmlformats-officedocument.wordprocessingml.document');
+    expect(res.bytes.subarray(0, 2).toString()).toBe('PK');
+    const xml = documentXml(res.bytes);
+    expect(xml).toContain('Weak TLS');
+    expect(xml).toContain('Executive summary');
+  });
+
+  it("uploads the firm's Word template, lints it, and fills it on export", async () => {
+    const style = await member.api.post('/style-library', { name: 'Firm template' });
+    const form = new FormData();
+    form.set('file', new Blob([EXAMPLE_TEMPLATE]), 'firm.docx');
+    const uploaded = await member.api.request('PUT', `/style-library/${style.body.id}/word-template`, { body: form });
+    expect(uploaded.status, uploaded.text).toBe(200);
+    expect(uploaded.body.style.wordTemplate).toMatchObject({ fileName: 'firm.docx', size: EXAMPLE_TEMPLATE.length });
+    expect((await member.api.patch(`/reports/${ids.report}`, { styleId: style.body.id })).status).toBe(200);
+    const res = await download(ids.report);
+    expect(res.status).toBe(200);
+    expect(documentXml(res.bytes)).toContain('Weak TLS');
+    const back = await fetch(`${app.url}/rest/v1/style-library/${style.body.id}/word-template`, { headers: { authorization: `Bearer ${member.key}` } });
+    expect(Buffer.from(await back.arrayBuffer()).equals(EXAMPLE_TEMPLATE)).toBe(true);
+    expect((await member.api.delete(`/style-library/${style.body.id}/word-template`)).status).toBe(204);
+    await member.api.patch(`/reports/${ids.report}`, { styleId: null });
+  });
+
+  it('refuses a broken or hostile template with 422 invalid_template listing every problem, storing nothing', async () => {
+    const style = await member.api.post('/style-library', { name: 'Broken' });
+    for (const bytes of [Buffer.from('not a zip at all'), Buffer.from('PK\u0003\u0004garbage')]) {
+      const form = new FormData();
+      form.set('file', new Blob([bytes]), 'bad.docx');
+      const res = await member.api.request('PUT', `/style-library/${style.body.id}/word-template`, { body: form });
+      expect(res.status).toBe(422);
+      expect(res.body.error.code).toBe('invalid_template');
+      expect(res.body.error.details.length).toBeGreaterThan(0);
+    }
+    expect((await member.api.get(`/style-library/${style.body.id}`)).body.wordTemplate).toBeNull();
   });
 });

@@ -5,6 +5,7 @@ import { registerReportExports } from './reports/report-export-routes.ts';
 import { registerReportImport } from './reports/report-import-routes.ts';
 import { registerScanImport } from './scan-import/scan-import-routes.ts';
 import { registerShares } from './sharing/share-routes.ts';
+import { registerWordTemplateRoutes } from './style-library/word-template-routes.ts';
 import { registerTrash } from './trash/trash-routes.ts';
 import { registerUsers } from './users/users-routes.ts';
 
@@ -19,6 +20,7 @@ export function registerResources(app: AppContext): void {
   registerTrash(app, r.trash, { client: r.clients, project: r.projects, report: r.reports });
   registerShares(app, r.grants, { project: r.projects, report: r.reports });
   registerScanImport(app, r.reports, r.findings);
-  registerReportExports(app, r.reports);
+  registerReportExports(app, r.reports, r.styles, r.evidence);
+  registerWordTemplateRoutes(app, r.styles, r.files);
   registerReportImport(app, r.reports, r.projects);
 }

@@ -164,4 +164,22 @@ export class EvidenceRepository extends ResourceRepository {
     for (let i = 0; i < rows.length; i += 500) await trx('evidence_images').insert(rows.slice(i, i + 500));
     return new Set(rows.map((r) => r.sha256 as string));
   }
+
+  /**
+   * Reads image bytes for a document renderer, only of images the caller can see: by reference
+   * (a document's evidence, by id or content hash) or by id (a style's logo). Unknown: null.
+   */
+  async bytesLoader(db: Knex, principal: RestPrincipal): Promise<{ byRef(ref: EvidenceRef): Promise<Uint8Array | null>; byId(id: string): Promise<Uint8Array | null> }> {
+    const keyOf = async (where: { id?: string; sha256?: string }): Promise<string | null> => {
+      const q = this.scoped(db, principal).clearSelect().select('r.storage_key').orderBy('r.created_at').first();
+      if (where.id) q.where('r.id', where.id);
+      else q.where('r.sha256', where.sha256!);
+      return ((await q) as { storage_key?: string } | undefined)?.storage_key ?? null;
+    };
+    const read = async (key: string | null) => (key ? await this.files.read(key).catch(() => null) : null);
+    return {
+      byRef: async (ref) => read(await keyOf(ref.id ? { id: ref.id } : { sha256: ref.sha256 })),
+      byId: async (id) => read(await keyOf({ id })),
+    };
+  }
 }

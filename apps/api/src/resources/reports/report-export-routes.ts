@@ -1,9 +1,14 @@
 import { Type } from 'typebox';
+import { InvalidTemplateError, renderReportDocx, renderTemplateDocx } from '@service/docx';
+import { UnprocessableError } from '@service/http';
 import { exportReportMarkdown } from '@service/markdown';
 import { reportFindingsCsv } from '@service/report-csv';
-import { Uuid } from '@service/report-model';
+import { resolveReportStyle, Uuid, type ReportStyle } from '@service/report-model';
 import type { AppContext } from '../../app-context.ts';
 import { defineRestRoute } from '../../rest/define-rest-route.ts';
+import type { EvidenceRepository } from '../evidence-images/evidence-repository.ts';
+import type { ResourceRepository } from '../resource-repository.ts';
+import { DOCX_TYPE } from '../style-library/word-template-routes.ts';
 import type { ReportRepository } from './reports-repository.ts';
 
 /** A file name for a download: the report title without characters that break headers or paths. */
@@ -18,7 +23,7 @@ export function attachment(title: string, extension: string): string {
 }
 
 /** Exports of a whole report: Markdown (re-importable), CSV of its findings, DOCX. */
-export function registerReportExports(app: AppContext, reports: ReportRepository): void {
+export function registerReportExports(app: AppContext, reports: ReportRepository, styles: ResourceRepository, evidence: EvidenceRepository): void {
   defineRestRoute(app, {
     method: 'get',
     path: '/rest/v1/reports/{id}/export-markdown',
@@ -66,6 +71,47 @@ export function registerReportExports(app: AppContext, reports: ReportRepository
       ctx.type = 'text/csv; charset=utf-8';
       ctx.set('Content-Disposition', attachment(doc.title, 'csv'));
       ctx.body = reportFindingsCsv(doc);
+    },
+  });
+
+  defineRestRoute(app, {
+    method: 'get',
+    path: '/rest/v1/reports/{id}/export-docx',
+    operationId: 'exportReportDocx',
+    summary: 'Export a report as a Word document',
+    description:
+      "The report as DOCX. With a style whose Word template is set (`/style-library/{id}/word-template`), the template is filled; otherwise our own layout: cover page, table of contents, the tabs with their Markdown, a findings summary and severity chart, then each finding with CVSS, assets, text and evidence images, and page numbers. Fonts, colours, severity colours, page size and header/footer text come from the report's style. Counts as 10 requests for rate limiting.",
+    tags: ['Reports'],
+    params: Type.Object({ id: Uuid }),
+    responses: {
+      200: {
+        description: 'The Word document.',
+        contentType: DOCX_TYPE,
+        schema: Type.String({ format: 'binary' }),
+        headers: { 'Content-Disposition': { description: 'attachment; filename="<report title>.docx"' } },
+      },
+      422: { description: "The style's Word template cannot render this report (`invalid_template`, each problem with its tag and paragraph).", schema: 'Error' },
+    },
+    async handler(ctx, { params, principal }) {
+      const db = principal.tenant;
+      const doc = await reports.loadDocument(db, principal, params.id, 'export');
+      // Why the repository and not a plain read: externals never see the style library.
+      const styleRow = doc.style?.id ? await styles.find(db, principal, doc.style.id) : null;
+      const style = resolveReportStyle(styleRow ? (styles.present(styleRow) as unknown as ReportStyle) : null);
+      const images = await evidence.bytesLoader(db, principal);
+      const logo = styleRow?.logo_image_id ? await images.byId(styleRow.logo_image_id as string) : null;
+      const options = { style, loadImage: images.byRef, logo };
+      let bytes: Uint8Array;
+      try {
+        const template = styleRow?.template_storage_key ? await evidence.files.read(styleRow.template_storage_key as string) : null;
+        bytes = template ? await renderTemplateDocx(template, doc, options) : await renderReportDocx(doc, options);
+      } catch (err) {
+        if (err instanceof InvalidTemplateError) throw new UnprocessableError('invalid_template', err.message, err.toErrorDetails());
+        throw err;
+      }
+      ctx.type = DOCX_TYPE;
+      ctx.set('Content-Disposition', attachment(doc.title, 'docx'));
+      ctx.body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     },
   });
 }
