@@ -8,11 +8,12 @@ import { LicenseLoadError } from '../licensing/load-license.ts';
 import { openAdminContext, type AdminContext } from './admin-context.ts';
 import { createUser } from './commands/create-user.ts';
 import { deactivateUser } from './commands/deactivate-user.ts';
+import { importGlobalsCommand } from './commands/import-globals.ts';
 import { listUsers } from './commands/list-users.ts';
 import { requestGlobalsImportCommand } from './commands/request-globals-import.ts';
 import { resetPassword } from './commands/reset-password.ts';
 
-const COMMANDS: AnyCommand<AdminContext>[] = [createUser, resetPassword, listUsers, deactivateUser, requestGlobalsImportCommand];
+const COMMANDS: AnyCommand<AdminContext>[] = [createUser, resetPassword, listUsers, deactivateUser, requestGlobalsImportCommand, importGlobalsCommand];
 
 /** Errors of the layers below that already say what is wrong; each gets the next step. */
 function translateError(err: unknown): OperatorError | undefined {

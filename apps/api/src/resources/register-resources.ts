@@ -1,6 +1,7 @@
 import type { AppContext } from '../app-context.ts';
 import { defineResource } from './define-resource.ts';
 import { registerEvidenceImages } from './evidence-images/evidence-images-resource.ts';
+import { registerLibraryItems } from './library-items/library-items-routes.ts';
 import { registerReportExports } from './reports/report-export-routes.ts';
 import { registerReportImport } from './reports/report-import-routes.ts';
 import { registerScanImport } from './scan-import/scan-import-routes.ts';
@@ -16,6 +17,7 @@ export function registerResources(app: AppContext): void {
     defineResource(app, repository);
   }
   registerEvidenceImages(app, r.evidence);
+  registerLibraryItems(app);
   registerUsers(app);
   registerTrash(app, r.trash, { client: r.clients, project: r.projects, report: r.reports });
   registerShares(app, r.grants, { project: r.projects, report: r.reports });

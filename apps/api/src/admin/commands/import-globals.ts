@@ -1,0 +1,47 @@
+import { defineCommand, OperatorError } from '@service/cli-kit';
+import { importGlobals, LibraryError, loadLibrary, refreshSharedLibrary, takeGlobalsImportRequest, type ImportGlobalsResult } from '@service/library';
+import { EvidenceFiles } from '../../resources/evidence-images/evidence-files.ts';
+import { LIBRARY_ROOT } from '../../library/prepare-workspace-library.ts';
+import type { AdminContext } from '../admin-context.ts';
+
+function describe(result: ImportGlobalsResult): string[] {
+  const t = result.total;
+  const lines = [
+    `${result.dryRun ? 'Would import' : 'Imported'} global library ${result.libraryVersion}: ${t.added} new, ${t.updated} updated${t.overwrittenEdits ? ` (${t.overwrittenEdits} of them replacing edits made in this workspace)` : ''}, ${t.removed} no longer in the library (kept, marked), ${t.unchanged} unchanged.`,
+  ];
+  for (const c of result.changes) lines.push(`  ${c.action.padEnd(7)} ${c.kind} ${c.key}${c.overwrittenEdit ? ' (your edit is replaced)' : ''}`);
+  return lines;
+}
+
+/**
+ * `npm run admin -- import-globals [--dry-run]`: imports the global library shipped with this
+ * release into the workspace, as SPEC's `install.sh import-globals` does. Works on a stopped or
+ * running service. Items users made are never touched; edits of global items are overwritten.
+ */
+export const importGlobalsCommand = defineCommand<AdminContext, { dryRun?: boolean }>({
+  name: 'import-globals',
+  summary: "Import the release's global library into the workspace",
+  description:
+    "Adds new library items and overwrites global items with this release's version, including items someone edited; items users made themselves are never touched; items the release dropped are marked, not deleted. One transaction; running it again changes nothing. --dry-run lists what would change and writes nothing.",
+  options: [{ flags: '--dry-run', description: 'Show what would change; change nothing.' }],
+  examples: ['npm run admin -- import-globals --dry-run', 'npm run admin -- import-globals'],
+  async run(ctx, opts) {
+    try {
+      const library = await loadLibrary(LIBRARY_ROOT);
+      await refreshSharedLibrary(ctx.dbs.shared, library);
+      const files = new EvidenceFiles(ctx.config.filesDir);
+      const run = () => importGlobals(ctx.dbs.tenant, library, { files });
+      let result: ImportGlobalsResult;
+      if (opts.dryRun) result = await importGlobals(ctx.dbs.tenant, library, { dryRun: true, files });
+      else {
+        // Why take the request: an import asked for by the installer is fulfilled by this one.
+        const taken = await takeGlobalsImportRequest(ctx.dbs.controlPlane, run);
+        result = taken.taken ? taken.result : await run();
+      }
+      for (const line of describe(result)) ctx.print(line);
+    } catch (err) {
+      if (err instanceof LibraryError) throw new OperatorError(err.message, { hint: err.hint, cause: err });
+      throw err;
+    }
+  },
+});
