@@ -26,3 +26,9 @@ describe('scoreCvssVector', () => {
     expect(cvssVersionOfVector('AV:N')).toBeNull();
   });
 });
+
+describe('scoreCvssVector messages', () => {
+  it('names an unknown metric value as an invalid vector', () => {
+    expect(() => scoreCvssVector('CVSS:3.1/AV:Q/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H')).toThrow(/is not a valid CVSS 3\.1 vector/);
+  });
+});

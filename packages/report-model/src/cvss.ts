@@ -66,8 +66,17 @@ export function scoreCvssVector(vector: string): CvssScores {
   const version = cvssVersionOfVector(vector);
   if (version === null) throw new Error(`"${vector}" is not a CVSS v2, v3.0, v3.1 or v4.0 vector`);
   let scores: { base?: number; overall?: number; temporal?: number; threat?: number };
+  const parsed = (() => {
+    try {
+      return cvssCalculator.fromVector(normalizeCvssVector(vector, version));
+    } catch (err) {
+      throw new Error(`"${vector}" is not a valid CVSS ${version} vector: ${(err as Error).message}`);
+    }
+  })();
+  // Why: the calculator answers null, not an error, for a metric value it does not know.
+  if (!parsed) throw new Error(`"${vector}" is not a valid CVSS ${version} vector: a metric or its value is unknown`);
   try {
-    scores = cvssCalculator.fromVector(normalizeCvssVector(vector, version))!.calculateScores() as typeof scores;
+    scores = parsed.calculateScores() as typeof scores;
   } catch (err) {
     throw new Error(`"${vector}" is not a valid CVSS ${version} vector: ${(err as Error).message}`);
   }

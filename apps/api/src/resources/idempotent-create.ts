@@ -1,9 +1,7 @@
 import type { Context } from 'koa';
 import type { Knex } from 'knex';
-import { BadRequestError, NotFoundError, requestFingerprint, runIdempotent, type ResponseDoc, type StoredResponse } from '@service/http';
+import { NotFoundError, requestFingerprint, runIdempotent, validateIdempotencyKey, type ResponseDoc, type StoredResponse } from '@service/http';
 import type { RestPrincipal } from '../rest/rest-pipeline.ts';
-
-const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 export const IDEMPOTENCY_HEADER = {
   name: 'Idempotency-Key',
@@ -25,7 +23,7 @@ export function idempotencyKeyOf(ctx: Context): string | null {
   const raw = ctx.headers['idempotency-key'];
   if (raw === undefined) return null;
   const key = Array.isArray(raw) ? raw.join(',') : raw;
-  if (!KEY_PATTERN.test(key)) throw new BadRequestError('Idempotency-Key must be 1 to 255 printable ASCII characters (no spaces).', 'invalid_idempotency_key');
+  validateIdempotencyKey(key);
   return key;
 }
 

@@ -9,8 +9,6 @@ type StaticOr<T, D> = T extends TSchema ? import('typebox').Static<T> : D;
 /** What a REST handler receives: the validated request plus who is calling, typed. */
 export type RestRouteInput<P, Q, B> = RouteInput<StaticOr<P, Record<string, never>>, StaticOr<Q, Record<string, never>>, StaticOr<B, undefined>> & {
   principal: RestPrincipal;
-  /** True when the body arrived as multipart/form-data (an upload) rather than JSON. */
-  multipart: boolean;
 };
 
 export interface RestRouteDefinition<P extends TSchema | undefined, Q extends TSchema | undefined, B extends TSchema | undefined>
@@ -37,6 +35,6 @@ export function defineRestRoute<P extends TSchema | undefined = undefined, Q ext
   defineRoute<P, Q, B>(app.router, app.registry, app.routeDefaults, {
     ...route,
     security: 'apiKey',
-    handler: (ctx, input) => route.handler(ctx, { ...input, principal: restPrincipalOf(ctx), multipart: (input as { multipart?: boolean }).multipart ?? ctx.state.multipart === true }),
+    handler: (ctx, input) => route.handler(ctx, { ...input, principal: restPrincipalOf(ctx) }),
   });
 }
