@@ -46,7 +46,7 @@ export function createApp(deps: AppDeps): App {
   const sessions = new SessionRepository(cp);
   const identity = {
     users: new UserRepository(cp),
-    apiKeys: new ApiKeyRepository(cp),
+    apiKeys: new ApiKeyRepository(cp, { logger: deps.logger }),
     sessions,
     loginThrottle: createLoginThrottle(deps.rateLimitStore),
   };
@@ -57,15 +57,13 @@ export function createApp(deps: AppDeps): App {
     deps,
     router,
     registry,
-    routeDefaults: { bodyLimitBytes: deps.config.bodyLimitBytes },
+    routeDefaults: { bodyLimitBytes: deps.config.bodyLimitBytes, uploadDir: deps.config.uploadTmpDir },
     identity,
     repositories: createWorkspaceRepositories({ filesDir: deps.config.filesDir, evidenceMaxBytes: deps.config.evidenceMaxBytes }),
     tenantFor,
     sessionOf: createSessionResolver(sessions),
   };
 
-  // Why here: uploads are written under the configured directory (the route defaults are read per request).
-  app.routeDefaults.uploadDir ??= deps.config.uploadTmpDir;
   koa.use(async (ctx, next) => {
     ctx.state.clientIp = clientIp(ctx, deps.config.trustProxy);
     await next();

@@ -3,7 +3,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+// Why from this file and not each module's own: the release bundles every module into
+// apps/api/src/main.js, three folders below the root as this file is; deeper modules would miss.
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 export interface BuildInfo {
   version: string;

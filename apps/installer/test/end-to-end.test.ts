@@ -3,7 +3,7 @@
 // (install.sh, built JavaScript) with the local-process runtime: the built app as a local process
 // on a throwaway PostgreSQL 15 cluster in the installation directory.
 import { execFile, execFileSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -151,7 +151,8 @@ describe('install, back up, upgrade and restore on this machine', () => {
       '--set', 'LICENSE_FILE=/license/test.license',
       '--set', `LICENSE_TRUSTED_KEYS=${licenseKey.publicKeyBase64}`,
     );
-    expect(installed.stderr).toBe('');
+    // Why the app's log in the message: an install that fails here is otherwise a mystery once the folder is gone.
+    expect(installed.stderr, installed.stderr && appLogs(home)).toBe('');
     expect(installed.code).toBe(0);
     expect(installed.stdout).toContain(`Installed 1.2.0 in ${home}`);
   }, 240_000);
@@ -216,8 +217,9 @@ describe('install, back up, upgrade and restore on this machine', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/ok Verify the backup: \d+ files match their checksums; \d+ dump entries listed/);
     expect(run.stdout).toMatch(/Backup written: .*\/backups\/service-1\.2\.0-\d{8}T\d{6}Z\.tar\.gz/);
+    // Evidence files: the image uploaded above and the library's own images.
     const listing = execFileSync('sh', ['-c', `tar tzf ${home}/backups/service-1.2.0-*.tar.gz`]).toString();
-    expect(listing).toMatch(/^backup-manifest\.json\nSHA256SUMS\ndatabases\/control-plane\.dump\ndatabases\/shared\.dump\ndatabases\/tenant\.dump\nfiles\/\S+\nconfig\/\.env\nconfig\/docker\/Caddyfile\nconfig\/docker\/certs\/README\.md\n$/);
+    expect(listing).toMatch(/^backup-manifest\.json\nSHA256SUMS\ndatabases\/control-plane\.dump\ndatabases\/shared\.dump\ndatabases\/tenant\.dump\n(?:files\/\S+\n)+config\/\.env\nconfig\/docker\/Caddyfile\nconfig\/docker\/certs\/README\.md\n$/);
   });
 
   it('refuses a tampered, an unsigned and a wrongly signed package, changing nothing', async () => {
@@ -340,4 +342,13 @@ function freePort(): Promise<number> {
       server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
     });
   });
+}
+
+/** The last lines of every log under the installation's logs/ folder. */
+function appLogs(home: string): string {
+  const dir = path.join(home, 'logs');
+  if (!existsSync(dir)) return `(no ${dir})`;
+  return readdirSync(dir)
+    .map((name) => `--- ${name}\n${readFileSync(path.join(dir, name), 'utf8').split('\n').slice(-40).join('\n')}`)
+    .join('\n');
 }

@@ -1,16 +1,13 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Knex } from 'knex';
 import type { Config } from '@service/config';
 import type { JsonLogger } from '@service/http';
 import { prepareLibraryOnStart, refreshSharedLibrary, loadLibrary } from '@service/library';
+import { REPO_ROOT } from '../build-info.ts';
 import { EvidenceFiles } from '../resources/evidence-images/evidence-files.ts';
 
-/**
- * `library/` of the running release: at the repository root, and at the same place beside the
- * built app in the release image (apps/api/src/… sits at the same depth in both).
- */
-export const LIBRARY_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../library');
+/** `library/` of the running release: at the repository root, and at the root of the built app in the release image. */
+export const LIBRARY_ROOT = path.join(REPO_ROOT, 'library');
 
 /**
  * The library's part of start-up, after migrations: the shared database gets the release's

@@ -1,3 +1,4 @@
+import { LastAdministratorError } from '@service/auth';
 import { defineCommand, OperatorError } from '@service/cli-kit';
 import type { AdminContext } from '../admin-context.ts';
 
@@ -9,10 +10,14 @@ export const deactivateUser = defineCommand<AdminContext, { email: string }>({
   async run(ctx, options) {
     const user = await ctx.users.findByEmailWithPassword(options.email.toLowerCase());
     if (!user || user.organizationId !== ctx.organizationId) throw new OperatorError(`No user with the email ${options.email}.`, { hint: 'List users with: npm run admin -- list-users' });
-    if (user.role === 'admin' && user.active && (await ctx.users.countActiveAdmins(ctx.organizationId)) <= 1) {
-      throw new OperatorError(`${user.email} is the last active administrator.`, { hint: 'Make another user an administrator first.' });
+    try {
+      // Why no check before: the repository checks and deactivates in one transaction, so two
+      // administrators deactivating each other cannot both succeed.
+      await ctx.users.deactivate(ctx.organizationId, user.id, user.id);
+    } catch (err) {
+      if (err instanceof LastAdministratorError) throw new OperatorError(`${user.email} is the last active administrator.`, { hint: 'Make another user an administrator first.' });
+      throw err;
     }
-    await ctx.users.deactivate(ctx.organizationId, user.id, user.id);
     ctx.print(`Deactivated ${user.email}; their API keys and sessions are revoked.`);
   },
 });
