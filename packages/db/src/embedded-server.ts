@@ -10,9 +10,22 @@ import type { Logger } from './logger.ts';
 
 // Why: embedded-postgres registers handlers (through async-exit-hook) that stop PostgreSQL as soon
 // as the process receives SIGTERM or SIGINT, before the service has let its in-flight requests
-// finish; SHUTDOWN_TIMEOUT_MS could never apply. The service stops PostgreSQL itself, last. The
-// `exit` and `beforeExit` hooks stay: if the process ends any other way, PostgreSQL is still stopped.
-for (const event of ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK', 'message']) exitHook.unhookEvent(event);
+// finish; SHUTDOWN_TIMEOUT_MS could never apply. The service stops PostgreSQL itself, last.
+// Its `beforeExit` hook ends the process with exit code 0 whatever `process.exitCode` says (a
+// failed test run exited 0) and its `exit` hook throws, so both are replaced: before a natural
+// exit, what still runs is stopped cleanly and the process keeps its exit code; on process.exit(),
+// PostgreSQL is asked for a fast shutdown (a signal is all that can be sent then).
+for (const event of ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK', 'message', 'beforeExit', 'exit']) exitHook.unhookEvent(event);
+const running = new Map<EmbeddedServer, () => ChildProcess | undefined>();
+process.on('beforeExit', () => {
+  for (const server of running.keys()) void server.stop().catch(() => {});
+});
+process.on('exit', () => {
+  for (const processOf of running.values()) {
+    const child = processOf();
+    if (child && child.exitCode === null) child.kill('SIGINT');
+  }
+});
 
 export interface EmbeddedServer {
   /** Base URL without a database name, e.g. `postgres://postgres:...@127.0.0.1:5432`. */
@@ -238,7 +251,7 @@ export async function startEmbeddedServer(options: {
     logger.info('embedded_postgres_started', { port });
     // Why: lets operator commands (npm run admin) reach the running server instead of starting a second one.
     writeFileSync(path.join(dataDir, 'postgres.port'), `${port}\n`);
-    return {
+    const embedded: EmbeddedServer = {
       baseUrl: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}`,
       port,
       get pid() {
@@ -247,6 +260,7 @@ export async function startEmbeddedServer(options: {
       },
       async stop() {
         stopping = true;
+        running.delete(embedded);
         try {
           const child = processOf();
           // Why check: after PostgreSQL died, embedded-postgres' stop() would wait forever for an
@@ -265,6 +279,8 @@ export async function startEmbeddedServer(options: {
         }
       },
     };
+    running.set(embedded, processOf);
+    return embedded;
   } catch (err) {
     releaseLock();
     throw err;
