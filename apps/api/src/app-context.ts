@@ -5,6 +5,7 @@ import type { ApiKeyRepository, License, SessionPrincipal, SessionRepository, Us
 import type { Config } from '@service/config';
 import type { Databases } from '@service/db';
 import type { JsonLogger, OpenApiRegistry, RateLimitStore, RouteDefaults } from '@service/http';
+import type { TenantRouter } from '@service/tenancy';
 import type { BuildInfo } from './build-info.ts';
 import type { LoginThrottle } from './identity/login-throttle.ts';
 import type { WorkspaceRepositories } from './resources/workspace-repositories.ts';
@@ -17,6 +18,8 @@ export interface AppDeps {
   /** The licence in force (self-hosted), re-read by the caller when it changes. */
   currentLicense(): License | null;
   rateLimitStore: RateLimitStore;
+  /** Each organization's tenant database (self-hosted: always `dbs.tenant`). The caller closes it on shutdown. */
+  tenants: TenantRouter;
 }
 
 export interface Identity {
@@ -35,8 +38,12 @@ export interface AppContext {
   identity: Identity;
   /** The tenant workspace's repositories (they take the tenant handle per call). */
   repositories: WorkspaceRepositories;
-  /** The tenant database of an organization (self-hosted: the one tenant database). */
-  tenantFor(tenantDatabase: string): Knex;
+  /**
+   * The request's organization's tenant database, held until the response has been sent (also a
+   * streamed one). The only way handlers reach tenant data: there is no way to name another
+   * organization's database. Answers 401 for a closed organization and 503 for an unavailable one.
+   */
+  tenantOf(ctx: Context, organizationId: string): Promise<Knex>;
   /** The signed-in session of a request, or null. */
   sessionOf(ctx: Context): Promise<SessionPrincipal | null>;
 }

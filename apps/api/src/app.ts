@@ -23,6 +23,7 @@ import { registerApiKeyRoutes } from './identity/api-key-routes.ts';
 import { registerAuthRoutes } from './identity/auth-routes.ts';
 import { createLoginThrottle } from './identity/login-throttle.ts';
 import { createSessionResolver } from './identity/session-guard.ts';
+import { createTenantOf } from './tenancy/tenant-of.ts';
 import { registerUserAdminRoutes } from './identity/user-admin-routes.ts';
 import { registerResources } from './resources/register-resources.ts';
 import { createWorkspaceRepositories } from './resources/workspace-repositories.ts';
@@ -51,8 +52,8 @@ export function createApp(deps: AppDeps): App {
     loginThrottle: createLoginThrottle(deps.rateLimitStore),
   };
   // Why: self-hosted has one tenant database; hosted maps organizations to theirs through the
-  // control plane. Handlers only ever use the handle resolved here, never deps.dbs.tenant directly.
-  const tenantFor = (_tenantDatabase: string) => deps.dbs.tenant;
+  // control plane. Handlers only ever use the handle leased here, never deps.dbs.tenant directly.
+  const tenantOf = createTenantOf(deps.tenants);
   const app: AppContext = {
     deps,
     router,
@@ -60,7 +61,7 @@ export function createApp(deps: AppDeps): App {
     routeDefaults: { bodyLimitBytes: deps.config.bodyLimitBytes, uploadDir: deps.config.uploadTmpDir },
     identity,
     repositories: createWorkspaceRepositories({ filesDir: deps.config.filesDir, evidenceMaxBytes: deps.config.evidenceMaxBytes }),
-    tenantFor,
+    tenantOf,
     sessionOf: createSessionResolver(sessions),
   };
 
@@ -95,7 +96,7 @@ export function createApp(deps: AppDeps): App {
   koa.use(
     restPipeline({
       apiKeys: identity.apiKeys,
-      tenantFor,
+      tenantOf,
       store: deps.rateLimitStore,
       perIp: deps.config.rateLimitPerIp,
       perKey: deps.config.rateLimitPerKey,

@@ -7,6 +7,7 @@ import { SessionRepository, type License } from '@service/auth';
 import { ConfigError, loadConfig } from '@service/config';
 import { DatabaseStartupError, EmbeddedServerError, openDatabases, VersionGuardError, type Databases } from '@service/db';
 import { createJsonLogger, MemoryRateLimitStore, PostgresRateLimitStore, type RateLimitStore } from '@service/http';
+import { TenancyError, type TenantRouter } from '@service/tenancy';
 import { createApp } from './app.ts';
 import { readBuildInfo } from './build-info.ts';
 import { LicenseLoadError } from './licensing/load-license.ts';
@@ -53,18 +54,19 @@ async function main(): Promise<void> {
   }
 
   let license: License | null;
+  let tenants: TenantRouter;
   try {
-    ({ license } = await prepareService({ config, dbs, embedded: dbs.embedded !== null, logger, build }));
+    ({ license, tenants } = await prepareService({ config, dbs, embedded: dbs.embedded !== null, logger, build }));
   } catch (err) {
     await dbs.close();
-    if (err instanceof VersionGuardError || err instanceof LicenseLoadError) fail(err.message);
+    if (err instanceof VersionGuardError || err instanceof LicenseLoadError || err instanceof TenancyError) fail(err.message);
     throw err;
   }
 
   const rateLimitStore: RateLimitStore = config.rateLimitStore === 'postgres' ? new PostgresRateLimitStore(dbs.controlPlane) : new MemoryRateLimitStore();
-  const housekeeping = startHousekeeping({ rateLimitStore, sessions: new SessionRepository(dbs.controlPlane), tenants: () => [dbs.tenant], logger });
+  const housekeeping = startHousekeeping({ rateLimitStore, sessions: new SessionRepository(dbs.controlPlane), tenants, logger });
 
-  const { koa } = createApp({ config, dbs, logger, build, currentLicense: () => license, rateLimitStore });
+  const { koa } = createApp({ config, dbs, logger, build, currentLicense: () => license, rateLimitStore, tenants });
   const server: Server = createServer(koa.callback());
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 300_000;
@@ -103,8 +105,9 @@ async function main(): Promise<void> {
     // Stop accepting, let in-flight requests finish, then close the pools and, last, the embedded server.
     server.close(() => {
       clearTimeout(force);
-      dbs
+      tenants
         .close()
+        .then(() => dbs.close())
         .catch((err: unknown) => logger.error('shutdown_failed', { error: { name: (err as Error)?.name, message: (err as Error)?.message } }))
         .finally(() => {
           logger.info('stopped', { exitCode });

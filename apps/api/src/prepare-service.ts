@@ -2,14 +2,22 @@ import { bootstrapOrganization, describeLicense, type License } from '@service/a
 import type { Config } from '@service/config';
 import { prepareDatabases, type Databases } from '@service/db';
 import type { JsonLogger } from '@service/http';
+import { migrateAllTenants, parseTenantServers, TenantRouter, tenantTopology, type TenantTopology } from '@service/tenancy';
 import type { BuildInfo } from './build-info.ts';
 import { prepareWorkspaceLibrary } from './library/prepare-workspace-library.ts';
 import { loadLicense } from './licensing/load-license.ts';
 
+/** Hosted: the tenant servers of TENANT_SERVERS plus `default` (the configured tenant database's server). */
+export function hostedTopology(config: Config, dbs: Pick<Databases, 'tenant'>): TenantTopology | undefined {
+  return config.edition === 'hosted' ? tenantTopology(parseTenantServers(config.tenantServers), dbs.tenant) : undefined;
+}
+
 /**
  * Everything between opening the databases and listening: refuse a downgrade, migrate, record
  * the version, create the organization and first administrator on a fresh install, load the
- * licence. Shared by `main.ts`, the admin command and the test harness.
+ * library and the licence; hosted: migrate every organization's tenant database. Returns the
+ * tenant router requests use (the caller closes it). Shared by `main.ts`, the admin command and
+ * the test harness.
  */
 export async function prepareService(options: {
   config: Config;
@@ -17,8 +25,10 @@ export async function prepareService(options: {
   embedded: boolean;
   logger: JsonLogger;
   build: BuildInfo;
-}): Promise<{ license: License | null }> {
+}): Promise<{ license: License | null; tenants: TenantRouter }> {
   const { config, dbs, logger } = options;
+  // Why first: a wrong TENANT_SERVERS is refused before anything is changed.
+  const topology = hostedTopology(config, dbs);
   await prepareDatabases(dbs, options.build.version);
   const boot = await bootstrapOrganization(dbs.controlPlane, { adminEmail: config.adminEmail, adminPassword: config.adminPassword });
   if (boot.createdAdmin?.generatedPassword) {
@@ -34,5 +44,20 @@ export async function prepareService(options: {
   await prepareWorkspaceLibrary({ config, dbs, logger });
   const license = await loadLicense({ licenseFile: config.licenseFile, trustedKeys: config.licenseTrustedKeys, embedded: options.embedded, controlPlane: dbs.controlPlane });
   logger.info('license', { summary: describeLicense(license, new Date()) });
-  return { license };
+  if (topology) {
+    // Why after the configured databases: a tenant whose migration fails is kept out of service
+    // (and logged) without stopping the others or the process.
+    const migrated = await migrateAllTenants({ controlPlane: dbs.controlPlane, topology, concurrency: config.tenantMigrationConcurrency, logger });
+    logger.info('tenants_migrated', { tenants: migrated.outcomes.length, migrated: migrated.migrated, failed: migrated.failed });
+  }
+  const tenants = new TenantRouter({
+    edition: config.edition,
+    controlPlane: dbs.controlPlane,
+    configuredTenant: dbs.tenant,
+    topology,
+    settings: { maxOpenPools: config.tenantMaxOpenPools, poolMaxConnections: config.tenantPoolMax, poolIdleMs: config.tenantPoolIdleMs, lookupCacheMs: config.tenantLookupCacheMs },
+    timeouts: { acquireTimeoutMs: config.dbAcquireTimeoutMs, statementTimeoutMs: config.dbStatementTimeoutMs },
+    logger,
+  });
+  return { license, tenants };
 }

@@ -10,6 +10,7 @@ import { loadConfig } from '@service/config';
 import { createKnex, DATABASE_NAMES, type DatabaseName } from '@service/db';
 import { createTestDatabases, type TestDatabases } from '@service/db/testing';
 import { createJsonLogger, MemoryRateLimitStore } from '@service/http';
+import { TenantRouter } from '@service/tenancy';
 import { createApp, prepareService, readBuildInfo } from '../src/index.ts';
 import { createActor, type Actor } from './support/identity-fixtures.ts';
 import type { TestApp } from './support/start-test-app.ts';
@@ -112,7 +113,8 @@ beforeAll(async () => {
   await proxy.start();
   tenantUrl.port = String(proxy.port);
   proxiedTenant = createKnex(tenantUrl.toString(), 3, 'test:tenant-via-proxy', dbTimeouts);
-  const { koa } = createApp({ config, dbs: { ...direct, tenant: proxiedTenant }, logger, build, currentLicense: () => license, rateLimitStore: new MemoryRateLimitStore() });
+  const tenants = new TenantRouter({ edition: 'self-hosted', controlPlane: direct.controlPlane, configuredTenant: proxiedTenant });
+  const { koa } = createApp({ config, dbs: { ...direct, tenant: proxiedTenant }, logger, build, currentLicense: () => license, rateLimitStore: new MemoryRateLimitStore(), tenants });
   server = createHttpServer(koa.callback());
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

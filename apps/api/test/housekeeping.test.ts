@@ -35,7 +35,7 @@ describe('housekeeping', () => {
     await store.consume('hk:now', 1, 10, 60_000, now);
 
     const lines: string[] = [];
-    const housekeeping = startHousekeeping({ rateLimitStore: store, sessions: new SessionRepository(cp), tenants: () => [app.dbs.tenant], logger: createJsonLogger('debug', (l) => lines.push(l)) });
+    const housekeeping = startHousekeeping({ rateLimitStore: store, sessions: new SessionRepository(cp), tenants: app.tenants, logger: createJsonLogger('debug', (l) => lines.push(l)) });
     try {
       await housekeeping.runOnce();
     } finally {
@@ -51,7 +51,7 @@ describe('housekeeping', () => {
   it('logs a failing task as housekeeping_failed instead of dropping the error, and keeps the others running', async () => {
     const lines: string[] = [];
     const failing: RateLimitStore = { consume: () => Promise.reject(new Error('nope')), refund: () => Promise.resolve(), prune: () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })) };
-    const housekeeping = startHousekeeping({ rateLimitStore: failing, sessions: new SessionRepository(app.dbs.controlPlane), tenants: () => [app.dbs.tenant], logger: createJsonLogger('debug', (l) => lines.push(l)) });
+    const housekeeping = startHousekeeping({ rateLimitStore: failing, sessions: new SessionRepository(app.dbs.controlPlane), tenants: app.tenants, logger: createJsonLogger('debug', (l) => lines.push(l)) });
     try {
       await housekeeping.runOnce();
     } finally {

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '@service/config';
 import { createKnex } from '@service/db';
 import { createJsonLogger, MemoryRateLimitStore } from '@service/http';
+import { TenantRouter } from '@service/tenancy';
 import { createApp, readBuildInfo } from '../src/index.ts';
 import { httpClient } from './support/http-client.ts';
 import { startTestApp, type TestApp } from './support/start-test-app.ts';
@@ -132,7 +133,8 @@ describe('OpenAPI document', () => {
     const config = loadConfig({ DATABASE_URL: 'postgres://u:p@127.0.0.1:1/x' }, { envFile: null });
     const db = createKnex('postgres://u:p@127.0.0.1:1/x', 1);
     try {
-      const built = createApp({ config, dbs: { controlPlane: db, shared: db, tenant: db }, logger: createJsonLogger('silent'), build: readBuildInfo(), currentLicense: () => null, rateLimitStore: new MemoryRateLimitStore() });
+      const tenants = new TenantRouter({ edition: 'self-hosted', controlPlane: db, configuredTenant: db });
+      const built = createApp({ config, dbs: { controlPlane: db, shared: db, tenant: db }, logger: createJsonLogger('silent'), build: readBuildInfo(), currentLicense: () => null, rateLimitStore: new MemoryRateLimitStore(), tenants });
       const router = (built.koa.middleware as Array<{ router?: Router }>).find((m) => m.router)!.router!;
       const served = new Set<string>();
       for (const layer of router.stack) {

@@ -49,6 +49,18 @@ export interface Config {
   rateLimitPerKey: number;
   rateLimitStore: 'memory' | 'postgres';
   buildSha: string | null;
+  /** Hosted: the PostgreSQL servers tenant databases may live on, `name=url,...` as written (parsed by @service/tenancy's parseTenantServers). */
+  tenantServers: string;
+  /** Hosted: tenant pools open at once per process. */
+  tenantMaxOpenPools: number;
+  /** Hosted: connections per tenant pool. */
+  tenantPoolMax: number;
+  /** Hosted: a tenant pool without requests for this long is closed. */
+  tenantPoolIdleMs: number;
+  /** Hosted: how long a process reuses an organization's location and state. */
+  tenantLookupCacheMs: number;
+  /** Hosted: tenant databases migrated at once on start. */
+  tenantMigrationConcurrency: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -218,6 +230,12 @@ export function loadConfig(env: Env, options: { cwd?: string; envFile?: string |
     rateLimitPerKey: read({ name: 'RATE_LIMIT_PER_KEY', parse: integer(1, 10_000_000), default: 600, describe: 'REST requests per minute per API key' }),
     rateLimitStore: read<'memory' | 'postgres'>({ name: 'RATE_LIMIT_STORE', parse: oneOf('memory', 'postgres'), default: 'memory', describe: 'where rate-limit counters live: memory (one process) or postgres (shared by several processes)' }),
     buildSha: read<string | null>({ name: 'SERVICE_BUILD_SHA', parse: text, default: null, describe: 'source commit' }),
+    tenantServers: read({ name: 'TENANT_SERVERS', parse: text, default: '', describe: 'hosted: tenant servers, name=url separated by commas' }),
+    tenantMaxOpenPools: read({ name: 'TENANT_MAX_OPEN_POOLS', parse: integer(1, 10_000), default: 50, describe: 'hosted: tenant pools open at once per process' }),
+    tenantPoolMax: read({ name: 'TENANT_POOL_MAX', parse: integer(1, 100), default: 5, describe: 'hosted: connections per tenant pool' }),
+    tenantPoolIdleMs: read({ name: 'TENANT_POOL_IDLE_MS', parse: integer(1_000, 86_400_000), default: 300_000, describe: 'hosted: a tenant pool without requests for this long is closed' }),
+    tenantLookupCacheMs: read({ name: 'TENANT_LOOKUP_CACHE_MS', parse: integer(0, 600_000), default: 5_000, describe: "hosted: how long an organization's location and state are reused" }),
+    tenantMigrationConcurrency: read({ name: 'TENANT_MIGRATION_CONCURRENCY', parse: integer(1, 64), default: 4, describe: 'hosted: tenant databases migrated at once on start' }),
   };
 }
 

@@ -111,6 +111,11 @@ export class TenantRouter {
     }
   }
 
+  /** Hosted: the tenant servers (for health checks); self-hosted: undefined. */
+  get topology(): TenantTopology | undefined {
+    return this.options.topology;
+  }
+
   /** The organization's tenant database for one request or job; release the lease when done with it (including a streamed response). */
   acquire(organizationId: string): Promise<TenantLease> {
     if (this.closed) return Promise.reject(new TenancyError('router_closed', 'The tenant router is closed (the service is stopping).'));

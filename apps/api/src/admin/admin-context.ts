@@ -2,6 +2,7 @@ import { UserRepository } from '@service/auth';
 import { loadConfig, type Config } from '@service/config';
 import { openDatabases, silentLogger, type Databases } from '@service/db';
 import { createJsonLogger } from '@service/http';
+import type { TenantRouter } from '@service/tenancy';
 import { readBuildInfo } from '../build-info.ts';
 import { prepareService } from '../prepare-service.ts';
 
@@ -11,6 +12,8 @@ export interface AdminContext {
   users: UserRepository;
   dbs: Databases;
   config: Config;
+  /** Closed with the databases when the command is done. */
+  tenants: TenantRouter;
   print(line: string): void;
 }
 
@@ -30,7 +33,7 @@ export async function openAdminContext(env: NodeJS.ProcessEnv): Promise<AdminCon
     attachToRunning: true,
   });
   try {
-    await prepareService({
+    const { tenants } = await prepareService({
       config,
       dbs,
       embedded: dbs.embedded !== null || config.databaseUrls === null,
@@ -38,7 +41,7 @@ export async function openAdminContext(env: NodeJS.ProcessEnv): Promise<AdminCon
       build: readBuildInfo(config.buildSha),
     });
     const org = (await dbs.controlPlane('organizations').orderBy('created_at').first('id')) as { id: string };
-    return { organizationId: org.id, users: new UserRepository(dbs.controlPlane), dbs, config, print: (line) => process.stdout.write(`${line}\n`) };
+    return { organizationId: org.id, users: new UserRepository(dbs.controlPlane), dbs, config, tenants, print: (line) => process.stdout.write(`${line}\n`) };
   } catch (err) {
     await dbs.close();
     throw err;

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { MAX_PASSWORD_LENGTH, SESSION_ABSOLUTE_MS, SESSION_COOKIE, verifyPassword } from '@service/auth';
 import { defineRoute, RateLimitedError, UnauthenticatedError } from '@service/http';
+import { OrganizationRepository } from '@service/tenancy';
 import type { AppContext } from '../app-context.ts';
 import { presentUser, UserSchema } from './identity-schemas.ts';
 import { requireSession, sameOriginGuard, setSessionCookie } from './session-guard.ts';
@@ -20,6 +21,8 @@ const SignedIn = Type.Object({ user: UserSchema });
 
 export function registerAuthRoutes(app: AppContext): void {
   const { router, registry, routeDefaults, identity } = app;
+  const organizations = new OrganizationRepository(app.deps.dbs.controlPlane);
+  const organizationOpen = async (organizationId: string) => (await organizations.get(organizationId))?.state !== 'retained';
   registry.addTag('Sign-in', 'Workspace sign-in sessions (cookie). The REST API uses API keys instead.');
 
   defineRoute(router, registry, routeDefaults, {
@@ -54,7 +57,8 @@ export function registerAuthRoutes(app: AppContext): void {
       if ('retryAfterSeconds' in started) throw new RateLimitedError(started.retryAfterSeconds);
       const user = await identity.users.findByEmailWithPassword(email);
       const ok = await verifyPassword(body.password, user?.passwordHash ?? null);
-      if (!user || !ok || !user.active) throw new UnauthenticatedError('Email or password is wrong.');
+      // Why the same answer for a closed organization: its users are kept, nobody signs in to it.
+      if (!user || !ok || !user.active || !(await organizationOpen(user.organizationId))) throw new UnauthenticatedError('Email or password is wrong.');
       await started.attempt.succeeded();
       const session = await identity.sessions.create(user.id);
       setSessionCookie(ctx, session.token, SESSION_ABSOLUTE_MS);

@@ -5,7 +5,7 @@ import { licenseAllows, type ApiKeyRepository, type KeyPrincipal, type License }
 import type { Edition } from '@service/config';
 import { BEARER_CHALLENGE, ForbiddenError, ipRateLimitKey, rateLimit, UnauthenticatedError, type RateLimitStore } from '@service/http';
 
-/** What a REST handler runs as: the key, its owner's current role, and the owner's tenant database. */
+/** What a REST handler runs as: the key, its owner's current role, and the organization's tenant database (leased for the request). */
 export interface RestPrincipal extends KeyPrincipal {
   tenant: Knex;
 }
@@ -25,14 +25,14 @@ export function requestCost(ctx: Context): number {
 /** RFC 9110: the auth scheme is case-insensitive (`bearer` works); one or more spaces before the token. */
 const BEARER = /^Bearer +([^\s]{1,512}) *$/i;
 
-function authenticateKey(apiKeys: ApiKeyRepository, tenantFor: (tenantDatabase: string) => Knex): Middleware {
+function authenticateKey(apiKeys: ApiKeyRepository, tenantOf: (ctx: Context, organizationId: string) => Promise<Knex>): Middleware {
   return async (ctx, next) => {
     const match = BEARER.exec(ctx.get('Authorization'));
     // Why: one message for missing, malformed, unknown, expired, revoked and deactivated owners,
     // so an answer never tells a guesser which of them it was.
     const principal = match ? await apiKeys.authenticate(match[1]!) : null;
     if (!principal) throw new UnauthenticatedError('Missing or invalid API key. Send Authorization: Bearer service_sk_...', { challenge: BEARER_CHALLENGE });
-    ctx.state.principal = { ...principal, tenant: tenantFor(principal.tenantDatabase) } satisfies RestPrincipal;
+    ctx.state.principal = { ...principal, tenant: await tenantOf(ctx, principal.organizationId) } satisfies RestPrincipal;
     await next();
   };
 }
@@ -57,7 +57,7 @@ function licenseGate(edition: Edition, currentLicense: () => License | null): Mi
  */
 export function restPipeline(options: {
   apiKeys: ApiKeyRepository;
-  tenantFor: (tenantDatabase: string) => Knex;
+  tenantOf: (ctx: Context, organizationId: string) => Promise<Knex>;
   store: RateLimitStore;
   perIp: number;
   perKey: number;
@@ -67,7 +67,7 @@ export function restPipeline(options: {
 }): Middleware {
   const chain = compose([
     rateLimit({ store: options.store, prefix: 'ip', limit: options.perIp, key: (ctx) => ipRateLimitKey(ctx.state.clientIp ?? ctx.ip), cost: requestCost, logger: options.logger }),
-    authenticateKey(options.apiKeys, options.tenantFor),
+    authenticateKey(options.apiKeys, options.tenantOf),
     rateLimit({ store: options.store, prefix: 'key', limit: options.perKey, key: (ctx) => (ctx.state.principal as RestPrincipal).keyId, cost: requestCost, logger: options.logger }),
     licenseGate(options.edition, options.currentLicense),
   ]);

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { checkDatabases } from '@service/db';
+import { checkTenantServers } from '@service/tenancy';
 import { defineRoute } from '@service/http';
 import type { AppContext } from '../app-context.ts';
 
@@ -9,6 +10,11 @@ const HealthSchema = Type.Object({
   status: Type.Enum(['ok', 'degraded']),
   version: Type.String(),
   checks: Type.Object({ controlPlane: CheckValue, shared: CheckValue, tenant: CheckValue }),
+  tenantServers: Type.Optional(
+    Type.Record(Type.String(), CheckValue, {
+      description: 'Hosted edition: each tenant server by its name in `TENANT_SERVERS` (and `default`), `ok` or a short reason; never a host or password. Absent in self-hosted installations.',
+    }),
+  ),
 });
 
 const VersionSchema = Type.Object({
@@ -30,19 +36,21 @@ export function registerHealthRoutes(app: AppContext): void {
     operationId: 'getHealth',
     summary: 'Service health',
     description:
-      'Queries the three databases, each with a short timeout (`HEALTH_TIMEOUT_MS`). Public, no licence needed; used by the container health check. Limited per client address like the REST API (`RATE_LIMIT_PER_IP` per minute), so it cannot be used to load the databases.',
+      'Queries the three databases, each with a short timeout (`HEALTH_TIMEOUT_MS`); the hosted edition also connects to each tenant server (`tenantServers`). Public, no licence needed; used by the container health check. Limited per client address like the REST API (`RATE_LIMIT_PER_IP` per minute), so it cannot be used to load the databases.',
     tags: ['System'],
     security: 'none',
     rateLimited: true,
     responses: {
       200: { description: 'All three databases answer.', schema: 'Health', example: { status: 'ok', version: deps.build.version, checks: { controlPlane: 'ok', shared: 'ok', tenant: 'ok' } } },
-      503: { description: 'At least one database cannot be queried; the failing check says which and why.', schema: 'Health', example: { status: 'degraded', version: deps.build.version, checks: { controlPlane: 'ok', shared: 'ok', tenant: 'connection refused' } } },
+      503: { description: 'At least one database (or, hosted, tenant server) cannot be queried; the failing check says which and why.', schema: 'Health', example: { status: 'degraded', version: deps.build.version, checks: { controlPlane: 'ok', shared: 'ok', tenant: 'connection refused' } } },
     },
     async handler(ctx) {
-      const { ok, checks } = await checkDatabases(deps.dbs, deps.config.healthTimeoutMs);
+      const topology = deps.tenants.topology;
+      const [{ ok, checks }, servers] = await Promise.all([checkDatabases(deps.dbs, deps.config.healthTimeoutMs), topology ? checkTenantServers(topology.servers, deps.config.healthTimeoutMs) : null]);
+      const healthy = ok && (servers?.ok ?? true);
       ctx.set('Cache-Control', 'no-store');
-      ctx.status = ok ? 200 : 503;
-      ctx.body = { status: ok ? 'ok' : 'degraded', version: deps.build.version, checks };
+      ctx.status = healthy ? 200 : 503;
+      ctx.body = { status: healthy ? 'ok' : 'degraded', version: deps.build.version, checks, ...(servers ? { tenantServers: servers.servers } : {}) };
     },
   });
 

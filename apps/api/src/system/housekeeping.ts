@@ -1,6 +1,6 @@
-import type { Knex } from 'knex';
 import type { SessionRepository } from '@service/auth';
 import { pruneIdempotencyRecords, type JsonLogger, type RateLimitStore } from '@service/http';
+import type { TenantRouter } from '@service/tenancy';
 
 export interface Housekeeping {
   /** Runs every task once now (also what the schedule runs); failures are logged, never thrown. */
@@ -23,8 +23,8 @@ interface Task {
 export function startHousekeeping(options: {
   rateLimitStore: RateLimitStore;
   sessions: SessionRepository;
-  /** The tenant databases whose idempotency records to prune (self-hosted: one). */
-  tenants: () => Knex[];
+  /** The tenant databases whose idempotency records to prune: self-hosted the one, hosted those with an open pool (tenants without traffic have nothing new to prune). */
+  tenants: Pick<TenantRouter, 'forEachOpenTenant'>;
   logger: JsonLogger;
   /** Scale of the schedule, for tests; default 1. */
   intervalScale?: number;
@@ -39,7 +39,15 @@ export function startHousekeeping(options: {
       everyMs: 15 * 60_000,
       run: async (now) => {
         let removed = 0;
-        for (const tenant of options.tenants()) removed += await pruneIdempotencyRecords(tenant, now);
+        let failure: unknown = null;
+        // Why go on after a failure: one broken tenant must not keep the others' records forever.
+        await options.tenants.forEachOpenTenant(
+          async (tenant) => {
+            removed += await pruneIdempotencyRecords(tenant, now);
+          },
+          (err) => (failure ??= err),
+        );
+        if (failure) throw failure;
         return removed;
       },
     },

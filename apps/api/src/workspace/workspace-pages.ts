@@ -28,8 +28,8 @@ export function registerWorkspacePages(app: AppContext): void {
    * Why externals differ: clients are never shared with them, but the projects and reports shared
    * with them belong to clients, and their keys need those clients to edit what is shared.
    */
-  async function clientChoices(session: SessionPrincipal): Promise<ClientChoices> {
-    const tenant = app.tenantFor(session.tenantDatabase);
+  async function clientChoices(ctx: Context, session: SessionPrincipal): Promise<ClientChoices> {
+    const tenant = await app.tenantOf(ctx, session.organizationId);
     const reader: RestPrincipal = {
       keyId: `session:${session.sessionId}`,
       userId: session.userId,
@@ -64,12 +64,12 @@ export function registerWorkspacePages(app: AppContext): void {
   }
 
   /** A page for signed-in users; everyone else is sent to the sign-in page. */
-  function signedInPage(path: string, render: (session: SessionPrincipal) => Promise<{ status: number; page: SafeHtml }>): void {
+  function signedInPage(path: string, render: (session: SessionPrincipal, ctx: Context) => Promise<{ status: number; page: SafeHtml }>): void {
     app.registry.addUndocumentedRoute('GET', path, 'an HTML page of the workspace');
     router.get(path, async (ctx: Context) => {
       const session = await app.sessionOf(ctx);
       if (!session) return redirectPage(ctx, '/');
-      const { status, page } = await render(session);
+      const { status, page } = await render(session, ctx);
       sendPage(ctx, status, page);
     });
   }
@@ -80,14 +80,14 @@ export function registerWorkspacePages(app: AppContext): void {
     sendPage(ctx, 200, renderSignInPage());
   });
 
-  signedInPage('/profile/api-keys', async (session) => {
-    const [keys, choices] = await Promise.all([identity.apiKeys.listForUser(session.organizationId, session.userId), clientChoices(session)]);
+  signedInPage('/profile/api-keys', async (session, ctx) => {
+    const [keys, choices] = await Promise.all([identity.apiKeys.listForUser(session.organizationId, session.userId), clientChoices(ctx, session)]);
     return { status: 200, page: renderApiKeysPage({ session, keys: keys.map(presentApiKey), now: new Date(), choices }) };
   });
 
-  signedInPage('/admin', async (session) => {
+  signedInPage('/admin', async (session, ctx) => {
     if (session.role !== 'admin') return { status: 403, page: renderAdminForbiddenPage(session) };
-    const [keys, users, choices] = await Promise.all([identity.apiKeys.listForOrganization(session.organizationId), identity.users.list(session.organizationId), clientChoices(session)]);
+    const [keys, users, choices] = await Promise.all([identity.apiKeys.listForOrganization(session.organizationId), identity.users.list(session.organizationId), clientChoices(ctx, session)]);
     return { status: 200, page: renderAdminPage({ session, keys: keys.map(presentApiKey), users: users.map(presentUser), clients: choices.clients }) };
   });
 

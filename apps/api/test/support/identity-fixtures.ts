@@ -16,10 +16,11 @@ export interface Actor {
 /** A user of the organization with a personal API key, and a REST client using that key. */
 export async function createActor(
   app: TestApp,
-  options: { role?: Role; scope?: KeyScope; clientIds?: string[]; email?: string; expiresAt?: Date } = {},
+  options: { role?: Role; scope?: KeyScope; clientIds?: string[]; email?: string; expiresAt?: Date; organizationId?: string } = {},
 ): Promise<Actor> {
   const users = new UserRepository(app.dbs.controlPlane);
-  const org = await app.dbs.controlPlane('organizations').first();
+  // Default: the first organization (self-hosted's only one).
+  const org = options.organizationId ? { id: options.organizationId } : await app.dbs.controlPlane('organizations').orderBy('created_at').first();
   counter += 1;
   const user = await users.create({
     organizationId: org.id,

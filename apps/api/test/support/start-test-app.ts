@@ -6,6 +6,7 @@ import { createKnex, DATABASE_NAMES, type DatabaseName } from '@service/db';
 import { createTestDatabases, type TestDatabases } from '@service/db/testing';
 import { createJsonLogger, MemoryRateLimitStore, PostgresRateLimitStore, type RateLimitStore } from '@service/http';
 import type { Knex } from 'knex';
+import type { TenantRouter } from '@service/tenancy';
 import { createApp } from '../../src/app.ts';
 import { readBuildInfo } from '../../src/build-info.ts';
 import { prepareService } from '../../src/prepare-service.ts';
@@ -21,6 +22,7 @@ export interface TestApp {
   /** The licence in force; tests may replace it. */
   license: License | null;
   rateLimitStore: RateLimitStore;
+  tenants: TenantRouter;
   stop(): Promise<void>;
 }
 
@@ -60,15 +62,16 @@ export async function startTestApp(env: Record<string, string> = {}, options: St
   const logger = createJsonLogger(config.logLevel, (line) => {
     logLines.push(line);
   });
-  const { license } = await prepareService({ config, dbs, embedded: options.evaluation ?? true, logger, build });
+  const { license, tenants } = await prepareService({ config, dbs, embedded: options.evaluation ?? true, logger, build });
   const rateLimitStore = options.rateLimitStore === 'postgres' ? new PostgresRateLimitStore(dbs.controlPlane) : (options.rateLimitStore ?? new MemoryRateLimitStore());
-  const { koa } = createApp({ config, dbs, logger, build, currentLicense: () => testApp.license, rateLimitStore });
+  const { koa } = createApp({ config, dbs, logger, build, currentLicense: () => testApp.license, rateLimitStore, tenants });
   const server: Server = createServer(koa.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const testApp: TestApp = {
     license,
     rateLimitStore,
+    tenants,
     url: `http://127.0.0.1:${port}`,
     dbs,
     config,
@@ -77,6 +80,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: St
     async stop() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await tenants.close();
       await Promise.all(DATABASE_NAMES.map((n) => dbs[n].destroy()));
       if (!options.reuse) await databases.drop();
     },

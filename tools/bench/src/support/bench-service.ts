@@ -41,8 +41,8 @@ export async function startBenchService(): Promise<BenchService> {
   );
   const logger = createJsonLogger('info', () => {});
   const build = readBuildInfo();
-  const { license } = await prepareService({ config, dbs, embedded: true, logger: createJsonLogger('error'), build });
-  const app = createApp({ config, dbs, logger, build, currentLicense: () => license, rateLimitStore: new MemoryRateLimitStore() });
+  const { license, tenants } = await prepareService({ config, dbs, embedded: true, logger: createJsonLogger('error'), build });
+  const app = createApp({ config, dbs, logger, build, currentLicense: () => license, rateLimitStore: new MemoryRateLimitStore(), tenants });
   const servers: Server[] = [];
   const listen = async (koa: Koa) => {
     const server = createServer(koa.callback());
@@ -65,6 +65,7 @@ export async function startBenchService(): Promise<BenchService> {
         s.closeAllConnections();
         s.close();
       }
+      await tenants.close();
       await Promise.all(DATABASE_NAMES.map((n) => dbs[n].destroy()));
       await pg.stop();
       rmSync(dir, { recursive: true, force: true });
