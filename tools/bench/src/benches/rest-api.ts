@@ -9,9 +9,8 @@ import Koa from 'koa';
 import { ApiKeyRepository } from '@service/auth';
 import { startBenchService } from '../support/bench-service.ts';
 import { formatLoad, load } from '../support/load.ts';
+import { seedWorkspace } from '../support/seed-workspace.ts';
 
-const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'];
-const TOPICS = ['SQL injection', 'Cross-site scripting', 'Outdated TLS configuration', 'Missing security headers', 'Default credentials', 'Directory listing', 'Open redirect', 'Server-side request forgery'];
 
 export default async function run(): Promise<void> {
   const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -19,22 +18,7 @@ export default async function run(): Promise<void> {
   try {
     const t = svc.dbs.tenant;
     const started = Date.now();
-    await t.raw(`insert into clients (name, description) select 'Client ' || g, 'Seeded client ' || g from generate_series(1, 20) g`);
-    await t.raw(`insert into projects (client_id, name) select c.id, c.name || ' project ' || g from clients c, generate_series(1, 10) g`);
-    await t.raw(`insert into reports (project_id, title) select p.id, p.name || ' report ' || g from projects p, generate_series(1, 5) g`);
-    await t.raw(`create temporary table seed as select gen_random_uuid() as fid, r.id as rid, r.project_id as pid, g from reports r, generate_series(1, 50) g`);
-    await t.raw(
-      `insert into findings (id, project_id, title, severity, description, remediation, cves, created_at, updated_at)
-       select fid, pid, (array[${TOPICS.map((x) => `'${x}'`).join(',')}])[1 + (g % ${TOPICS.length})] || ' #' || g,
-              (array[${SEVERITIES.map((x) => `'${x}'`).join(',')}])[1 + (g % 5)],
-              'The application is affected by ' || (array[${TOPICS.map((x) => `'${x}'`).join(',')}])[1 + (g % ${TOPICS.length})] || '. Details for finding ' || g || ' follow.',
-              'Fix it.', case when g % 7 = 0 then array['CVE-2024-' || (1000 + g)] else '{}' end,
-              now() - (g || ' seconds')::interval, now()
-       from seed`,
-    );
-    await t.raw(`insert into report_findings (report_id, finding_id, position) select rid, fid, g from seed`);
-    await t.raw('analyze');
-    const [{ n }] = await t('findings').count({ n: '*' });
+    const n = await seedWorkspace(t, { findingsPerReport: 50 });
     console.log(`seeded ${n} findings in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
     const org = await svc.dbs.controlPlane('organizations').first();
