@@ -16,7 +16,7 @@ import type { Knex } from 'knex';
 import { ApiKeyRepository, generateLicenseKeyPair, parseSigningKey, signLicense, UserRepository } from '@service/auth';
 import { createKnex, DATABASE_NAMES, ensureDatabase, migrateDatabases, silentLogger, startEmbeddedServer, type DatabaseName } from '@service/db';
 import { provisionOrganization, tenantTopology } from '@service/tenancy';
-import { formatLoad, load, type LoadResult } from '../support/load.ts';
+import { formatLoad, load, sequential, type LoadResult } from '../support/load.ts';
 import { seedWorkspace } from '../support/seed-workspace.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -59,19 +59,6 @@ async function startProcess(env: Record<string, string>): Promise<ServiceProcess
   }
   child.kill('SIGKILL');
   throw new Error(`the service did not start: ${out}`);
-}
-
-/** One request at a time, timed from the client. */
-async function sequential(url: string, headers: Record<string, string>, n: number): Promise<{ p50: number; mean: number }> {
-  const times: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    const res = await fetch(url, { headers });
-    await res.arrayBuffer();
-    times.push(performance.now() - t0);
-  }
-  times.sort((a, b) => a - b);
-  return { p50: times[Math.floor(n / 2)]!, mean: times.reduce((a, b) => a + b, 0) / n };
 }
 
 async function keyFor(controlPlane: Knex, organizationId: string, tenant: Knex): Promise<string> {

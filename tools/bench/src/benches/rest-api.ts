@@ -8,7 +8,7 @@
 import Koa from 'koa';
 import { ApiKeyRepository } from '@service/auth';
 import { startBenchService } from '../support/bench-service.ts';
-import { formatLoad, load } from '../support/load.ts';
+import { formatLoad, load, sequential } from '../support/load.ts';
 import { seedWorkspace } from '../support/seed-workspace.ts';
 
 
@@ -54,17 +54,6 @@ export default async function run(): Promise<void> {
     await load(`${bareServer.url}/findings?per_page=100&report_id=${report.id}`, warm);
 
     console.log('\n1. Pipeline overhead per request (GET one client, one request at a time)');
-    const sequential = async (url: string, headers: Record<string, string>, n: number) => {
-      const times: number[] = [];
-      for (let i = 0; i < n; i++) {
-        const t0 = performance.now();
-        const res = await fetch(url, { headers });
-        await res.arrayBuffer();
-        times.push(performance.now() - t0);
-      }
-      times.sort((a, b) => a - b);
-      return { p50: times[Math.floor(n * 0.5)]!, p99: times[Math.floor(n * 0.99)]! };
-    };
     await sequential(`${svc.url}/rest/v1/clients?per_page=1`, auth, 300);
     await sequential(`${bareServer.url}/clients?per_page=1`, {}, 300);
     const seqFull = await sequential(`${svc.url}/rest/v1/clients?per_page=1`, auth, 3000);

@@ -27,3 +27,16 @@ export async function load(url: string, options: { connections: number; seconds:
 export function formatLoad(label: string, r: LoadResult): string {
   return `${label.padEnd(44)} ${r.requestsPerSecond.toFixed(0).padStart(7)} req/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms${r.errors || r.non2xx ? `   (${r.errors} errors, ${r.non2xx} non-2xx)` : ''}`;
 }
+
+/** Requests one at a time, timed from the client: latency without queueing. */
+export async function sequential(url: string, headers: Record<string, string>, n: number): Promise<{ p50: number; p99: number; mean: number }> {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    const res = await fetch(url, { headers });
+    await res.arrayBuffer();
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: times[Math.floor(n * 0.5)]!, p99: times[Math.floor(n * 0.99)]!, mean: times.reduce((a, b) => a + b, 0) / n };
+}
