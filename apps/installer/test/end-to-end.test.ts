@@ -4,13 +4,12 @@
 // on a throwaway PostgreSQL 15 cluster in the installation directory.
 import { execFile, execFileSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateLicenseKeyPair, parseSigningKey, signLicense } from '@service/auth';
 import { buildRelease, DockerCli } from '@service/release-tool';
-import { MANIFEST_FILE, SUMS_FILE, signReleaseFile } from '@service/release-kit';
+import { freePort, MANIFEST_FILE, SUMS_FILE, signReleaseFile } from '@service/release-kit';
 import { createTestFolder, createTestSigningKey, installStandInDocker, type StandInDocker, type TestFolder } from '@service/release-kit/testing';
 import { LocalProcessRuntime } from '../src/runtime/local-process-runtime.ts';
 
@@ -19,10 +18,10 @@ const PG_BIN = process.env.SERVICE_INSTALLER_PG_BIN ?? '/usr/lib/postgresql/15/b
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 const CHANGELOG = [
   '# Changelog',
-  '## [1.4.0] - 2026-11-24',
+  '## [1.4.0] - 2026-11-20',
   '### Changed',
   '- A release whose app cannot start (made so by the test).',
-  '## [1.3.0] - 2026-11-22',
+  '## [1.3.0] - 2026-11-18',
   '### Added',
   '- Signed offline packages.',
   '## [1.2.0] - 2026-11-15',
@@ -333,16 +332,6 @@ describe('install, back up, upgrade and restore on this machine', () => {
   });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 /** The last lines of every log under the installation's logs/ folder. */
 function appLogs(home: string): string {

@@ -29,6 +29,7 @@ class FolderMigrationSource implements Knex.MigrationSource<string> {
   }
 }
 
+/** The migrations of one of the three databases (also used for every hosted tenant database). */
 export function migrationConfig(name: DatabaseName): Knex.MigratorConfig {
   return {
     migrationSource: new FolderMigrationSource(path.join(MIGRATIONS_ROOT, DATABASE_FOLDERS[name])),

@@ -38,3 +38,4 @@ export {
 export { isVendorKey, readReleaseSigningKey, releaseTrustedKeys, signReleaseFile, SIGNATURE_FORMAT, verifyReleaseFile, type ReleaseSigner } from './release-signature.ts';
 export { describeComparison, readSmallFile, verifyPackage, type VerifiedPackage } from './verify-package.ts';
 export type { TrustedKey } from '@service/auth';
+export { freePort } from './free-port.ts';

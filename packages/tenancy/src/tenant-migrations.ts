@@ -1,40 +1,11 @@
-import { readdirSync } from 'node:fs';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
-import { createKnex, DATABASE_FOLDERS, describeDatabaseError, isDatabaseUnavailableError, MIGRATIONS_ROOT } from '@service/db';
+import { createKnex, describeDatabaseError, isDatabaseUnavailableError, migrationConfig } from '@service/db';
 import { LOCK_SPACE, withControlPlaneLock } from './control-plane-lock.ts';
 import { redactUrl } from './tenant-servers.ts';
 
-type MigrationModule = { up(knex: Knex): Promise<void>; down?(knex: Knex): Promise<void> };
-
-/**
- * The tenant migrations of `migrations/tenant`, named exactly as @service/db's migrateDatabases names
- * them (file name without extension), so the configured tenant database is migrated by either.
- * Why a copy of its folder source: @service/db does not export migrationConfig; once it does, this
- * becomes `migrationConfig('tenant')`.
- */
-class TenantFolderMigrationSource implements Knex.MigrationSource<string> {
-  constructor(private readonly dir: string) {}
-
-  async getMigrations(): Promise<string[]> {
-    return readdirSync(this.dir)
-      .filter((f) => /\.(ts|js)$/.test(f) && !f.endsWith('.d.ts') && !f.endsWith('.test.ts'))
-      .sort();
-  }
-
-  getMigrationName(migration: string): string {
-    return migration.replace(/\.(ts|js)$/, '');
-  }
-
-  async getMigration(migration: string): Promise<Knex.Migration> {
-    const mod = (await import(pathToFileURL(path.join(this.dir, migration)).href)) as MigrationModule;
-    return { up: mod.up, down: mod.down ?? (async () => {}) };
-  }
-}
-
+/** The tenant migrations of `migrations/tenant`, the same as @service/db applies to the configured tenant database. */
 export function tenantMigrationConfig(): Knex.MigratorConfig {
-  return { migrationSource: new TenantFolderMigrationSource(path.join(MIGRATIONS_ROOT, DATABASE_FOLDERS.tenant)), tableName: 'knex_migrations' };
+  return migrationConfig('tenant');
 }
 
 /** How long a process waits for another one migrating the same tenant before it reports a failure. */

@@ -2,13 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, openSync, closeSync } from 'node:fs';
 import { chown, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import * as tar from 'tar';
 import { OperatorError } from '@service/cli-kit';
-import { imageReference, type ManifestImage } from '@service/release-kit';
+import { freePort, imageReference, type ManifestImage } from '@service/release-kit';
 import { parseEnvFile } from '../install-dir/env-file.ts';
 import { APP_DATA_DIR, FILES_DIR, LICENSE_DIR, POSTGRES_DATA_DIR } from '../install-dir/install-layout.ts';
 import type { AppState, ContainerState, EngineCheck, ServiceRuntime } from './service-runtime.ts';
@@ -386,15 +385,4 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 

@@ -6,13 +6,13 @@
 // BENCH_INSTALLER_FINDINGS and BENCH_INSTALLER_EVIDENCE_MB make it smaller.
 import { execFile, execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { generateLicenseKeyPair, parseSigningKey, signLicense } from '@service/auth';
+import { freePort } from '@service/release-kit';
 import { createTestFolder, createTestSigningKey, installStandInDocker } from '@service/release-kit/testing';
 import { buildRelease, DockerCli } from '@service/release-tool';
 
@@ -241,13 +241,3 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
