@@ -197,6 +197,29 @@ describe('two organizations', () => {
     for (const [url, text] of before) expect((await alpha.api.get(url)).text, url).toBe(text);
   }, 120_000);
 
+  it('the session endpoints (administration, own keys) answer 404 for the other organization’s users and keys and list none of them', async () => {
+    const session = await signIn(app, 'owner@beta.example', betaPassword);
+    const alphaUser = alpha.user.id;
+    for (const [method, url, body] of [
+      ['PATCH', `/api/admin/users/${alphaUser}`, { role: 'viewer' }],
+      ['POST', `/api/admin/users/${alphaUser}/deactivate`, undefined],
+      ['POST', `/api/admin/api-keys/${alpha.keyId}/revoke`, undefined],
+      ['PATCH', `/api/profile/api-keys/${alpha.keyId}`, { name: 'taken over' }],
+      ['DELETE', `/api/profile/api-keys/${alpha.keyId}`, undefined],
+    ] as const) {
+      const res = await session.request(method, url, { body });
+      expect(res.status, `${method} ${url}: ${res.text}`).toBe(404);
+    }
+    for (const url of ['/api/admin/users', '/api/admin/api-keys']) {
+      const res = await session.get(url);
+      expect(res.status).toBe(200);
+      expect(res.text).not.toContain(alphaUser);
+      expect(res.text).not.toContain(alpha.keyId);
+    }
+    // Alpha's key still works, unchanged.
+    expect((await alpha.api.get('/clients')).status).toBe(200);
+  });
+
   it('a body naming the other organization’s parent answers 422 invalid_reference, as for a missing one', async () => {
     for (const [path, body, field] of [
       ['/projects', { clientId: ids.clients, name: 'x' }, '/clientId'],
