@@ -40,6 +40,20 @@ function parseCsv(csv: string): string[][] {
 }
 
 describe('reportFindingsCsv', () => {
+  it('streams each finding exactly once when the reader applies backpressure (2,000 findings of 10 KB)', async () => {
+    const findings = Array.from({ length: 2000 }, (_, i) => finding({ title: `Finding ${i}`, description: `${i} `.repeat(2500) }));
+    const stream = reportFindingsCsv({ findings });
+    // A slow reader: one chunk per turn of the event loop, so the source is asked to pause many times.
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) {
+      chunks.push(chunk as Buffer);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const rows = parseCsv(new TextDecoder('utf-8', { ignoreBOM: true }).decode(Buffer.concat(chunks)).replace(/^\uFEFF/, ''));
+    expect(rows).toHaveLength(2001);
+    expect(rows.slice(1).map((r) => r[1])).toEqual(findings.map((f) => f.title));
+  });
+
   it('writes a BOM, a header row and one row per finding in order, RFC 4180', async () => {
     const csv = await text(
       reportFindingsCsv({

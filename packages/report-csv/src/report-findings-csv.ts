@@ -82,10 +82,13 @@ export function reportFindingsCsv(doc: Pick<ReportDocument, 'findings'>): Readab
   const source = new Readable({
     objectMode: true,
     read() {
-      for (let n = 0; n < 100 && i < findings.length; n++, i++) {
-        if (!this.push(row(findings[i]!, i))) return;
+      // Why the index moves before the push: when push() asks to stop, the row was still taken;
+      // returning before moving on would send it again at the next read, for ever.
+      while (i < findings.length) {
+        const index = i++;
+        if (!this.push(row(findings[index]!, index))) return;
       }
-      if (i >= findings.length) this.push(null);
+      this.push(null);
     },
   });
   return source.pipe(csv);
