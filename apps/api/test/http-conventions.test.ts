@@ -110,7 +110,7 @@ describe('CORS', () => {
     const preflight = await raw(app, 'OPTIONS', '/rest/v1/clients', { origin: 'https://app.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, idempotency-key' });
     expect(preflight.status).toBe(204);
     expect(preflight.headers['access-control-allow-origin']).toBe('https://app.example.com');
-    expect(preflight.headers['access-control-allow-methods']).toBe('GET,HEAD,POST,PATCH,DELETE');
+    expect(preflight.headers['access-control-allow-methods']).toBe('GET,HEAD,POST,PUT,PATCH,DELETE');
     expect(String(preflight.headers['access-control-allow-headers'])).toContain('Idempotency-Key');
     expect(preflight.headers['access-control-allow-credentials']).toBeUndefined();
     const actual = await raw(app, 'GET', '/rest/v1/clients', { ...auth(), origin: 'https://app.example.com' });

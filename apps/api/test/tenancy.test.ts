@@ -95,6 +95,17 @@ describe('organizations from the command line', () => {
     expect(list.stdout).toMatch(new RegExp(`${betaId}\\s+business\\s+eu2\\s+tenant_\\w+\\s+active\\s+Beta`));
     expect(list.stdout).toMatch(/default\s+default\s+active/);
 
+    // User commands name the organization once there are several.
+    const ambiguous = await admin('list-users');
+    expect(ambiguous.code).not.toBe(0);
+    expect(ambiguous.stderr).toMatch(/There are 2 organizations; name one with --organization <id>\./);
+    const tess = await admin('create-user', '--organization', betaId, '--email', 'tess@beta.example', '--name', 'Tess', '--role', 'member');
+    expect(tess.code, tess.stderr).toBe(0);
+    const users = await admin('list-users', '--organization', betaId);
+    expect(users.stdout).toMatch(/owner@beta\.example\s+admin\s+active/);
+    expect(users.stdout).toMatch(/tess@beta\.example\s+member\s+active/);
+    expect(users.stdout).not.toContain(ADMIN_A.email);
+
     // Beta got the global library in its own database.
     const beta = await createActor(app, { role: 'admin', organizationId: betaId });
     const library = await beta.api.get('/library?kind=finding-template&per_page=1');

@@ -16,6 +16,7 @@ export const CORS_EXPOSED_HEADERS = [
   'X-RateLimit-Limit',
   'X-RateLimit-Remaining',
   'X-RateLimit-Reset',
+  'Content-Disposition',
 ];
 
 /** Request headers a cross-origin script may send to the REST API. */
@@ -38,7 +39,7 @@ export function corsPolicy(options: { allowedOrigins: readonly string[]; prefixe
       if (any) return '*';
       return allowed.has(origin.toLowerCase()) ? origin : '';
     },
-    allowMethods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
+    allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowHeaders: CORS_ALLOWED_HEADERS,
     exposeHeaders: CORS_EXPOSED_HEADERS,
     maxAge: 600,

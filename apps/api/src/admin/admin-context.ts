@@ -1,4 +1,5 @@
 import { UserRepository } from '@service/auth';
+import { OperatorError } from '@service/cli-kit';
 import { loadConfig, type Config } from '@service/config';
 import { openDatabases, silentLogger, type Databases } from '@service/db';
 import { createJsonLogger } from '@service/http';
@@ -8,7 +9,11 @@ import { prepareService } from '../prepare-service.ts';
 
 /** What each admin command gets: the organization, its users, the databases, and a way to print. */
 export interface AdminContext {
-  organizationId: string;
+  /**
+   * The organization a command works on: self-hosted, the one; hosted, the one named by
+   * `--organization` (needed once there are several).
+   */
+  organizationFor(id: string | undefined): Promise<string>;
   users: UserRepository;
   dbs: Databases;
   config: Config;
@@ -40,8 +45,16 @@ export async function openAdminContext(env: NodeJS.ProcessEnv): Promise<AdminCon
       logger: createJsonLogger('warn', (l) => process.stderr.write(l)),
       build: readBuildInfo(config.buildSha),
     });
-    const org = (await dbs.controlPlane('organizations').orderBy('created_at').first('id')) as { id: string };
-    return { organizationId: org.id, users: new UserRepository(dbs.controlPlane), dbs, config, tenants, print: (line) => process.stdout.write(`${line}\n`) };
+    const organizationFor = async (id: string | undefined): Promise<string> => {
+      const ids = (await dbs.controlPlane('organizations').orderBy('created_at').pluck('id')) as string[];
+      if (id === undefined) {
+        if (ids.length === 1) return ids[0]!;
+        throw new OperatorError(`There are ${ids.length} organizations; name one with --organization <id>.`, { hint: 'List them with: npm run admin -- list-organizations' });
+      }
+      if (!ids.includes(id.toLowerCase())) throw new OperatorError(`There is no organization ${id.slice(0, 80)}.`, { hint: 'List them with: npm run admin -- list-organizations' });
+      return id.toLowerCase();
+    };
+    return { organizationFor, users: new UserRepository(dbs.controlPlane), dbs, config, tenants, print: (line) => process.stdout.write(`${line}\n`) };
   } catch (err) {
     await dbs.close();
     throw err;

@@ -15,7 +15,8 @@ export const resetPassword = defineCommand<AdminContext, { email: string; passwo
       throw new OperatorError(`The password is shorter than ${MIN_PASSWORD_LENGTH} characters.`, { hint: 'Omit --password to have one generated.' });
     }
     const user = await ctx.users.findByEmailWithPassword(options.email.toLowerCase());
-    if (!user || user.organizationId !== ctx.organizationId) throw new OperatorError(`No user with the email ${options.email}.`, { hint: 'List users with: npm run admin -- list-users' });
+    // Emails are unique across organizations, so the email names the user (and its organization).
+    if (!user) throw new OperatorError(`No user with the email ${options.email}.`, { hint: 'List users with: npm run admin -- list-users' });
     const password = options.password ?? generatePassword();
     await ctx.users.setPassword(user.id, password);
     ctx.print(`Password of ${user.email} changed.`);
