@@ -8,7 +8,7 @@ import { prepareWorkspaceLibrary } from './library/prepare-workspace-library.ts'
 import { loadLicense } from './licensing/load-license.ts';
 
 /** Hosted: the tenant servers of TENANT_SERVERS plus `default` (the configured tenant database's server). */
-export function hostedTopology(config: Config, dbs: Pick<Databases, 'tenant'>): TenantTopology | undefined {
+function hostedTopology(config: Config, dbs: Pick<Databases, 'tenant'>): TenantTopology | undefined {
   return config.edition === 'hosted' ? tenantTopology(parseTenantServers(config.tenantServers), dbs.tenant) : undefined;
 }
 

@@ -3,7 +3,6 @@ import { defineCommand, OperatorError } from '@service/cli-kit';
 import { importGlobals, loadLibrary } from '@service/library';
 import { deprovisionOrganization, listOrganizations, ORGANIZATION_PLANS, provisionOrganization, TenancyError, type OrganizationPlan } from '@service/tenancy';
 import { LIBRARY_ROOT } from '../../library/prepare-workspace-library.ts';
-import { hostedTopology } from '../../prepare-service.ts';
 import { EvidenceFiles } from '../../resources/evidence-images/evidence-files.ts';
 import type { AdminContext } from '../admin-context.ts';
 
@@ -16,7 +15,8 @@ function checkId(id: string | undefined): void {
 }
 
 function topologyOf(ctx: AdminContext) {
-  const topology = hostedTopology(ctx.config, ctx.dbs);
+  // The router's: the servers prepareService parsed from TENANT_SERVERS.
+  const topology = ctx.tenants.topology;
   if (!topology) throw new OperatorError('This installation is self-hosted.', HOSTED_ONLY);
   return topology;
 }
