@@ -20,7 +20,11 @@ const READ_SHARED_FIXTURES = [
   'apps/api/test/round-trip.test.ts',
 ];
 const fixturesMissing = !existsSync(SHARED_FIXTURES);
-if (fixturesMissing) process.stderr.write(`vitest: ${SHARED_FIXTURES} is missing; leaving out the ${READ_SHARED_FIXTURES.length} test files that read the shared scanner fixtures\n`);
+if (fixturesMissing)
+  process.stderr.write(
+    `vitest: ${SHARED_FIXTURES} is missing; leaving out the ` +
+      `${READ_SHARED_FIXTURES.length} test files that read the shared scanner fixtures\n`,
+  );
 
 export default defineConfig({
   test: {

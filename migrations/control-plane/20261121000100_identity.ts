@@ -74,5 +74,6 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const table of ['licenses', 'api_keys', 'sessions', 'users', 'organizations']) await knex.schema.dropTableIfExists(table);
+  for (const table of ['licenses', 'api_keys', 'sessions', 'users', 'organizations'])
+    await knex.schema.dropTableIfExists(table);
 }

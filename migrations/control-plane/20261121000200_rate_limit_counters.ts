@@ -21,11 +21,21 @@ export async function up(knex: Knex): Promise<void> {
       curr_count integer not null,
       allowed boolean not null
     ) with (fillfactor = 70)`);
-  await knex.raw(`comment on column rate_limit_counters.window_start is 'start of the fixed window curr_count belongs to, milliseconds since the Unix epoch (a multiple of window_ms)'`);
+  await knex.raw(
+    `comment on column rate_limit_counters.window_start is 'start of the fixed window ` +
+      `curr_count belongs to, milliseconds since the Unix epoch (a multiple of ` +
+      `window_ms)'`,
+  );
   await knex.raw(`comment on column rate_limit_counters.window_ms is 'length of this key''s window in milliseconds'`);
-  await knex.raw(`comment on column rate_limit_counters.prev_count is 'cost counted in the window before window_start'`);
-  await knex.raw(`comment on column rate_limit_counters.curr_count is 'cost counted in the window starting at window_start'`);
-  await knex.raw(`comment on column rate_limit_counters.allowed is 'decision of the latest consume, returned by the same upsert'`);
+  await knex.raw(
+    `comment on column rate_limit_counters.prev_count is 'cost counted in the window before window_start'`,
+  );
+  await knex.raw(
+    `comment on column rate_limit_counters.curr_count is 'cost counted in the window starting at window_start'`,
+  );
+  await knex.raw(
+    `comment on column rate_limit_counters.allowed is 'decision of the latest consume, returned by the same upsert'`,
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

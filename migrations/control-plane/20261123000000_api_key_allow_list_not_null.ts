@@ -11,7 +11,10 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(`update api_keys set client_ids = '{}' where client_ids is null`);
   await knex.raw(`alter table api_keys alter column client_ids set default '{}'`);
   await knex.raw(`alter table api_keys alter column client_ids set not null`);
-  await knex.raw(`comment on column api_keys.client_ids is 'client allow-list: edits, deletes, evidence uploads and imports under a client need it here; empty = none'`);
+  await knex.raw(
+    `comment on column api_keys.client_ids is 'client allow-list: edits, deletes, ` +
+      `evidence uploads and imports under a client need it here; empty = none'`,
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -25,11 +25,30 @@ export async function up(knex: Knex): Promise<void> {
   // Why unique: two organizations on one tenant database would see each other's workspace.
   await knex.raw('create unique index organizations_tenant_location on organizations (tenant_server, tenant_database)');
   await knex.raw('create index organizations_state_idx on organizations (state)');
-  await knex.raw(`comment on column organizations.tenant_server is 'name of the PostgreSQL server holding the tenant database (TENANT_SERVERS); default = the server of the configured tenant database'`);
-  await knex.raw(`comment on column organizations.tenant_database is 'database name on tenant_server; default (on server default) = the configured tenant database itself'`);
-  await knex.raw(`comment on column organizations.state is 'provisioning: being set up; active: in service; unavailable: kept out of service (state_cause says why); retained: deprovisioned, data kept, nobody signs in'`);
-  await knex.raw(`comment on column organizations.state_cause is 'why the organization is not active: provisioning_failed, migration_failed (cleared by the next successful migration) or operator (only an operator clears it)'`);
-  await knex.raw(`comment on column organizations.provisioning_step is 'last provisioning step completed; a new run resumes after it'`);
+  await knex.raw(
+    `comment on column organizations.tenant_server is 'name of the PostgreSQL server ` +
+      `holding the tenant database (TENANT_SERVERS); default = the server of the ` +
+      `configured tenant database'`,
+  );
+  await knex.raw(
+    `comment on column organizations.tenant_database is 'database name on ` +
+      `tenant_server; default (on server default) = the configured tenant database ` +
+      `itself'`,
+  );
+  await knex.raw(
+    `comment on column organizations.state is 'provisioning: being set up; active: in ` +
+      `service; unavailable: kept out of service (state_cause says why); retained: ` +
+      `deprovisioned, data kept, nobody signs in'`,
+  );
+  await knex.raw(
+    `comment on column organizations.state_cause is 'why the organization is not ` +
+      `active: provisioning_failed, migration_failed (cleared by the next successful ` +
+      `migration) or operator (only an operator clears it)'`,
+  );
+  await knex.raw(
+    `comment on column organizations.provisioning_step is 'last provisioning step ` +
+      `completed; a new run resumes after it'`,
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

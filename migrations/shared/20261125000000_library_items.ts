@@ -17,7 +17,12 @@ export async function up(knex: Knex): Promise<void> {
     t.primary(['kind', 'key']);
     // Why unique on key alone: keys are unique across the whole library, whatever the kind.
     t.unique(['key']);
-    t.check("kind in ('finding-template', 'report-template', 'report-style', 'narrative', 'scoping-template', 'project-type')", [], 'library_items_kind');
+    t.check(
+      "kind in ('finding-template', 'report-template', 'report-style', 'narrative', " +
+        "'scoping-template', 'project-type')",
+      [],
+      'library_items_kind',
+    );
   });
   // Files items refer to (a style's Word template), by the SHA-256 of their bytes.
   await knex.schema.createTable('library_files', (t) => {

@@ -17,13 +17,19 @@ function trashable(t: Knex.CreateTableBuilder): void {
 
 /** A generated full-text column over the given expressions, with its GIN index. */
 async function searchColumn(knex: Knex, table: string, expression: string): Promise<void> {
-  await knex.raw(`alter table ?? add column search tsvector generated always as (to_tsvector('simple', ${expression})) stored`, [table]);
+  await knex.raw(
+    `alter table ?? add column search tsvector generated always as (to_tsvector('simple', ${expression})) stored`,
+    [table],
+  );
   await knex.raw(`create index ?? on ?? using gin (search)`, [`${table}_search`, table]);
 }
 
 export async function up(knex: Knex): Promise<void> {
   // Why: array_to_string is only stable, and generated columns need an immutable expression.
-  await knex.raw(`create function search_text(text[]) returns text language sql immutable parallel safe as $$ select array_to_string($1, ' ') $$`);
+  await knex.raw(
+    `create function search_text(text[]) returns text language sql immutable parallel ` +
+      `safe as $$ select array_to_string($1, ' ') $$`,
+  );
   await knex.schema.createTable('clients', (t) => {
     t.uuid('id').primary().defaultTo(knex.raw('gen_random_uuid()'));
     t.text('name').notNullable();
@@ -34,7 +40,11 @@ export async function up(knex: Knex): Promise<void> {
     timestamps(t, knex);
     trashable(t);
   });
-  await searchColumn(knex, 'clients', "coalesce(name, '') || ' ' || coalesce(short_name, '') || ' ' || coalesce(description, '')");
+  await searchColumn(
+    knex,
+    'clients',
+    "coalesce(name, '') || ' ' || coalesce(short_name, '') || ' ' || coalesce(description, '')",
+  );
 
   await knex.schema.createTable('projects', (t) => {
     t.uuid('id').primary().defaultTo(knex.raw('gen_random_uuid()'));
@@ -49,7 +59,11 @@ export async function up(knex: Knex): Promise<void> {
     trashable(t);
     t.index(['client_id', 'created_at']);
   });
-  await searchColumn(knex, 'projects', "coalesce(name, '') || ' ' || coalesce(description, '') || ' ' || coalesce(project_type, '')");
+  await searchColumn(
+    knex,
+    'projects',
+    "coalesce(name, '') || ' ' || coalesce(description, '') || ' ' || coalesce(project_type, '')",
+  );
 
   await knex.schema.createTable('report_templates', (t) => {
     t.uuid('id').primary().defaultTo(knex.raw('gen_random_uuid()'));
@@ -126,7 +140,12 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['project_id', 'scanner_key']);
     t.check("severity in ('critical', 'high', 'medium', 'low', 'info')", [], 'findings_severity');
   });
-  await searchColumn(knex, 'findings', "coalesce(title, '') || ' ' || coalesce(description, '') || ' ' || coalesce(remediation, '') || ' ' || search_text(cves)");
+  await searchColumn(
+    knex,
+    'findings',
+    "coalesce(title, '') || ' ' || coalesce(description, '') || ' ' || " +
+      "coalesce(remediation, '') || ' ' || search_text(cves)",
+  );
 
   await knex.schema.createTable('report_findings', (t) => {
     t.uuid('id').primary().defaultTo(knex.raw('gen_random_uuid()'));
@@ -170,7 +189,11 @@ export async function up(knex: Knex): Promise<void> {
   });
   await knex.raw('create index finding_templates_scanner_rules on finding_templates using gin (scanner_rules)');
   await knex.raw('create index finding_templates_cves on finding_templates using gin (cves)');
-  await searchColumn(knex, 'finding_templates', "coalesce(title, '') || ' ' || coalesce(description, '') || ' ' || search_text(cves)");
+  await searchColumn(
+    knex,
+    'finding_templates',
+    "coalesce(title, '') || ' ' || coalesce(description, '') || ' ' || search_text(cves)",
+  );
 
   await knex.schema.createTable('evidence_images', (t) => {
     t.uuid('id').primary().defaultTo(knex.raw('gen_random_uuid()'));

@@ -105,7 +105,10 @@ function timestamps(t: Knex.CreateTableBuilder, knex: Knex): void {
 }
 
 async function searchColumn(knex: Knex, table: string, expression: string): Promise<void> {
-  await knex.raw(`alter table ?? add column search tsvector generated always as (to_tsvector('simple', ${expression})) stored`, [table]);
+  await knex.raw(
+    `alter table ?? add column search tsvector generated always as (to_tsvector('simple', ${expression})) stored`,
+    [table],
+  );
   await knex.raw(`create index ?? on ?? using gin (search)`, [`${table}_search`, table]);
 }
 
@@ -118,11 +121,17 @@ async function addContentHash(knex: Knex, table: string): Promise<void> {
   // convert_to are only marked stable (they could depend on settings for other types). For the
   // text, jsonb, array and uuid arguments here the result depends on the values alone.
   await knex.raw(
-    `create function ${hashFunction}(${params}) returns text language sql immutable parallel safe as $$ select encode(sha256(convert_to(jsonb_build_array(${args})::text, 'UTF8')), 'hex') $$`,
+    `create function ${hashFunction}(${params}) returns text language sql immutable ` +
+      `parallel safe as $$ select ` +
+      `encode(sha256(convert_to(jsonb_build_array(${args})::text, 'UTF8')), 'hex') $$`,
   );
   const call = `${hashFunction}(${columns.map(([c]) => `"${c}"`).join(', ')})`;
   await knex.raw(`alter table ?? add column content_hash text generated always as (${call}) stored`, [table]);
-  await knex.raw(`alter table ?? add column edited boolean generated always as (imported_hash is not null and imported_hash <> ${call}) stored`, [table]);
+  await knex.raw(
+    `alter table ?? add column edited boolean generated always as (imported_hash is ` +
+      `not null and imported_hash <> ${call}) stored`,
+    [table],
+  );
 }
 
 /** Columns every library table has beyond its content: origin, revision, import hash, removal mark. */
@@ -181,7 +190,11 @@ export async function up(knex: Knex): Promise<void> {
     libraryColumns(t, true);
     timestamps(t, knex);
   });
-  await searchColumn(knex, 'narratives', "coalesce(title, '') || ' ' || coalesce(description, '') || ' ' || coalesce(content, '')");
+  await searchColumn(
+    knex,
+    'narratives',
+    "coalesce(title, '') || ' ' || coalesce(description, '') || ' ' || coalesce(content, '')",
+  );
 
   await knex.schema.createTable('scoping_templates', (t) => {
     t.uuid('id').primary().defaultTo(knex.raw('gen_random_uuid()'));
@@ -237,11 +250,27 @@ export async function down(knex: Knex): Promise<void> {
   });
   await knex.schema.alterTable('report_styles', (t) => {
     t.dropChecks(['report_styles_page_size', 'report_styles_template_complete']);
-    t.dropColumns('page_size', 'template_file_name', 'template_storage_key', 'template_sha256', 'template_size', 'imported_hash', 'global_removed_at');
+    t.dropColumns(
+      'page_size',
+      'template_file_name',
+      'template_storage_key',
+      'template_sha256',
+      'template_size',
+      'imported_hash',
+      'global_removed_at',
+    );
   });
   await knex.raw('drop index if exists finding_templates_match_cves');
   await knex.schema.alterTable('finding_templates', (t) => {
-    t.dropColumns('language', 'match_cves', 'match_cwes', 'title_patterns', 'translations', 'imported_hash', 'global_removed_at');
+    t.dropColumns(
+      'language',
+      'match_cves',
+      'match_cwes',
+      'title_patterns',
+      'translations',
+      'imported_hash',
+      'global_removed_at',
+    );
   });
   for (const table of ['finding_templates', 'report_styles', 'report_templates']) {
     // Why null: a text revision (a digest) has no integer form.

@@ -60,7 +60,10 @@ export function createApp(deps: AppDeps): App {
     registry,
     routeDefaults: { bodyLimitBytes: deps.config.bodyLimitBytes, uploadDir: deps.config.uploadTmpDir },
     identity,
-    repositories: createWorkspaceRepositories({ filesDir: deps.config.filesDir, evidenceMaxBytes: deps.config.evidenceMaxBytes }),
+    repositories: createWorkspaceRepositories({
+      filesDir: deps.config.filesDir,
+      evidenceMaxBytes: deps.config.evidenceMaxBytes,
+    }),
     tenantOf,
     sessionOf: createSessionResolver(sessions),
   };
@@ -71,14 +74,22 @@ export function createApp(deps: AppDeps): App {
   });
   koa.use(resolveExternalOrigin(deps.config.trustProxy));
   koa.use(requestLog(deps.logger));
-  koa.use(errorMiddleware(deps.logger, [(err) => (isDatabaseUnavailableError(err) ? new UnavailableError(undefined, err) : null), translateConstraintError]));
+  koa.use(
+    errorMiddleware(deps.logger, [
+      (err) => (isDatabaseUnavailableError(err) ? new UnavailableError(undefined, err) : null),
+      translateConstraintError,
+    ]),
+  );
   koa.use(async (ctx, next) => {
     ctx.set('X-Content-Type-Options', 'nosniff');
     await next();
   });
   koa.use(compressResponses());
   // CORS only when CORS_ALLOWED_ORIGINS is set; otherwise no CORS header is ever sent.
-  const cors = corsPolicy({ allowedOrigins: deps.config.corsAllowedOrigins, prefixes: [REST_PREFIX, '/api/rest-docs/openapi'] });
+  const cors = corsPolicy({
+    allowedOrigins: deps.config.corsAllowedOrigins,
+    prefixes: [REST_PREFIX, '/api/rest-docs/openapi'],
+  });
   if (cors) koa.use(cors);
   koa.use(answerOptions(router));
   // Why: the public endpoints query the databases or send a large document; an anonymous flood must

@@ -24,7 +24,9 @@ export function readBuildInfo(shaOverride: string | null = null): BuildInfo {
   if (!sha && existsSync(baked)) sha = (JSON.parse(readFileSync(baked, 'utf8')) as { sha?: string }).sha ?? null;
   if (!sha) {
     try {
-      sha = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+      sha = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .trim();
     } catch {
       sha = 'unknown';
     }

@@ -5,7 +5,13 @@
 import { createServer, type Server } from 'node:http';
 import { SessionRepository, type License } from '@service/auth';
 import { ConfigError, loadConfig } from '@service/config';
-import { DatabaseStartupError, EmbeddedServerError, openDatabases, VersionGuardError, type Databases } from '@service/db';
+import {
+  DatabaseStartupError,
+  EmbeddedServerError,
+  openDatabases,
+  VersionGuardError,
+  type Databases,
+} from '@service/db';
 import { createJsonLogger, MemoryRateLimitStore, PostgresRateLimitStore, type RateLimitStore } from '@service/http';
 import { TenancyError, type TenantRouter } from '@service/tenancy';
 import { createApp } from './app.ts';
@@ -59,12 +65,19 @@ async function main(): Promise<void> {
     ({ license, tenants } = await prepareService({ config, dbs, embedded: dbs.embedded !== null, logger, build }));
   } catch (err) {
     await dbs.close();
-    if (err instanceof VersionGuardError || err instanceof LicenseLoadError || err instanceof TenancyError) fail(err.message);
+    if (err instanceof VersionGuardError || err instanceof LicenseLoadError || err instanceof TenancyError)
+      fail(err.message);
     throw err;
   }
 
-  const rateLimitStore: RateLimitStore = config.rateLimitStore === 'postgres' ? new PostgresRateLimitStore(dbs.controlPlane) : new MemoryRateLimitStore();
-  const housekeeping = startHousekeeping({ rateLimitStore, sessions: new SessionRepository(dbs.controlPlane), tenants, logger });
+  const rateLimitStore: RateLimitStore =
+    config.rateLimitStore === 'postgres' ? new PostgresRateLimitStore(dbs.controlPlane) : new MemoryRateLimitStore();
+  const housekeeping = startHousekeeping({
+    rateLimitStore,
+    sessions: new SessionRepository(dbs.controlPlane),
+    tenants,
+    logger,
+  });
 
   const { koa } = createApp({ config, dbs, logger, build, currentLicense: () => license, rateLimitStore, tenants });
   const server: Server = createServer(koa.callback());
@@ -89,7 +102,13 @@ async function main(): Promise<void> {
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  logger.info('listening', { port, version: build.version, edition: config.edition, database: config.databaseSource, startupMs: Date.now() - started });
+  logger.info('listening', {
+    port,
+    version: build.version,
+    edition: config.edition,
+    database: config.databaseSource,
+    startupMs: Date.now() - started,
+  });
   void housekeeping.runOnce();
 
   shutdown = (reason, exitCode) => {
@@ -98,7 +117,10 @@ async function main(): Promise<void> {
     logger.info('shutting_down', { reason, inFlight, timeoutMs: config.shutdownTimeoutMs });
     housekeeping.stop();
     const force = setTimeout(() => {
-      logger.warn('shutdown_timeout', { inFlight, message: 'in-flight requests did not finish in SHUTDOWN_TIMEOUT_MS; closing them' });
+      logger.warn('shutdown_timeout', {
+        inFlight,
+        message: 'in-flight requests did not finish in SHUTDOWN_TIMEOUT_MS; closing them',
+      });
       server.closeAllConnections();
     }, config.shutdownTimeoutMs);
     force.unref();
@@ -108,7 +130,9 @@ async function main(): Promise<void> {
       tenants
         .close()
         .then(() => dbs.close())
-        .catch((err: unknown) => logger.error('shutdown_failed', { error: { name: (err as Error)?.name, message: (err as Error)?.message } }))
+        .catch((err: unknown) =>
+          logger.error('shutdown_failed', { error: { name: (err as Error)?.name, message: (err as Error)?.message } }),
+        )
         .finally(() => {
           logger.info('stopped', { exitCode });
           process.exit(exitCode);

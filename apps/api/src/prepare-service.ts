@@ -2,7 +2,13 @@ import { bootstrapOrganization, describeLicense, type License } from '@service/a
 import type { Config } from '@service/config';
 import { prepareDatabases, type Databases } from '@service/db';
 import type { JsonLogger } from '@service/http';
-import { migrateAllTenants, parseTenantServers, TenantRouter, tenantTopology, type TenantTopology } from '@service/tenancy';
+import {
+  migrateAllTenants,
+  parseTenantServers,
+  TenantRouter,
+  tenantTopology,
+  type TenantTopology,
+} from '@service/tenancy';
 import type { BuildInfo } from './build-info.ts';
 import { prepareWorkspaceLibrary } from './library/prepare-workspace-library.ts';
 import { loadLicense } from './licensing/load-license.ts';
@@ -30,32 +36,56 @@ export async function prepareService(options: {
   // Why first: a wrong TENANT_SERVERS is refused before anything is changed.
   const topology = hostedTopology(config, dbs);
   await prepareDatabases(dbs, options.build.version);
-  const boot = await bootstrapOrganization(dbs.controlPlane, { adminEmail: config.adminEmail, adminPassword: config.adminPassword });
+  const boot = await bootstrapOrganization(dbs.controlPlane, {
+    adminEmail: config.adminEmail,
+    adminPassword: config.adminPassword,
+  });
   if (boot.createdAdmin?.generatedPassword) {
     // Why: the one secret ever logged, on purpose and once: without it nobody could sign in.
     logger.warn('first_administrator_created', {
       email: boot.createdAdmin.email,
       password: boot.createdAdmin.generatedPassword,
-      message: 'Sign in with this password and change it; it is not shown again. Set SERVICE_ADMIN_EMAIL and SERVICE_ADMIN_PASSWORD to choose them.',
+      message:
+        'Sign in with this password and change it; it is not shown again. Set ' +
+        'SERVICE_ADMIN_EMAIL and SERVICE_ADMIN_PASSWORD to choose them.',
     });
   } else if (boot.createdAdmin) {
     logger.info('first_administrator_created', { email: boot.createdAdmin.email });
   }
   await prepareWorkspaceLibrary({ config, dbs, logger });
-  const license = await loadLicense({ licenseFile: config.licenseFile, trustedKeys: config.licenseTrustedKeys, embedded: options.embedded, controlPlane: dbs.controlPlane });
+  const license = await loadLicense({
+    licenseFile: config.licenseFile,
+    trustedKeys: config.licenseTrustedKeys,
+    embedded: options.embedded,
+    controlPlane: dbs.controlPlane,
+  });
   logger.info('license', { summary: describeLicense(license, new Date()) });
   if (topology) {
     // Why after the configured databases: a tenant whose migration fails is kept out of service
     // (and logged) without stopping the others or the process.
-    const migrated = await migrateAllTenants({ controlPlane: dbs.controlPlane, topology, concurrency: config.tenantMigrationConcurrency, logger });
-    logger.info('tenants_migrated', { tenants: migrated.outcomes.length, migrated: migrated.migrated, failed: migrated.failed });
+    const migrated = await migrateAllTenants({
+      controlPlane: dbs.controlPlane,
+      topology,
+      concurrency: config.tenantMigrationConcurrency,
+      logger,
+    });
+    logger.info('tenants_migrated', {
+      tenants: migrated.outcomes.length,
+      migrated: migrated.migrated,
+      failed: migrated.failed,
+    });
   }
   const tenants = new TenantRouter({
     edition: config.edition,
     controlPlane: dbs.controlPlane,
     configuredTenant: dbs.tenant,
     topology,
-    settings: { maxOpenPools: config.tenantMaxOpenPools, poolMaxConnections: config.tenantPoolMax, poolIdleMs: config.tenantPoolIdleMs, lookupCacheMs: config.tenantLookupCacheMs },
+    settings: {
+      maxOpenPools: config.tenantMaxOpenPools,
+      poolMaxConnections: config.tenantPoolMax,
+      poolIdleMs: config.tenantPoolIdleMs,
+      lookupCacheMs: config.tenantLookupCacheMs,
+    },
     timeouts: { acquireTimeoutMs: config.dbAcquireTimeoutMs, statementTimeoutMs: config.dbStatementTimeoutMs },
     logger,
   });

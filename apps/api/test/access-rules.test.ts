@@ -10,7 +10,10 @@ let app: TestApp;
 let admin: Actor;
 let external: Actor;
 const ids: Record<string, string> = {};
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 function png(fields: Record<string, string>): FormData {
   const form = new FormData();
@@ -39,9 +42,17 @@ beforeAll(async () => {
   ids.both = await c('/findings', { reportId: ids.shared, title: 'In both reports', severity: 'high' });
   await c('/report-findings', { reportId: ids.hidden, findingId: ids.both });
   ids.onlyShared = await c('/findings', { reportId: ids.shared, title: 'Only in the shared report', severity: 'low' });
-  ids.template = await c('/report-templates', { name: 'Secret template', tabs: [{ title: 'Internal methodology', content: 'Our secret sauce.' }] });
+  ids.template = await c('/report-templates', {
+    name: 'Secret template',
+    tabs: [{ title: 'Internal methodology', content: 'Our secret sauce.' }],
+  });
   ids.style = await c('/style-library', { name: 'House style' });
-  await c('/finding-library', { title: 'Curated git text', severity: 'medium', scannerRules: ['nuclei:git-config'], description: 'Library text.' });
+  await c('/finding-library', {
+    title: 'Curated git text',
+    severity: 'medium',
+    scannerRules: ['nuclei:git-config'],
+    description: 'Library text.',
+  });
   const share = await admin.api.post(`/reports/${ids.shared}/shares`, { userId: external.user.id, access: 'edit' });
   expect(share.status).toBe(200);
 });
@@ -51,45 +62,73 @@ afterAll(async () => {
 
 describe('external collaborators with edit on a shared report', () => {
   it('edit what is in it, but cannot trash the shared report or its project', async () => {
-    expect((await external.api.patch(`/reports/${ids.shared}`, { title: 'Shared report (reviewed)' })).status).toBe(200);
+    expect((await external.api.patch(`/reports/${ids.shared}`, { title: 'Shared report (reviewed)' })).status).toBe(
+      200,
+    );
     const trash = await external.api.delete(`/reports/${ids.shared}`);
     expect(trash.status).toBe(403);
     expect(trash.body.error.code).toBe('forbidden');
     expect((await admin.api.get(`/reports/${ids.shared}`)).status).toBe(200);
   });
 
-  it('see only the reports they can see in a finding\'s reportIds', async () => {
+  it("see only the reports they can see in a finding's reportIds", async () => {
     expect((await external.api.get(`/findings/${ids.both}`)).body.reportIds).toEqual([ids.shared]);
-    expect((await admin.api.get(`/findings/${ids.both}`)).body.reportIds).toEqual(expect.arrayContaining([ids.shared, ids.hidden]));
+    expect((await admin.api.get(`/findings/${ids.both}`)).body.reportIds).toEqual(
+      expect.arrayContaining([ids.shared, ids.hidden]),
+    );
   });
 
-  it('cannot delete a finding that also sits in a report they cannot see, but can delete one that does not', async () => {
-    const refused = await external.api.delete(`/findings/${ids.both}`);
-    expect(refused.status).toBe(403);
-    expect((await admin.api.get(`/findings/${ids.both}`)).status).toBe(200);
-    expect((await external.api.delete(`/findings/${ids.onlyShared}`)).status).toBe(204);
-  });
+  it(
+    'cannot delete a finding that also sits in a report they cannot see, but can ' + 'delete one that does not',
+    async () => {
+      const refused = await external.api.delete(`/findings/${ids.both}`);
+      expect(refused.status).toBe(403);
+      expect((await admin.api.get(`/findings/${ids.both}`)).status).toBe(200);
+      expect((await external.api.delete(`/findings/${ids.onlyShared}`)).status).toBe(204);
+    },
+  );
 
   it('never read library text: a templateId or styleId answers like a missing one', async () => {
     const project = await admin.api.post('/projects', { clientId: ids.clientA, name: 'Shared project' });
     await admin.api.post(`/projects/${project.body.id}/shares`, { userId: external.user.id, access: 'edit' });
-    const withTemplate = await external.api.post('/reports', { projectId: project.body.id, title: 'x', templateId: ids.template });
-    const withMissing = await external.api.post('/reports', { projectId: project.body.id, title: 'x', templateId: '00000000-0000-4000-8000-000000000000' });
+    const withTemplate = await external.api.post('/reports', {
+      projectId: project.body.id,
+      title: 'x',
+      templateId: ids.template,
+    });
+    const withMissing = await external.api.post('/reports', {
+      projectId: project.body.id,
+      title: 'x',
+      templateId: '00000000-0000-4000-8000-000000000000',
+    });
     expect(withTemplate.status).toBe(422);
     expect(withTemplate.body.error.code).toBe('invalid_reference');
     expect(withMissing.status).toBe(422);
     expect(withTemplate.body.error.details).toEqual(withMissing.body.error.details);
-    const withStyle = await external.api.post('/reports', { projectId: project.body.id, title: 'x', styleId: ids.style });
+    const withStyle = await external.api.post('/reports', {
+      projectId: project.body.id,
+      title: 'x',
+      styleId: ids.style,
+    });
     expect(withStyle.status).toBe(422);
     expect(withStyle.body.error.details).toEqual([{ path: '/styleId', message: expect.any(String) }]);
     // Members get the template's tabs as before.
-    const member = await admin.api.post('/reports', { projectId: ids.projectA, title: 'From template', templateId: ids.template });
+    const member = await admin.api.post('/reports', {
+      projectId: ids.projectA,
+      title: 'From template',
+      templateId: ids.template,
+    });
     expect(member.status).toBe(201);
     expect((await admin.api.get(`/report-tabs?report_id=${member.body.id}`)).body[0].content).toBe('Our secret sauce.');
   });
 
   it('get no library text from a scan import', async () => {
-    const record = JSON.stringify({ 'template-id': 'git-config', info: { name: 'Git config', severity: 'medium' }, host: 'a.example', 'matched-at': 'https://a.example/.git/config' });
+    const record = JSON.stringify({
+      'template-id': 'git-config',
+      info: { name: 'Git config', severity: 'medium' },
+      host: 'a.example',
+      'matched-at': 'https://a.example/.git/config',
+    });
     const form = new FormData();
     form.set('file', new Blob([record]), 'scan.jsonl');
     const res = await external.api.post(`/reports/${ids.shared}/import-scan`, form);
@@ -102,14 +141,26 @@ describe('external collaborators with edit on a shared report', () => {
 
   it('replaying an Idempotency-Key after the share ended answers 404, not the stored row', async () => {
     const key = { 'Idempotency-Key': 'external-tab-1' };
-    const first = await external.api.post('/report-tabs', { reportId: ids.shared, title: 'Client notes' }, { headers: key });
+    const first = await external.api.post(
+      '/report-tabs',
+      { reportId: ids.shared, title: 'Client notes' },
+      { headers: key },
+    );
     expect(first.status).toBe(201);
-    const replay = await external.api.post('/report-tabs', { reportId: ids.shared, title: 'Client notes' }, { headers: key });
+    const replay = await external.api.post(
+      '/report-tabs',
+      { reportId: ids.shared, title: 'Client notes' },
+      { headers: key },
+    );
     expect(replay.status).toBe(201);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body.id).toBe(first.body.id);
     expect((await admin.api.delete(`/reports/${ids.shared}/shares/${external.user.id}`)).status).toBe(204);
-    const afterShare = await external.api.post('/report-tabs', { reportId: ids.shared, title: 'Client notes' }, { headers: key });
+    const afterShare = await external.api.post(
+      '/report-tabs',
+      { reportId: ids.shared, title: 'Client notes' },
+      { headers: key },
+    );
     expect(afterShare.status).toBe(404);
     expect(JSON.stringify(afterShare.body)).not.toContain('Client notes');
     await admin.api.post(`/reports/${ids.shared}/shares`, { userId: external.user.id, access: 'edit' });
@@ -117,22 +168,28 @@ describe('external collaborators with edit on a shared report', () => {
 });
 
 describe('adding to an existing report edits that report: the allow-list applies', () => {
-  it('refuses tabs, links, report findings, findings with reportId and evidence for a client not on the list', async () => {
-    const onlyA = await createActor(app, { role: 'member', clientIds: [ids.clientA] });
-    const findingB = (await admin.api.post('/findings', { projectId: ids.projectB, title: 'B', severity: 'low' })).body.id;
-    const tabB = (await admin.api.post('/report-tabs', { reportId: ids.reportB, title: 'Tab' })).body.id;
-    const attempts = [
-      await onlyA.api.post('/report-tabs', { reportId: ids.reportB, title: 'x' }),
-      await onlyA.api.post('/report-links', { reportId: ids.reportB, title: 'x', url: 'https://x.example' }),
-      await onlyA.api.post('/report-findings', { reportId: ids.reportB, findingId: findingB }),
-      await onlyA.api.post('/findings', { reportId: ids.reportB, title: 'x', severity: 'low' }),
-      await onlyA.api.post('/evidence-images', png({ reportTabId: tabB })),
-    ];
-    for (const res of attempts) expect([res.status, res.body.error?.code]).toEqual([403, 'client_not_allowed']);
-    // Plain creates are not restricted by the list (SPEC "Authentication").
-    expect((await onlyA.api.post('/findings', { projectId: ids.projectB, title: 'plain', severity: 'low' })).status).toBe(201);
-    expect((await onlyA.api.post('/reports', { projectId: ids.projectB, title: 'plain' })).status).toBe(201);
-  });
+  it(
+    'refuses tabs, links, report findings, findings with reportId and evidence for a ' + 'client not on the list',
+    async () => {
+      const onlyA = await createActor(app, { role: 'member', clientIds: [ids.clientA] });
+      const findingB = (await admin.api.post('/findings', { projectId: ids.projectB, title: 'B', severity: 'low' }))
+        .body.id;
+      const tabB = (await admin.api.post('/report-tabs', { reportId: ids.reportB, title: 'Tab' })).body.id;
+      const attempts = [
+        await onlyA.api.post('/report-tabs', { reportId: ids.reportB, title: 'x' }),
+        await onlyA.api.post('/report-links', { reportId: ids.reportB, title: 'x', url: 'https://x.example' }),
+        await onlyA.api.post('/report-findings', { reportId: ids.reportB, findingId: findingB }),
+        await onlyA.api.post('/findings', { reportId: ids.reportB, title: 'x', severity: 'low' }),
+        await onlyA.api.post('/evidence-images', png({ reportTabId: tabB })),
+      ];
+      for (const res of attempts) expect([res.status, res.body.error?.code]).toEqual([403, 'client_not_allowed']);
+      // Plain creates are not restricted by the list (SPEC "Authentication").
+      expect(
+        (await onlyA.api.post('/findings', { projectId: ids.projectB, title: 'plain', severity: 'low' })).status,
+      ).toBe(201);
+      expect((await onlyA.api.post('/reports', { projectId: ids.projectB, title: 'plain' })).status).toBe(201);
+    },
+  );
 });
 
 describe('Idempotency-Key on every creating POST', () => {
@@ -141,7 +198,10 @@ describe('Idempotency-Key on every creating POST', () => {
     ['/projects', (v: string) => ({ clientId: ids.clientA, name: `Idempotent project ${v}` })],
     ['/reports', (v: string) => ({ projectId: ids.projectA, title: `Idempotent report ${v}` })],
     ['/report-tabs', (v: string) => ({ reportId: ids.hidden, title: `Idempotent tab ${v}` })],
-    ['/report-links', (v: string) => ({ reportId: ids.hidden, title: `Idempotent link ${v}`, url: 'https://x.example' })],
+    [
+      '/report-links',
+      (v: string) => ({ reportId: ids.hidden, title: `Idempotent link ${v}`, url: 'https://x.example' }),
+    ],
     ['/finding-library', (v: string) => ({ title: `Idempotent template ${v}`, severity: 'low' })],
     ['/style-library', (v: string) => ({ name: `Idempotent style ${v}` })],
     ['/report-templates', (v: string) => ({ name: `Idempotent report template ${v}` })],
@@ -167,8 +227,16 @@ describe('Idempotency-Key on every creating POST', () => {
     expect(second.headers.get('idempotent-replayed')).toBe('true');
     expect((await admin.api.get(`/evidence-images?finding_id=${ids.both}`)).headers.get('x-total-count')).toBe('1');
     const share = { 'Idempotency-Key': 'share-1' };
-    const s1 = await admin.api.post(`/reports/${ids.hidden}/shares`, { userId: external.user.id, access: 'view' }, { headers: share });
-    const s2 = await admin.api.post(`/reports/${ids.hidden}/shares`, { userId: external.user.id, access: 'view' }, { headers: share });
+    const s1 = await admin.api.post(
+      `/reports/${ids.hidden}/shares`,
+      { userId: external.user.id, access: 'view' },
+      { headers: share },
+    );
+    const s2 = await admin.api.post(
+      `/reports/${ids.hidden}/shares`,
+      { userId: external.user.id, access: 'view' },
+      { headers: share },
+    );
     expect(s1.status).toBe(200);
     expect(s2.headers.get('idempotent-replayed')).toBe('true');
     await admin.api.delete(`/reports/${ids.hidden}/shares/${external.user.id}`);
@@ -186,7 +254,7 @@ describe('Idempotency-Key on every creating POST', () => {
 });
 
 describe('reads that are not restricted by the allow-list', () => {
-  it('lets an administrator\'s read-only key list the trash and shares, refuses members the trash', async () => {
+  it("lets an administrator's read-only key list the trash and shares, refuses members the trash", async () => {
     const readOnly = await createActor(app, { role: 'admin', scope: 'read-only', clientIds: [] });
     expect((await readOnly.api.get('/trash')).status).toBe(200);
     expect((await readOnly.api.get(`/reports/${ids.shared}/shares`)).status).toBe(200);
@@ -210,11 +278,18 @@ describe('writes that change nothing', () => {
 describe('races', () => {
   it('an evidence upload racing the deletion of its finding never answers 500 and leaves no orphan', async () => {
     for (let i = 0; i < 8; i++) {
-      const finding = (await admin.api.post('/findings', { projectId: ids.projectA, title: `race ${i}`, severity: 'low' })).body.id;
-      const [upload, deletion] = await Promise.all([admin.api.post('/evidence-images', png({ findingId: finding })), admin.api.delete(`/findings/${finding}`)]);
+      const finding = (
+        await admin.api.post('/findings', { projectId: ids.projectA, title: `race ${i}`, severity: 'low' })
+      ).body.id;
+      const [upload, deletion] = await Promise.all([
+        admin.api.post('/evidence-images', png({ findingId: finding })),
+        admin.api.delete(`/findings/${finding}`),
+      ]);
       expect(deletion.status).toBe(204);
       expect([201, 422]).toContain(upload.status);
-      expect(Number((await app.dbs.tenant('evidence_images').where({ finding_id: finding }).count({ n: '*' }))[0]!.n)).toBe(0);
+      expect(
+        Number((await app.dbs.tenant('evidence_images').where({ finding_id: finding }).count({ n: '*' }))[0]!.n),
+      ).toBe(0);
     }
   });
 });

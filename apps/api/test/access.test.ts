@@ -6,7 +6,10 @@ let app: TestApp;
 let admin: Actor;
 let external: Actor;
 const ids: Record<string, string> = {};
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -39,7 +42,15 @@ describe('external collaborators', () => {
     const absent = await external.api.get(`/projects/${missing}`);
     expect(notShared.status).toBe(404);
     expect(notShared.body.error.code).toBe(absent.body.error.code);
-    for (const path of ['/clients', '/projects', '/reports', '/findings', '/report-tabs', '/finding-library', '/style-library']) {
+    for (const path of [
+      '/clients',
+      '/projects',
+      '/reports',
+      '/findings',
+      '/report-tabs',
+      '/finding-library',
+      '/style-library',
+    ]) {
       const res = await external.api.get(path);
       expect(res.status, path).toBe(200);
       expect(res.body, path).toEqual([]);
@@ -51,11 +62,17 @@ describe('external collaborators', () => {
   });
 
   it('see a project shared for viewing and what belongs to it, and cannot change it', async () => {
-    const share = await admin.api.post(`/projects/${ids.projectA}/shares`, { userId: external.user.id, access: 'view' });
+    const share = await admin.api.post(`/projects/${ids.projectA}/shares`, {
+      userId: external.user.id,
+      access: 'view',
+    });
     expect(share.status).toBe(200);
     expect(share.body).toEqual([expect.objectContaining({ userId: external.user.id, access: 'view' })]);
     expect((await external.api.get(`/projects/${ids.projectA}`)).status).toBe(200);
-    expect((await external.api.get('/reports')).body.map((r: { title: string }) => r.title).sort()).toEqual(['Report A1', 'Report A2']);
+    expect((await external.api.get('/reports')).body.map((r: { title: string }) => r.title).sort()).toEqual([
+      'Report A1',
+      'Report A2',
+    ]);
     const findings = await external.api.get('/findings');
     expect(findings.headers.get('x-total-count')).toBe('2');
     expect((await external.api.get(`/projects/${ids.projectB}`)).status).toBe(404);
@@ -63,7 +80,10 @@ describe('external collaborators', () => {
     expect(edit.status).toBe(403);
     expect(edit.body.error.code).toBe('forbidden');
     // Sharing is for admins and members only.
-    expect((await external.api.post(`/projects/${ids.projectA}/shares`, { userId: external.user.id, access: 'edit' })).status).toBe(403);
+    expect(
+      (await external.api.post(`/projects/${ids.projectA}/shares`, { userId: external.user.id, access: 'edit' }))
+        .status,
+    ).toBe(403);
   });
 
   it('with one report shared for editing see only that report and its findings, and can edit them', async () => {
@@ -75,7 +95,10 @@ describe('external collaborators', () => {
     expect((await external.api.get(`/findings/${ids.findingA2}`)).status).toBe(404);
     expect((await external.api.get(`/report-tabs?report_id=${ids.reportA1}`)).body).toHaveLength(1);
     expect((await external.api.patch(`/reports/${ids.reportA1}`, { title: 'Report A1 (reviewed)' })).status).toBe(200);
-    expect((await external.api.post('/findings', { reportId: ids.reportA1, title: 'From the client', severity: 'info' })).status).toBe(201);
+    expect(
+      (await external.api.post('/findings', { reportId: ids.reportA1, title: 'From the client', severity: 'info' }))
+        .status,
+    ).toBe(201);
     // A body naming a report they cannot see answers like a missing one: 422 naming the field.
     const hidden = await external.api.post('/findings', { reportId: ids.reportA2, title: 'Nope', severity: 'info' });
     expect(hidden.status).toBe(422);
@@ -101,7 +124,9 @@ describe('client allow-list', () => {
     const edit = await limited.api.patch(`/projects/${ids.projectB}`, { name: 'x' });
     expect(edit.status).toBe(403);
     expect(edit.body.error.code).toBe('client_not_allowed');
-    expect((await limited.api.patch(`/findings/${ids.findingB}`, { title: 'x' })).body.error.code).toBe('client_not_allowed');
+    expect((await limited.api.patch(`/findings/${ids.findingB}`, { title: 'x' })).body.error.code).toBe(
+      'client_not_allowed',
+    );
     expect((await limited.api.delete(`/reports/${ids.reportB}`)).body.error.code).toBe('client_not_allowed');
     expect((await limited.api.patch(`/projects/${ids.projectA}`, { name: 'Project A (renamed)' })).status).toBe(200);
     expect((await limited.api.post('/projects', { clientId: ids.clientB, name: 'New under B' })).status).toBe(201);
@@ -118,7 +143,9 @@ describe('client allow-list', () => {
     expect((await limited.api.post('/evidence-images', formA)).status).toBe(201);
 
     const none = await createActor(app, { role: 'member', clientIds: [] });
-    expect((await none.api.patch(`/projects/${ids.projectA}`, { name: 'y' })).body.error.code).toBe('client_not_allowed');
+    expect((await none.api.patch(`/projects/${ids.projectA}`, { name: 'y' })).body.error.code).toBe(
+      'client_not_allowed',
+    );
     // Library items belong to no client: the allow-list does not apply.
     const tpl = await none.api.post('/finding-library', { title: 'T', severity: 'low' });
     expect((await none.api.patch(`/finding-library/${tpl.body.id}`, { title: 'T2' })).status).toBe(200);
@@ -142,13 +169,22 @@ describe('roles', () => {
 
 describe('bad input', () => {
   it('answers 400 naming the field, 404 for unknown routes and ids, never 500', async () => {
-    const bad = await admin.api.post('/findings', { projectId: ids.projectA, title: '', severity: 'urgent', cves: ['not-a-cve'] });
+    const bad = await admin.api.post('/findings', {
+      projectId: ids.projectA,
+      title: '',
+      severity: 'urgent',
+      cves: ['not-a-cve'],
+    });
     expect(bad.status).toBe(400);
-    expect(bad.body.error.details.map((d: { path: string }) => d.path)).toEqual(expect.arrayContaining(['/title', '/severity', '/cves/0']));
+    expect(bad.body.error.details.map((d: { path: string }) => d.path)).toEqual(
+      expect.arrayContaining(['/title', '/severity', '/cves/0']),
+    );
     expect((await admin.api.get('/findings/not-a-uuid')).status).toBe(400);
     expect((await admin.api.get('/nothing-here')).status).toBe(404);
     expect((await admin.api.get('/nothing-here')).body.error.code).toBe('not_found');
-    expect((await admin.api.post('/findings', '{"title":', { headers: { 'content-type': 'application/json' } })).status).toBe(400);
+    expect(
+      (await admin.api.post('/findings', '{"title":', { headers: { 'content-type': 'application/json' } })).status,
+    ).toBe(400);
     expect((await admin.api.patch(`/findings/${ids.findingA1}`, {})).status).toBe(400);
     const noProject = await admin.api.post('/reports', { projectId: missing, title: 'x' });
     expect(noProject.status).toBe(422);

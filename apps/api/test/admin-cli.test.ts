@@ -21,7 +21,10 @@ function admin(...args: string[]): Promise<{ code: number; stdout: string; stder
   return adminWithEnv({}, ...args);
 }
 
-function adminWithEnv(extraEnv: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function adminWithEnv(
+  extraEnv: Record<string, string>,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
@@ -45,7 +48,15 @@ function adminWithEnv(extraEnv: Record<string, string>, ...args: string[]): Prom
 
 describe('npm run admin', () => {
   it('creates users, resets passwords, lists and deactivates them', async () => {
-    const created = await admin('create-user', '--email', 'Tess@Example.com', '--name', 'Tess Tester', '--role', 'member');
+    const created = await admin(
+      'create-user',
+      '--email',
+      'Tess@Example.com',
+      '--name',
+      'Tess Tester',
+      '--role',
+      'member',
+    );
     expect(created.code).toBe(0);
     expect(created.stdout).toMatch(/^Created member tess@example\.com \([0-9a-f-]{36}\)\.\nPassword: \S{20,}\n$/);
     const generated = /Password: (\S+)/.exec(created.stdout)![1]!;
@@ -85,18 +96,24 @@ describe('npm run admin', () => {
     expect(last.stderr).toMatch(/last active administrator/);
     const missing = await admin('create-user', '--email', 'y@example.com');
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toBe('error: create-user needs --name <name>\nhint: Run `npm run admin -- create-user --help` for its options.\n');
+    expect(missing.stderr).toBe(
+      'error: create-user needs --name <name>\nhint: Run `npm run admin -- create-user --help` for its options.\n',
+    );
   }, 60_000);
 
   it('answers a bad LICENSE_FILE or setting with one line and a hint, never a stack trace', async () => {
     const license = await adminWithEnv({ LICENSE_FILE: '/nonexistent/acme.license' }, 'list-users');
     expect(license.code).toBe(1);
     expect(license.stderr).toBe(
-      'error: Cannot read the licence file /nonexistent/acme.license (LICENSE_FILE); check the path and its permissions.\nhint: Point LICENSE_FILE at the licence file the vendor sent, or remove the setting.\n',
+      'error: Cannot read the licence file /nonexistent/acme.license (LICENSE_FILE); ' +
+        'check the path and its permissions.\nhint: Point LICENSE_FILE at the licence ' +
+        'file the vendor sent, or remove the setting.\n',
     );
     const port = await adminWithEnv({ DB_POOL_MAX: 'many' }, 'list-users');
     expect(port.code).toBe(1);
-    expect(port.stderr).toMatch(/^error: Invalid setting DB_POOL_MAX: [^\n]+\nhint: Correct DB_POOL_MAX in \.env or the environment\.\n$/);
+    expect(port.stderr).toMatch(
+      /^error: Invalid setting DB_POOL_MAX: [^\n]+\nhint: Correct DB_POOL_MAX in \.env or the environment\.\n$/,
+    );
   }, 60_000);
 
   it('asks the service to import the global library at its next start', async () => {
@@ -115,6 +132,8 @@ describe('npm run admin', () => {
   it('lists its commands with --help, without opening a database', async () => {
     const help = await adminWithEnv({ DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }, '--help');
     expect(help.code).toBe(0);
-    expect(help.stdout).toMatch(/create-user[\s\S]*reset-password[\s\S]*list-users[\s\S]*deactivate-user[\s\S]*request-globals-import/);
+    expect(help.stdout).toMatch(
+      /create-user[\s\S]*reset-password[\s\S]*list-users[\s\S]*deactivate-user[\s\S]*request-globals-import/,
+    );
   }, 60_000);
 });

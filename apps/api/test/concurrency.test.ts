@@ -22,22 +22,31 @@ afterAll(async () => {
 });
 
 describe('Idempotency-Key under concurrency', () => {
-  it('50 concurrent identical POST /findings create exactly one row; the rest replay it or are told it is in progress', async () => {
-    const body = { reportId, title: 'Concurrent finding', severity: 'low' };
-    const answers = await Promise.all(Array.from({ length: 50 }, () => actor.api.post('/findings', body, { headers: { 'Idempotency-Key': 'burst-1' } })));
-    const statuses = answers.map((a) => a.status);
-    expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);
-    const created = answers.filter((a) => a.status === 201);
-    expect(new Set(created.map((a) => a.body.id)).size).toBe(1);
-    for (const a of answers.filter((x) => x.status === 409)) expect(a.body.error.code).toBe('idempotency_in_progress');
-    const rows = await app.dbs.tenant('findings').where({ title: 'Concurrent finding' });
-    expect(rows).toHaveLength(1);
-    // After the first finished, a retry replays it.
-    const retry = await actor.api.post('/findings', body, { headers: { 'Idempotency-Key': 'burst-1' } });
-    expect(retry.status).toBe(201);
-    expect(retry.headers.get('idempotent-replayed')).toBe('true');
-    expect(retry.body.id).toBe(created[0]!.body.id);
-  });
+  it(
+    '50 concurrent identical POST /findings create exactly one row; the rest replay ' +
+      'it or are told it is in progress',
+    async () => {
+      const body = { reportId, title: 'Concurrent finding', severity: 'low' };
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, () =>
+          actor.api.post('/findings', body, { headers: { 'Idempotency-Key': 'burst-1' } }),
+        ),
+      );
+      const statuses = answers.map((a) => a.status);
+      expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);
+      const created = answers.filter((a) => a.status === 201);
+      expect(new Set(created.map((a) => a.body.id)).size).toBe(1);
+      for (const a of answers.filter((x) => x.status === 409))
+        expect(a.body.error.code).toBe('idempotency_in_progress');
+      const rows = await app.dbs.tenant('findings').where({ title: 'Concurrent finding' });
+      expect(rows).toHaveLength(1);
+      // After the first finished, a retry replays it.
+      const retry = await actor.api.post('/findings', body, { headers: { 'Idempotency-Key': 'burst-1' } });
+      expect(retry.status).toBe(201);
+      expect(retry.headers.get('idempotent-replayed')).toBe('true');
+      expect(retry.body.id).toBe(created[0]!.body.id);
+    },
+  );
 
   it('keys are per API key: the same key string from another API key is a new request', async () => {
     const other = await createActor(app, { role: 'member' });
@@ -66,22 +75,27 @@ describe('Idempotency-Key under concurrency', () => {
 });
 
 describe('expectedUpdatedAt under concurrency', () => {
-  it.each(['findings', 'reports', 'report-tabs'])('N concurrent PATCH /%s with the same expectedUpdatedAt: exactly one wins', async (resource) => {
-    const created =
-      resource === 'findings'
-        ? await actor.api.post('/findings', { projectId, title: 'Target', severity: 'low' })
-        : resource === 'reports'
-          ? await actor.api.post('/reports', { projectId, title: 'Target' })
-          : await actor.api.post('/report-tabs', { reportId, title: 'Target' });
-    const { id, updatedAt } = created.body;
-    const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => actor.api.patch(`/${resource}/${id}`, { title: `Writer ${i}`, expectedUpdatedAt: updatedAt })),
-    );
-    const winners = answers.filter((a) => a.status === 200);
-    expect(winners).toHaveLength(1);
-    expect(answers.filter((a) => a.status === 409)).toHaveLength(19);
-    const now = (await actor.api.get(`/${resource}/${id}`)).body;
-    expect(now.title).toBe(winners[0]!.body.title);
-    expect(now.updatedAt).toBe(winners[0]!.body.updatedAt);
-  });
+  it.each(['findings', 'reports', 'report-tabs'])(
+    'N concurrent PATCH /%s with the same expectedUpdatedAt: exactly one wins',
+    async (resource) => {
+      const created =
+        resource === 'findings'
+          ? await actor.api.post('/findings', { projectId, title: 'Target', severity: 'low' })
+          : resource === 'reports'
+            ? await actor.api.post('/reports', { projectId, title: 'Target' })
+            : await actor.api.post('/report-tabs', { reportId, title: 'Target' });
+      const { id, updatedAt } = created.body;
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          actor.api.patch(`/${resource}/${id}`, { title: `Writer ${i}`, expectedUpdatedAt: updatedAt }),
+        ),
+      );
+      const winners = answers.filter((a) => a.status === 200);
+      expect(winners).toHaveLength(1);
+      expect(answers.filter((a) => a.status === 409)).toHaveLength(19);
+      const now = (await actor.api.get(`/${resource}/${id}`)).body;
+      expect(now.title).toBe(winners[0]!.body.title);
+      expect(now.updatedAt).toBe(winners[0]!.body.updatedAt);
+    },
+  );
 });

@@ -102,7 +102,9 @@ beforeAll(async () => {
     { envFile: null },
   );
   const dbTimeouts = { acquireTimeoutMs: config.dbAcquireTimeoutMs, statementTimeoutMs: config.dbStatementTimeoutMs };
-  direct = Object.fromEntries(DATABASE_NAMES.map((n) => [n, createKnex(databases.urls[n], 5, `test:${n}`, dbTimeouts)])) as Record<DatabaseName, Knex>;
+  direct = Object.fromEntries(
+    DATABASE_NAMES.map((n) => [n, createKnex(databases.urls[n], 5, `test:${n}`, dbTimeouts)]),
+  ) as Record<DatabaseName, Knex>;
   const logger = createJsonLogger('info', (line) => {
     if (line.includes('"status":500')) failures.push(line);
   });
@@ -113,8 +115,20 @@ beforeAll(async () => {
   await proxy.start();
   tenantUrl.port = String(proxy.port);
   proxiedTenant = createKnex(tenantUrl.toString(), 3, 'test:tenant-via-proxy', dbTimeouts);
-  const tenants = new TenantRouter({ edition: 'self-hosted', controlPlane: direct.controlPlane, configuredTenant: proxiedTenant });
-  const { koa } = createApp({ config, dbs: { ...direct, tenant: proxiedTenant }, logger, build, currentLicense: () => license, rateLimitStore: new MemoryRateLimitStore(), tenants });
+  const tenants = new TenantRouter({
+    edition: 'self-hosted',
+    controlPlane: direct.controlPlane,
+    configuredTenant: proxiedTenant,
+  });
+  const { koa } = createApp({
+    config,
+    dbs: { ...direct, tenant: proxiedTenant },
+    logger,
+    build,
+    currentLicense: () => license,
+    rateLimitStore: new MemoryRateLimitStore(),
+    tenants,
+  });
   server = createHttpServer(koa.callback());
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -132,30 +146,37 @@ afterAll(async () => {
 
 /** A request with a generous client-side limit: a hang fails the test instead of blocking it. */
 async function get(path: string): Promise<{ status: number; retryAfter: string | null; code?: string }> {
-  const res = await fetch(`${url}/rest/v1${path}`, { headers: { authorization: `Bearer ${actor.key}` }, signal: AbortSignal.timeout(20_000) });
+  const res = await fetch(`${url}/rest/v1${path}`, {
+    headers: { authorization: `Bearer ${actor.key}` },
+    signal: AbortSignal.timeout(20_000),
+  });
   const body = (await res.json()) as { error?: { code: string } };
   return { status: res.status, retryAfter: res.headers.get('retry-after'), code: body.error?.code };
 }
 
 describe('a database that stops answering', () => {
-  it('answers 503 unavailable with Retry-After, for requests holding a connection and requests waiting for one, and recovers', async () => {
-    expect((await get('/clients')).status).toBe(200);
-    proxy.freeze();
-    try {
-      // More requests than the pool has connections: some wait on a query, the rest for a connection.
-      const answers = await Promise.all(Array.from({ length: 6 }, () => get('/clients')));
-      expect(failures).toEqual([]);
-      for (const a of answers) expect(a).toEqual({ status: 503, retryAfter: '5', code: 'unavailable' });
-      // Requests that need no tenant database are unaffected.
-      expect((await fetch(`${url}/api/version`)).status).toBe(200);
-    } finally {
-      proxy.thaw();
-    }
-    let status = 0;
-    for (let attempt = 0; attempt < 20 && status !== 200; attempt++) {
-      status = (await get('/clients')).status;
-      if (status !== 200) await new Promise((r) => setTimeout(r, 250));
-    }
-    expect(status).toBe(200);
-  });
+  it(
+    'answers 503 unavailable with Retry-After, for requests holding a connection and ' +
+      'requests waiting for one, and recovers',
+    async () => {
+      expect((await get('/clients')).status).toBe(200);
+      proxy.freeze();
+      try {
+        // More requests than the pool has connections: some wait on a query, the rest for a connection.
+        const answers = await Promise.all(Array.from({ length: 6 }, () => get('/clients')));
+        expect(failures).toEqual([]);
+        for (const a of answers) expect(a).toEqual({ status: 503, retryAfter: '5', code: 'unavailable' });
+        // Requests that need no tenant database are unaffected.
+        expect((await fetch(`${url}/api/version`)).status).toBe(200);
+      } finally {
+        proxy.thaw();
+      }
+      let status = 0;
+      for (let attempt = 0; attempt < 20 && status !== 200; attempt++) {
+        status = (await get('/clients')).status;
+        if (status !== 200) await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(status).toBe(200);
+    },
+  );
 });

@@ -37,17 +37,41 @@ describe('a client generated from the OpenAPI document', () => {
     expect(docResponse.status).toBe(200);
     const doc = (await docResponse.json()) as Parameters<typeof openapiTS>[0];
     const blob = ts.factory.createTypeReferenceNode(ts.factory.createIdentifier('Blob'));
-    const ast = await openapiTS(doc, { transform: (schema) => ((schema as { format?: string }).format === 'binary' ? blob : undefined) });
+    const ast = await openapiTS(doc, {
+      transform: (schema) => ((schema as { format?: string }).format === 'binary' ? blob : undefined),
+    });
     writeFileSync(path.join(workDir, 'api.ts'), astToString(ast));
     copyFileSync(path.join(here, 'fixtures/generated-client-script.ts.txt'), path.join(workDir, 'script.ts'));
     writeFileSync(
       path.join(workDir, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, allowImportingTsExtensions: true, types: ['node'], lib: ['ES2023', 'DOM'] }, files: ['script.ts'] }),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          allowImportingTsExtensions: true,
+          types: ['node'],
+          lib: ['ES2023', 'DOM'],
+        },
+        files: ['script.ts'],
+      }),
     );
-    const tsc = await run(process.execPath, [path.join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', workDir]).catch((err: { stdout?: string }) => err);
+    const tsc = await run(process.execPath, [
+      path.join(repoRoot, 'node_modules/typescript/bin/tsc'),
+      '-p',
+      workDir,
+    ]).catch((err: { stdout?: string }) => err);
     expect('stdout' in tsc ? tsc.stdout : '', 'the script must compile against the generated types').toBe('');
 
-    const scanFile = JSON.stringify({ 'template-id': 'tech-detect', info: { name: 'Technology detected', severity: 'low' }, host: 'a.example', 'matched-at': 'https://a.example/' });
+    const scanFile = JSON.stringify({
+      'template-id': 'tech-detect',
+      info: { name: 'Technology detected', severity: 'low' },
+      host: 'a.example',
+      'matched-at': 'https://a.example/',
+    });
     const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(workDir, 'script.ts')], {
       cwd: workDir,
       env: { ...process.env, BASE_URL: app.url, API_KEY: actor.key, CLIENT_ID: clientId, SCAN_FILE: scanFile },

@@ -40,31 +40,34 @@ describe('GET /api/health', () => {
     });
   });
 
-  it('turns 503 naming the database that went away, REST requests needing it answer 503, and it recovers by itself', async () => {
-    const actor = await createActor(app, { role: 'member' });
-    const name = tenantName();
-    await admin(`alter database "${name}" allow_connections false`);
-    await admin(`select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}'`);
-    try {
-      const res = await httpClient(app.url).get('/api/health');
-      expect(res.status).toBe(503);
-      const body = res.body;
-      expect(body.status).toBe('degraded');
-      expect(body.checks.controlPlane).toBe('ok');
-      expect(body.checks.shared).toBe('ok');
-      expect(body.checks.tenant).toBe('database is not accepting connections');
-      expect(JSON.stringify(body)).not.toMatch(/postgres:|password|127\.0\.0\.1/);
-      const rest = await actor.api.get('/clients');
-      expect(rest.status).toBe(503);
-      expect(rest.body.error.code).toBe('unavailable');
-    } finally {
-      await admin(`alter database "${name}" allow_connections true`);
-    }
-    const back = await httpClient(app.url).get('/api/health');
-    expect(back.status).toBe(200);
-    expect(back.body.checks.tenant).toBe('ok');
-    expect((await actor.api.get('/clients')).status).toBe(200);
-  });
+  it(
+    'turns 503 naming the database that went away, REST requests needing it answer ' + '503, and it recovers by itself',
+    async () => {
+      const actor = await createActor(app, { role: 'member' });
+      const name = tenantName();
+      await admin(`alter database "${name}" allow_connections false`);
+      await admin(`select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}'`);
+      try {
+        const res = await httpClient(app.url).get('/api/health');
+        expect(res.status).toBe(503);
+        const body = res.body;
+        expect(body.status).toBe('degraded');
+        expect(body.checks.controlPlane).toBe('ok');
+        expect(body.checks.shared).toBe('ok');
+        expect(body.checks.tenant).toBe('database is not accepting connections');
+        expect(JSON.stringify(body)).not.toMatch(/postgres:|password|127\.0\.0\.1/);
+        const rest = await actor.api.get('/clients');
+        expect(rest.status).toBe(503);
+        expect(rest.body.error.code).toBe('unavailable');
+      } finally {
+        await admin(`alter database "${name}" allow_connections true`);
+      }
+      const back = await httpClient(app.url).get('/api/health');
+      expect(back.status).toBe(200);
+      expect(back.body.checks.tenant).toBe('ok');
+      expect((await actor.api.get('/clients')).status).toBe(200);
+    },
+  );
 
   it('answers degraded within 2 seconds when a database hangs', async () => {
     // A "database" that accepts TCP connections and never answers.

@@ -29,7 +29,9 @@ describe('hosted edition', () => {
   });
 
   it('reports the hosted edition', async () => {
-    expect((await fetch(`${app.url}/api/version`).then((r) => r.json())) as { edition: string }).toMatchObject({ edition: 'hosted' });
+    expect((await fetch(`${app.url}/api/version`).then((r) => r.json())) as { edition: string }).toMatchObject({
+      edition: 'hosted',
+    });
   });
 });
 

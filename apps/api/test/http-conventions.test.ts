@@ -17,7 +17,9 @@ beforeAll(async () => {
   plain = await startTestApp({ RATE_LIMIT_PER_IP: '3' });
   actor = await createActor(app, { role: 'admin', clientIds: [] });
   for (let i = 0; i < 30; i++) {
-    const res = await actor.api.post('/clients', { name: `Client ${String(i).padStart(2, '0')} with a name long enough to make a list worth compressing` });
+    const res = await actor.api.post('/clients', {
+      name: `Client ${String(i).padStart(2, '0')} with a name long enough to make a list worth compressing`,
+    });
     expect(res.status).toBe(201);
     clientIds.push(res.body.id);
   }
@@ -29,7 +31,13 @@ afterAll(async () => {
 });
 
 /** node:http, so nothing (fetch's decompression, its Cache-Control on conditional requests) gets in the way. */
-function raw(target: TestApp, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function raw(
+  target: TestApp,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = request(`${target.url}${path}`, { method, headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -55,7 +63,9 @@ describe('Link headers', () => {
   it('use the scheme and host the client used, from a trusted proxy only', async () => {
     const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'reports.example.com' };
     const viaProxy = await actor.api.get('/clients?per_page=10', { headers: forwarded });
-    expect(viaProxy.headers.get('link')).toContain('<https://reports.example.com/rest/v1/clients?per_page=10&page=2>; rel="next"');
+    expect(viaProxy.headers.get('link')).toContain(
+      '<https://reports.example.com/rest/v1/clients?per_page=10&page=2>; rel="next"',
+    );
     const other = await createActor(plain, { role: 'member' });
     await other.api.post('/clients', { name: 'A' });
     await other.api.post('/clients', { name: 'B' });
@@ -67,7 +77,10 @@ describe('Link headers', () => {
 describe('authentication', () => {
   it('accepts the scheme in any case and answers 401 with WWW-Authenticate: Bearer', async () => {
     for (const scheme of ['bearer', 'BEARER', 'Bearer']) {
-      expect((await fetch(`${app.url}/rest/v1/clients`, { headers: { authorization: `${scheme} ${actor.key}` } })).status, scheme).toBe(200);
+      expect(
+        (await fetch(`${app.url}/rest/v1/clients`, { headers: { authorization: `${scheme} ${actor.key}` } })).status,
+        scheme,
+      ).toBe(200);
     }
     const missing = await httpClient(`${app.url}/rest/v1`).get('/clients');
     expect(missing.status).toBe(401);
@@ -100,31 +113,52 @@ describe('methods', () => {
 describe('CORS', () => {
   it('is off unless CORS_ALLOWED_ORIGINS is set: no CORS header at all', async () => {
     const other = await createActor(plain, { role: 'member' });
-    const res = await raw(plain, 'GET', '/rest/v1/clients', { authorization: `Bearer ${other.key}`, origin: 'https://app.example.com' });
+    const res = await raw(plain, 'GET', '/rest/v1/clients', {
+      authorization: `Bearer ${other.key}`,
+      origin: 'https://app.example.com',
+    });
     expect(Object.keys(res.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
-    const preflight = await raw(plain, 'OPTIONS', '/rest/v1/clients', { origin: 'https://app.example.com', 'access-control-request-method': 'POST' });
+    const preflight = await raw(plain, 'OPTIONS', '/rest/v1/clients', {
+      origin: 'https://app.example.com',
+      'access-control-request-method': 'POST',
+    });
     expect(Object.keys(preflight.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
   });
 
-  it('answers a preflight from an allowed origin before authentication, and exposes the headers the guide promises', async () => {
-    const preflight = await raw(app, 'OPTIONS', '/rest/v1/clients', { origin: 'https://app.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, idempotency-key' });
-    expect(preflight.status).toBe(204);
-    expect(preflight.headers['access-control-allow-origin']).toBe('https://app.example.com');
-    expect(preflight.headers['access-control-allow-methods']).toBe('GET,HEAD,POST,PUT,PATCH,DELETE');
-    expect(String(preflight.headers['access-control-allow-headers'])).toContain('Idempotency-Key');
-    expect(preflight.headers['access-control-allow-credentials']).toBeUndefined();
-    const actual = await raw(app, 'GET', '/rest/v1/clients', { ...auth(), origin: 'https://app.example.com' });
-    expect(actual.headers['access-control-allow-origin']).toBe('https://app.example.com');
-    expect(String(actual.headers['access-control-expose-headers'])).toMatch(/Link.*X-Total-Count.*X-RateLimit-Remaining/);
-    const error = await raw(app, 'GET', '/rest/v1/clients', { origin: 'https://app.example.com' });
-    expect(error.status).toBe(401);
-    expect(error.headers['access-control-allow-origin']).toBe('https://app.example.com');
-    const stranger = await raw(app, 'OPTIONS', '/rest/v1/clients', { origin: 'https://evil.example', 'access-control-request-method': 'POST' });
-    expect(stranger.headers['access-control-allow-origin']).toBeUndefined();
-    // Cookie-session endpoints never answer cross-origin.
-    const session = await raw(app, 'OPTIONS', '/api/profile/api-keys', { origin: 'https://app.example.com', 'access-control-request-method': 'POST' });
-    expect(session.headers['access-control-allow-origin']).toBeUndefined();
-  });
+  it(
+    'answers a preflight from an allowed origin before authentication, and exposes ' + 'the headers the guide promises',
+    async () => {
+      const preflight = await raw(app, 'OPTIONS', '/rest/v1/clients', {
+        origin: 'https://app.example.com',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type, idempotency-key',
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers['access-control-allow-origin']).toBe('https://app.example.com');
+      expect(preflight.headers['access-control-allow-methods']).toBe('GET,HEAD,POST,PUT,PATCH,DELETE');
+      expect(String(preflight.headers['access-control-allow-headers'])).toContain('Idempotency-Key');
+      expect(preflight.headers['access-control-allow-credentials']).toBeUndefined();
+      const actual = await raw(app, 'GET', '/rest/v1/clients', { ...auth(), origin: 'https://app.example.com' });
+      expect(actual.headers['access-control-allow-origin']).toBe('https://app.example.com');
+      expect(String(actual.headers['access-control-expose-headers'])).toMatch(
+        /Link.*X-Total-Count.*X-RateLimit-Remaining/,
+      );
+      const error = await raw(app, 'GET', '/rest/v1/clients', { origin: 'https://app.example.com' });
+      expect(error.status).toBe(401);
+      expect(error.headers['access-control-allow-origin']).toBe('https://app.example.com');
+      const stranger = await raw(app, 'OPTIONS', '/rest/v1/clients', {
+        origin: 'https://evil.example',
+        'access-control-request-method': 'POST',
+      });
+      expect(stranger.headers['access-control-allow-origin']).toBeUndefined();
+      // Cookie-session endpoints never answer cross-origin.
+      const session = await raw(app, 'OPTIONS', '/api/profile/api-keys', {
+        origin: 'https://app.example.com',
+        'access-control-request-method': 'POST',
+      });
+      expect(session.headers['access-control-allow-origin']).toBeUndefined();
+    },
+  );
 });
 
 describe('compression', () => {
@@ -152,7 +186,9 @@ describe('conditional GET', () => {
     const again = await raw(app, 'GET', path, { ...auth(), 'if-none-match': etag });
     expect(again.status).toBe(304);
     expect(again.body.length).toBe(0);
-    expect((await actor.api.patch(`/clients/${clientIds[0]}`, { website: 'https://changed.example' })).status).toBe(200);
+    expect((await actor.api.patch(`/clients/${clientIds[0]}`, { website: 'https://changed.example' })).status).toBe(
+      200,
+    );
     const changed = await raw(app, 'GET', path, { ...auth(), 'if-none-match': etag });
     expect(changed.status).toBe(200);
     expect(changed.headers.etag).not.toBe(etag);
@@ -160,23 +196,43 @@ describe('conditional GET', () => {
 });
 
 describe('PATCH bodies', () => {
-  it('accept application/merge-patch+json with the meaning of our JSON PATCH, and refuse other types with 415', async () => {
-    const merge = await raw(app, 'PATCH', `/rest/v1/clients/${clientIds[1]}`, { ...auth(), 'content-type': 'application/merge-patch+json' }, JSON.stringify({ shortName: 'MP' }));
-    expect(merge.status).toBe(200);
-    expect(JSON.parse(merge.body.toString())).toMatchObject({ shortName: 'MP' });
-    const other = await raw(app, 'PATCH', `/rest/v1/clients/${clientIds[1]}`, { ...auth(), 'content-type': 'application/vnd.api+json' }, JSON.stringify({ shortName: 'X' }));
-    expect(other.status).toBe(415);
-    expect(JSON.parse(other.body.toString()).error.code).toBe('unsupported_media_type');
-  });
+  it(
+    'accept application/merge-patch+json with the meaning of our JSON PATCH, and ' + 'refuse other types with 415',
+    async () => {
+      const merge = await raw(
+        app,
+        'PATCH',
+        `/rest/v1/clients/${clientIds[1]}`,
+        { ...auth(), 'content-type': 'application/merge-patch+json' },
+        JSON.stringify({ shortName: 'MP' }),
+      );
+      expect(merge.status).toBe(200);
+      expect(JSON.parse(merge.body.toString())).toMatchObject({ shortName: 'MP' });
+      const other = await raw(
+        app,
+        'PATCH',
+        `/rest/v1/clients/${clientIds[1]}`,
+        { ...auth(), 'content-type': 'application/vnd.api+json' },
+        JSON.stringify({ shortName: 'X' }),
+      );
+      expect(other.status).toBe(415);
+      expect(JSON.parse(other.body.toString()).error.code).toBe('unsupported_media_type');
+    },
+  );
 });
 
 describe('U+0000 in API input', () => {
   it('answers 400 validation_failed naming the field, at any depth, in queries and in path parameters', async () => {
     const top = await actor.api.post('/clients', { name: 'a\u0000b' });
     expect(top.status).toBe(400);
-    expect(top.body.error).toMatchObject({ code: 'validation_failed', details: [{ path: '/name', message: 'must not contain the character U+0000 (NUL)' }] });
+    expect(top.body.error).toMatchObject({
+      code: 'validation_failed',
+      details: [{ path: '/name', message: 'must not contain the character U+0000 (NUL)' }],
+    });
     const deep = await actor.api.post('/clients', { name: 'ok', contacts: [{ name: 'Jane', role: 'CISO\u0000' }] });
-    expect(deep.body.error.details).toEqual([{ path: '/contacts/0/role', message: 'must not contain the character U+0000 (NUL)' }]);
+    expect(deep.body.error.details).toEqual([
+      { path: '/contacts/0/role', message: 'must not contain the character U+0000 (NUL)' },
+    ]);
     const patch = await actor.api.patch(`/clients/${clientIds[2]}`, { description: 'x\u0000' });
     expect(patch.body.error.details[0].path).toBe('/description');
     const query = await actor.api.get('/clients?q=a%00b');

@@ -42,50 +42,87 @@ describe('sign-in sessions', () => {
 
   it('protects cookie-authenticated changes against cross-site requests', async () => {
     const session = await signIn(app, 'admin@example.com', TEST_ADMIN_PASSWORD);
-    const noHeader = await httpClient(app.url, { headers: { cookie: session.cookie } }).post('/api/profile/api-keys', { name: 'x', scope: 'read-only' });
+    const noHeader = await httpClient(app.url, { headers: { cookie: session.cookie } }).post('/api/profile/api-keys', {
+      name: 'x',
+      scope: 'read-only',
+    });
     expect(noHeader.status).toBe(403);
     expect(noHeader.body.error.code).toBe('cross_site_request');
-    const otherOrigin = await session.post('/api/profile/api-keys', { name: 'x', scope: 'read-only' }, { headers: { origin: 'https://evil.example' } });
+    const otherOrigin = await session.post(
+      '/api/profile/api-keys',
+      { name: 'x', scope: 'read-only' },
+      { headers: { origin: 'https://evil.example' } },
+    );
     expect(otherOrigin.status).toBe(403);
   });
 
   it('checks at most 5 guesses of 40 sent in parallel: the throttle counts before it checks', async () => {
     const anon = httpClient(app.url, { headers: { 'x-requested-with': 'XMLHttpRequest' } });
-    await new UserRepository(app.dbs.controlPlane).create({ organizationId: (await app.dbs.controlPlane('organizations').first()).id, email: 'parallel@example.com', name: 'P', role: 'member', password: 'the-right-password-1' });
-    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => anon.post('/api/auth/login', { email: 'parallel@example.com', password: `wrong-guess-${i}` })));
+    await new UserRepository(app.dbs.controlPlane).create({
+      organizationId: (await app.dbs.controlPlane('organizations').first()).id,
+      email: 'parallel@example.com',
+      name: 'P',
+      role: 'member',
+      password: 'the-right-password-1',
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        anon.post('/api/auth/login', { email: 'parallel@example.com', password: `wrong-guess-${i}` }),
+      ),
+    );
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s === 401)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(35);
     // The right password is refused too while the account is throttled...
-    expect((await anon.post('/api/auth/login', { email: 'parallel@example.com', password: 'the-right-password-1' })).status).toBe(429);
+    expect(
+      (await anon.post('/api/auth/login', { email: 'parallel@example.com', password: 'the-right-password-1' })).status,
+    ).toBe(429);
   });
 
   it('does not count successful sign-ins against the throttle', async () => {
-    for (let i = 0; i < 8; i++) expect((await signIn(app, 'admin@example.com', TEST_ADMIN_PASSWORD)).cookie).toMatch(/^service_session=/);
+    for (let i = 0; i < 8; i++)
+      expect((await signIn(app, 'admin@example.com', TEST_ADMIN_PASSWORD)).cookie).toMatch(/^service_session=/);
   });
 
   it('refuses U+0000 in the email or password with 400 naming the field, before any key or session', async () => {
     const anon = httpClient(app.url, { headers: { 'x-requested-with': 'XMLHttpRequest' } });
     const email = await anon.post('/api/auth/login', { email: 'admin@example.com\u0000', password: 'x' });
     expect(email.status).toBe(400);
-    expect(email.body.error).toMatchObject({ code: 'validation_failed', details: [{ path: '/email', message: 'must not contain the character U+0000 (NUL)' }] });
+    expect(email.body.error).toMatchObject({
+      code: 'validation_failed',
+      details: [{ path: '/email', message: 'must not contain the character U+0000 (NUL)' }],
+    });
     const password = await anon.post('/api/auth/login', { email: 'admin@example.com', password: 'pass\u0000word' });
-    expect(password.body.error.details).toEqual([{ path: '/password', message: 'must not contain the character U+0000 (NUL)' }]);
+    expect(password.body.error.details).toEqual([
+      { path: '/password', message: 'must not contain the character U+0000 (NUL)' },
+    ]);
   });
 
   it('does not read bodies before the session is checked', async () => {
     const anon = httpClient(app.url, { headers: { 'x-requested-with': 'XMLHttpRequest' } });
-    const res = await anon.post('/api/profile/api-keys', '{"name": ', { headers: { 'content-type': 'application/json' } });
+    const res = await anon.post('/api/profile/api-keys', '{"name": ', {
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(401);
-    const rest = await httpClient(`${app.url}/rest/v1`).post('/clients', '{"name": ', { headers: { 'content-type': 'application/json' } });
+    const rest = await httpClient(`${app.url}/rest/v1`).post('/clients', '{"name": ', {
+      headers: { 'content-type': 'application/json' },
+    });
     expect(rest.status).toBe(401);
   });
 
   it('slows down repeated failed sign-ins for one account', async () => {
     const anon = httpClient(app.url, { headers: { 'x-requested-with': 'XMLHttpRequest' } });
-    await app.dbs.controlPlane('users').insert({ organization_id: (await app.dbs.controlPlane('organizations').first()).id, email: 'target@example.com', name: 'T', role: 'member' });
+    await app.dbs.controlPlane('users').insert({
+      organization_id: (await app.dbs.controlPlane('organizations').first()).id,
+      email: 'target@example.com',
+      name: 'T',
+      role: 'member',
+    });
     const statuses: number[] = [];
-    for (let i = 0; i < 7; i++) statuses.push((await anon.post('/api/auth/login', { email: 'target@example.com', password: `guess-${i}-xxxxxx` })).status);
+    for (let i = 0; i < 7; i++)
+      statuses.push(
+        (await anon.post('/api/auth/login', { email: 'target@example.com', password: `guess-${i}-xxxxxx` })).status,
+      );
     expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
     expect(statuses.slice(5)).toEqual([429, 429]);
     const limited = await anon.post('/api/auth/login', { email: 'target@example.com', password: 'whatever-xxxx' });
@@ -99,7 +136,13 @@ describe('personal API keys', () => {
     const rw = await session.post('/api/profile/api-keys', { name: 'pipeline', scope: 'read-write' });
     expect(rw.status).toBe(201);
     expect(rw.body.key).toMatch(/^service_sk_[0-9A-Za-z]{43}$/);
-    expect(rw.body.apiKey).toMatchObject({ name: 'pipeline', scope: 'read-write', state: 'active', clientIds: [], lastUsedAt: null });
+    expect(rw.body.apiKey).toMatchObject({
+      name: 'pipeline',
+      scope: 'read-write',
+      state: 'active',
+      clientIds: [],
+      lastUsedAt: null,
+    });
     const oneYear = Date.now() + 365 * 86_400_000;
     expect(Math.abs(Date.parse(rw.body.apiKey.expiresAt) - oneYear)).toBeLessThan(60_000);
     const ro = await session.post('/api/profile/api-keys', { name: 'reader', scope: 'read-only' });
@@ -126,66 +169,98 @@ describe('personal API keys', () => {
     const session = await signIn(app, 'admin@example.com', TEST_ADMIN_PASSWORD);
     const bad = await session.post('/api/profile/api-keys', { name: '', scope: 'admin' });
     expect(bad.status).toBe(400);
-    expect(bad.body.error.details.map((d: { path: string }) => d.path)).toEqual(expect.arrayContaining(['/name', '/scope']));
-    const far = await session.post('/api/profile/api-keys', { name: 'x', scope: 'read-only', expiresAt: '2099-01-01T00:00:00Z' });
+    expect(bad.body.error.details.map((d: { path: string }) => d.path)).toEqual(
+      expect.arrayContaining(['/name', '/scope']),
+    );
+    const far = await session.post('/api/profile/api-keys', {
+      name: 'x',
+      scope: 'read-only',
+      expiresAt: '2099-01-01T00:00:00Z',
+    });
     expect(far.status).toBe(400);
     expect(far.body.error.message).toMatch(/two years/);
-    const past = await session.post('/api/profile/api-keys', { name: 'x', scope: 'read-only', expiresAt: '2020-01-01T00:00:00Z' });
+    const past = await session.post('/api/profile/api-keys', {
+      name: 'x',
+      scope: 'read-only',
+      expiresAt: '2020-01-01T00:00:00Z',
+    });
     expect(past.status).toBe(400);
   });
 
-  it('answers 401 with one message for missing, malformed, unknown, expired, revoked and deactivated keys', async () => {
-    const anon = httpClient(`${app.url}/rest/v1`);
-    const member = await createActor(app, { role: 'member' });
-    const expired = await createActor(app, { expiresAt: new Date(Date.now() + 1_000) });
-    await app.dbs.controlPlane('api_keys').where({ id: expired.keyId }).update({ expires_at: new Date(Date.now() - 1000) });
-    const revoked = await createActor(app);
-    await new ApiKeyRepository(app.dbs.controlPlane).revoke((await app.dbs.controlPlane('organizations').first()).id, revoked.keyId, revoked.user.id);
-    const deactivated = await createActor(app);
-    await app.dbs.controlPlane('users').where({ id: deactivated.user.id }).update({ active: false });
+  it(
+    'answers 401 with one message for missing, malformed, unknown, expired, revoked ' + 'and deactivated keys',
+    async () => {
+      const anon = httpClient(`${app.url}/rest/v1`);
+      const member = await createActor(app, { role: 'member' });
+      const expired = await createActor(app, { expiresAt: new Date(Date.now() + 1_000) });
+      await app.dbs
+        .controlPlane('api_keys')
+        .where({ id: expired.keyId })
+        .update({ expires_at: new Date(Date.now() - 1000) });
+      const revoked = await createActor(app);
+      await new ApiKeyRepository(app.dbs.controlPlane).revoke(
+        (await app.dbs.controlPlane('organizations').first()).id,
+        revoked.keyId,
+        revoked.user.id,
+      );
+      const deactivated = await createActor(app);
+      await app.dbs.controlPlane('users').where({ id: deactivated.user.id }).update({ active: false });
 
-    const answers = await Promise.all([
-      anon.get('/clients'),
-      anon.get('/clients', { headers: { authorization: 'Basic abc' } }),
-      anon.get('/clients', { token: 'service_sk_tooshort' }),
-      anon.get('/clients', { token: `service_sk_${'A'.repeat(43)}` }),
-      expired.api.get('/clients'),
-      revoked.api.get('/clients'),
-      deactivated.api.get('/clients'),
-    ]);
-    for (const a of answers) {
-      expect(a.status).toBe(401);
-      expect(a.body).toEqual(answers[0]!.body);
-    }
-    expect((await member.api.get('/clients')).status).toBe(200);
-  });
+      const answers = await Promise.all([
+        anon.get('/clients'),
+        anon.get('/clients', { headers: { authorization: 'Basic abc' } }),
+        anon.get('/clients', { token: 'service_sk_tooshort' }),
+        anon.get('/clients', { token: `service_sk_${'A'.repeat(43)}` }),
+        expired.api.get('/clients'),
+        revoked.api.get('/clients'),
+        deactivated.api.get('/clients'),
+      ]);
+      for (const a of answers) {
+        expect(a.status).toBe(401);
+        expect(a.body).toEqual(answers[0]!.body);
+      }
+      expect((await member.api.get('/clients')).status).toBe(200);
+    },
+  );
 
-  it('lets administrators see and revoke every key; deactivating a user revokes keys and sessions at once', async () => {
-    const admin = await signIn(app, 'admin@example.com', TEST_ADMIN_PASSWORD);
-    const created = await admin.post('/api/admin/users', { email: 'pen@example.com', name: 'Pen Tester', role: 'member', password: 'pen-tester-password' });
-    expect(created.status).toBe(201);
-    const pen = await signIn(app, 'pen@example.com', 'pen-tester-password');
-    const k1 = await pen.post('/api/profile/api-keys', { name: 'one', scope: 'read-write' });
-    const k2 = await pen.post('/api/profile/api-keys', { name: 'two', scope: 'read-write' });
-    const all = await admin.get('/api/admin/api-keys');
-    const mine = all.body.filter((k: { ownerEmail: string }) => k.ownerEmail === 'pen@example.com');
-    expect(mine).toHaveLength(2);
-    expect(all.text).not.toContain(k1.body.key);
+  it(
+    'lets administrators see and revoke every key; deactivating a user revokes keys ' + 'and sessions at once',
+    async () => {
+      const admin = await signIn(app, 'admin@example.com', TEST_ADMIN_PASSWORD);
+      const created = await admin.post('/api/admin/users', {
+        email: 'pen@example.com',
+        name: 'Pen Tester',
+        role: 'member',
+        password: 'pen-tester-password',
+      });
+      expect(created.status).toBe(201);
+      const pen = await signIn(app, 'pen@example.com', 'pen-tester-password');
+      const k1 = await pen.post('/api/profile/api-keys', { name: 'one', scope: 'read-write' });
+      const k2 = await pen.post('/api/profile/api-keys', { name: 'two', scope: 'read-write' });
+      const all = await admin.get('/api/admin/api-keys');
+      const mine = all.body.filter((k: { ownerEmail: string }) => k.ownerEmail === 'pen@example.com');
+      expect(mine).toHaveLength(2);
+      expect(all.text).not.toContain(k1.body.key);
 
-    expect((await admin.post(`/api/admin/api-keys/${k1.body.apiKey.id}/revoke`)).body.state).toBe('revoked');
-    expect((await httpClient(`${app.url}/rest/v1`, { token: k1.body.key }).get('/clients')).status).toBe(401);
-    expect((await httpClient(`${app.url}/rest/v1`, { token: k2.body.key }).get('/clients')).status).toBe(200);
+      expect((await admin.post(`/api/admin/api-keys/${k1.body.apiKey.id}/revoke`)).body.state).toBe('revoked');
+      expect((await httpClient(`${app.url}/rest/v1`, { token: k1.body.key }).get('/clients')).status).toBe(401);
+      expect((await httpClient(`${app.url}/rest/v1`, { token: k2.body.key }).get('/clients')).status).toBe(200);
 
-    // A non-administrator cannot use the administration endpoints.
-    expect((await pen.get('/api/admin/api-keys')).status).toBe(403);
+      // A non-administrator cannot use the administration endpoints.
+      expect((await pen.get('/api/admin/api-keys')).status).toBe(403);
 
-    const off = await admin.post(`/api/admin/users/${created.body.user.id}/deactivate`);
-    expect(off.body.active).toBe(false);
-    expect((await httpClient(`${app.url}/rest/v1`, { token: k2.body.key }).get('/clients')).status).toBe(401);
-    expect((await pen.get('/api/auth/me')).status).toBe(401);
-    const keys = await admin.get('/api/admin/api-keys');
-    expect(keys.body.filter((k: { ownerEmail: string; state: string }) => k.ownerEmail === 'pen@example.com').map((k: { state: string }) => k.state)).toEqual(['revoked', 'revoked']);
-  });
+      const off = await admin.post(`/api/admin/users/${created.body.user.id}/deactivate`);
+      expect(off.body.active).toBe(false);
+      expect((await httpClient(`${app.url}/rest/v1`, { token: k2.body.key }).get('/clients')).status).toBe(401);
+      expect((await pen.get('/api/auth/me')).status).toBe(401);
+      const keys = await admin.get('/api/admin/api-keys');
+      expect(
+        keys.body
+          .filter((k: { ownerEmail: string; state: string }) => k.ownerEmail === 'pen@example.com')
+          .map((k: { state: string }) => k.state),
+      ).toEqual(['revoked', 'revoked']);
+    },
+  );
 
   it("re-reads the owner's role on every request", async () => {
     const actor = await createActor(app, { role: 'member' });
@@ -208,11 +283,27 @@ describe('personal API keys', () => {
     try {
       const users = new UserRepository(separate.dbs.controlPlane);
       const org = (await separate.dbs.controlPlane('organizations').first()).id;
-      const first = await users.get(org, (await separate.dbs.controlPlane('users').where({ email: 'admin@example.com' }).first()).id);
-      const second = await users.create({ organizationId: org, email: 'second-admin@example.com', name: 'Second', role: 'admin', password: 'second-admin-password' });
+      const first = await users.get(
+        org,
+        (await separate.dbs.controlPlane('users').where({ email: 'admin@example.com' }).first()).id,
+      );
+      const second = await users.create({
+        organizationId: org,
+        email: 'second-admin@example.com',
+        name: 'Second',
+        role: 'admin',
+        password: 'second-admin-password',
+      });
       for (const [change, restore] of [
-        [(s: HttpClient, id: string) => s.patch(`/api/admin/users/${id}`, { role: 'member' }), async (id: string) => separate.dbs.controlPlane('users').where({ id }).update({ role: 'admin' })],
-        [(s: HttpClient, id: string) => s.post(`/api/admin/users/${id}/deactivate`), async (id: string) => separate.dbs.controlPlane('users').where({ id }).update({ active: true, deactivated_at: null })],
+        [
+          (s: HttpClient, id: string) => s.patch(`/api/admin/users/${id}`, { role: 'member' }),
+          async (id: string) => separate.dbs.controlPlane('users').where({ id }).update({ role: 'admin' }),
+        ],
+        [
+          (s: HttpClient, id: string) => s.post(`/api/admin/users/${id}/deactivate`),
+          async (id: string) =>
+            separate.dbs.controlPlane('users').where({ id }).update({ active: true, deactivated_at: null }),
+        ],
       ] as const) {
         for (let round = 0; round < 5; round++) {
           const a = await signIn(separate, 'admin@example.com', TEST_ADMIN_PASSWORD);
@@ -222,7 +313,10 @@ describe('personal API keys', () => {
           expect(await users.countActiveAdmins(org)).toBe(1);
           const loser = ab.status === 200 ? second.id : first!.id;
           await restore(loser);
-          await separate.dbs.controlPlane('users').where({ id: loser }).update({ role: 'admin', active: true, deactivated_at: null });
+          await separate.dbs
+            .controlPlane('users')
+            .where({ id: loser })
+            .update({ role: 'admin', active: true, deactivated_at: null });
         }
       }
     } finally {
@@ -232,7 +326,13 @@ describe('personal API keys', () => {
 });
 
 describe('behind a TLS-terminating reverse proxy', () => {
-  const viaProxy = { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest', origin: 'https://reports.example.com', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'reports.example.com' };
+  const viaProxy = {
+    'content-type': 'application/json',
+    'x-requested-with': 'XMLHttpRequest',
+    origin: 'https://reports.example.com',
+    'x-forwarded-proto': 'https',
+    'x-forwarded-host': 'reports.example.com',
+  };
   const body = JSON.stringify({ email: 'admin@example.com', password: TEST_ADMIN_PASSWORD });
 
   it('signs in from the public HTTPS origin with a Secure cookie when the proxy is trusted', async () => {
@@ -244,9 +344,17 @@ describe('behind a TLS-terminating reverse proxy', () => {
       expect(cookie).toMatch(/;\s*secure/i);
       // The cookie works for the next request through the proxy, and state changes from the same origin pass.
       const session = cookie.split(';')[0]!;
-      const created = await fetch(`${proxied.url}/api/profile/api-keys`, { method: 'POST', headers: { ...viaProxy, cookie: session }, body: JSON.stringify({ name: 'via proxy', scope: 'read-only' }) });
+      const created = await fetch(`${proxied.url}/api/profile/api-keys`, {
+        method: 'POST',
+        headers: { ...viaProxy, cookie: session },
+        body: JSON.stringify({ name: 'via proxy', scope: 'read-only' }),
+      });
       expect(created.status).toBe(201);
-      const otherOrigin = await fetch(`${proxied.url}/api/auth/login`, { method: 'POST', headers: { ...viaProxy, origin: 'https://evil.example' }, body });
+      const otherOrigin = await fetch(`${proxied.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { ...viaProxy, origin: 'https://evil.example' },
+        body,
+      });
       expect(otherOrigin.status).toBe(403);
     } finally {
       await proxied.stop();
@@ -257,7 +365,11 @@ describe('behind a TLS-terminating reverse proxy', () => {
     const res = await fetch(`${app.url}/api/auth/login`, { method: 'POST', headers: viaProxy, body });
     expect(res.status).toBe(403);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('cross_site_request');
-    const direct = await fetch(`${app.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest', origin: app.url }, body });
+    const direct = await fetch(`${app.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest', origin: app.url },
+      body,
+    });
     expect(direct.status).toBe(200);
     expect(direct.headers.get('set-cookie')).not.toMatch(/secure/i);
   });
@@ -269,8 +381,18 @@ describe('/api/version extras', () => {
     expect(Object.keys(anon.body).sort()).toEqual(['edition', 'version']);
     const admin = await signIn(app, 'admin@example.com', TEST_ADMIN_PASSWORD);
     const extra = await admin.get('/api/version');
-    expect(extra.body).toEqual({ version: anon.body.version, edition: 'self-hosted', sha: expect.stringMatching(/^([0-9a-f]{40}|unknown)$/), node: process.version });
-    await admin.post('/api/admin/users', { email: 'member2@example.com', name: 'M', role: 'member', password: 'member-password-2' });
+    expect(extra.body).toEqual({
+      version: anon.body.version,
+      edition: 'self-hosted',
+      sha: expect.stringMatching(/^([0-9a-f]{40}|unknown)$/),
+      node: process.version,
+    });
+    await admin.post('/api/admin/users', {
+      email: 'member2@example.com',
+      name: 'M',
+      role: 'member',
+      password: 'member-password-2',
+    });
     const member = await signIn(app, 'member2@example.com', 'member-password-2');
     expect(Object.keys((await member.get('/api/version')).body).sort()).toEqual(['edition', 'version']);
   });

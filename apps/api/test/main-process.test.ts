@@ -94,7 +94,8 @@ function tempDir(): string {
 }
 
 describe('the service process', () => {
-  it('starts on an embedded database, refuses a second process on the same data, and stops cleanly on SIGTERM', async () => {
+  it('starts on an embedded database, refuses a second process on the same data, and ' +
+    'stops cleanly on SIGTERM', async () => {
     const dataDir = tempDir();
     const first = startService({ DATA_DIR: dataDir, PORT: '0' });
     const port = await waitForListening(first);
@@ -148,7 +149,9 @@ describe('the service process', () => {
     const holder = await embeddedClient(dataDir, 'service_control_plane');
     await holder.query('begin');
     await holder.query('lock table api_keys in access exclusive mode');
-    const inFlight = fetch(`http://127.0.0.1:${port}/rest/v1/clients`, { headers: { authorization: `Bearer ${BOGUS_KEY}` } });
+    const inFlight = fetch(`http://127.0.0.1:${port}/rest/v1/clients`, {
+      headers: { authorization: `Bearer ${BOGUS_KEY}` },
+    });
     await new Promise((r) => setTimeout(r, 300));
     run.child.kill('SIGTERM');
     await waitForEvent(run, 'shutting_down');
@@ -166,12 +169,19 @@ describe('the service process', () => {
 
   it('on SIGTERM gives up on requests after SHUTDOWN_TIMEOUT_MS, then stops', async () => {
     const dataDir = tempDir();
-    const run = startService({ DATA_DIR: dataDir, PORT: '0', SHUTDOWN_TIMEOUT_MS: '500', DB_STATEMENT_TIMEOUT_MS: '2000' });
+    const run = startService({
+      DATA_DIR: dataDir,
+      PORT: '0',
+      SHUTDOWN_TIMEOUT_MS: '500',
+      DB_STATEMENT_TIMEOUT_MS: '2000',
+    });
     const port = await waitForListening(run);
     const holder = await embeddedClient(dataDir, 'service_control_plane');
     await holder.query('begin');
     await holder.query('lock table api_keys in access exclusive mode');
-    const inFlight = fetch(`http://127.0.0.1:${port}/rest/v1/clients`, { headers: { authorization: `Bearer ${BOGUS_KEY}` } }).then(
+    const inFlight = fetch(`http://127.0.0.1:${port}/rest/v1/clients`, {
+      headers: { authorization: `Bearer ${BOGUS_KEY}` },
+    }).then(
       (r) => r.status,
       () => 'closed',
     );
@@ -202,7 +212,9 @@ describe('the service process', () => {
 
   it('refuses to start, with one clear line, on data recorded by a newer version', async () => {
     const databases = await createTestDatabases();
-    const dbs = Object.fromEntries(DATABASE_NAMES.map((n) => [n, createKnex(databases.urls[n], 2)])) as Parameters<typeof prepareDatabases>[0];
+    const dbs = Object.fromEntries(DATABASE_NAMES.map((n) => [n, createKnex(databases.urls[n], 2)])) as Parameters<
+      typeof prepareDatabases
+    >[0];
     await prepareDatabases(dbs, '99.0.0');
     await Promise.all(DATABASE_NAMES.map((n) => dbs[n].destroy()));
     const run = startService({
@@ -213,20 +225,30 @@ describe('the service process', () => {
     });
     expect(await run.exited).toBe(1);
     const lines = run.output().trim().split('\n');
-    expect(lines[lines.length - 1]).toMatch(/^service: The database was last used by version 99\.0\.0, newer than this service \(\d+\.\d+\.\d+\); refusing to start/);
+    expect(lines[lines.length - 1]).toMatch(
+      /^service: The database was last used by version 99\.0\.0, newer than this service \(\d+\.\d+\.\d+\); refusing to start/,
+    );
     await databases.drop();
   }, 60_000);
 
   it('retries an unreachable database for a bounded time, then exits naming it', async () => {
-    const run = startService({ DATABASE_URL: 'postgres://u:secretpw@127.0.0.1:1/acme', DB_STARTUP_TIMEOUT_MS: '800', PORT: '0' });
+    const run = startService({
+      DATABASE_URL: 'postgres://u:secretpw@127.0.0.1:1/acme',
+      DB_STARTUP_TIMEOUT_MS: '800',
+      PORT: '0',
+    });
     expect(await run.exited).toBe(1);
-    expect(run.output()).toMatch(/service: Cannot reach the control-plane database: connection refused; shared database: connection refused; tenant database: connection refused/);
+    expect(run.output()).toMatch(
+      /service: Cannot reach the control-plane database: connection refused; shared database: connection refused; tenant database: connection refused/,
+    );
     expect(run.output()).not.toContain('secretpw');
   }, 60_000);
 
   it('fails fast naming a bad setting', async () => {
     const run = startService({ PORT: 'eighty', DATA_DIR: tempDir() });
     expect(await run.exited).toBe(1);
-    expect(run.output().trim()).toBe('service: Invalid setting PORT: expected a whole number between 0 and 65535 (HTTP port)');
+    expect(run.output().trim()).toBe(
+      'service: Invalid setting PORT: expected a whole number between 0 and 65535 (HTTP port)',
+    );
   }, 30_000);
 });

@@ -22,10 +22,17 @@ type Operation = {
   description?: string;
   parameters?: Array<{ $ref?: string; name?: string; in?: string }>;
   requestBody?: { content: Record<string, { schema: unknown; example?: unknown }> };
-  responses: Record<string, { description: string; headers?: Record<string, { $ref?: string }>; content?: Record<string, { schema: unknown }> }>;
+  responses: Record<
+    string,
+    { description: string; headers?: Record<string, { $ref?: string }>; content?: Record<string, { schema: unknown }> }
+  >;
   security?: Array<Record<string, unknown>>;
 };
-type Doc = { paths: Record<string, Record<string, Operation>>; components: Record<string, Record<string, unknown>>; info: Record<string, unknown> };
+type Doc = {
+  paths: Record<string, Record<string, Operation>>;
+  components: Record<string, Record<string, unknown>>;
+  info: Record<string, unknown>;
+};
 
 let app: TestApp;
 let doc: Doc;
@@ -39,7 +46,10 @@ afterAll(async () => {
   await app?.stop();
 });
 
-const operations = () => Object.entries(doc.paths).flatMap(([p, methods]) => Object.entries(methods).map(([method, op]) => ({ path: p, method, op, where: `${method.toUpperCase()} ${p}` })));
+const operations = () =>
+  Object.entries(doc.paths).flatMap(([p, methods]) =>
+    Object.entries(methods).map(([method, op]) => ({ path: p, method, op, where: `${method.toUpperCase()} ${p}` })),
+  );
 
 describe('OpenAPI document', () => {
   it('is a valid OpenAPI 3.1 document', async () => {
@@ -57,11 +67,18 @@ describe('OpenAPI document', () => {
       const cli = path.join(ROOT, 'node_modules/.bin/redocly');
       // Why these variables: the linter must not phone home (telemetry, update checks) from a test.
       const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
-      const output = await promisify(execFile)(cli, ['lint', '--extends', 'recommended', '--format', 'json', file], { cwd: dir, env, maxBuffer: 64 * 1024 * 1024 }).then(
+      const output = await promisify(execFile)(cli, ['lint', '--extends', 'recommended', '--format', 'json', file], {
+        cwd: dir,
+        env,
+        maxBuffer: 64 * 1024 * 1024,
+      }).then(
         (r) => r.stdout,
         (err: { stdout?: string }) => err.stdout ?? '',
       );
-      const report = JSON.parse(output.slice(output.indexOf('{'))) as { totals: { errors: number; warnings: number }; problems: Array<{ ruleId: string; message: string; location: Array<{ pointer: string }> }> };
+      const report = JSON.parse(output.slice(output.indexOf('{'))) as {
+        totals: { errors: number; warnings: number };
+        problems: Array<{ ruleId: string; message: string; location: Array<{ pointer: string }> }>;
+      };
       const problems = report.problems.map((p) => `${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`);
       expect(problems).toEqual([]);
       expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
@@ -80,8 +97,14 @@ describe('OpenAPI document', () => {
 
   it('documents one shape of Error.details for every code', () => {
     const error = doc.components.schemas!.Error as { properties: { error: { properties: { details: unknown } } } };
-    expect(error.properties.error.properties.details).toMatchObject({ type: 'array', items: { $ref: '#/components/schemas/ErrorDetail' } });
-    expect(doc.components.schemas!.ErrorDetail).toMatchObject({ required: ['path', 'message'], additionalProperties: false });
+    expect(error.properties.error.properties.details).toMatchObject({
+      type: 'array',
+      items: { $ref: '#/components/schemas/ErrorDetail' },
+    });
+    expect(doc.components.schemas!.ErrorDetail).toMatchObject({
+      required: ['path', 'message'],
+      additionalProperties: false,
+    });
   });
 
   it('documents the statuses and headers the machinery enforces, on every operation that can answer them', () => {
@@ -89,44 +112,69 @@ describe('OpenAPI document', () => {
       const statuses = Object.keys(op.responses);
       const jsonBody = op.requestBody?.content['application/json'] !== undefined;
       const rest = op.security?.some((s) => 'apiKey' in s) ?? false;
-      for (const [status, response] of Object.entries(op.responses)) expect(response.headers?.['X-Request-Id'], `${where} ${status}`).toEqual({ $ref: '#/components/headers/X-Request-Id' });
+      for (const [status, response] of Object.entries(op.responses))
+        expect(response.headers?.['X-Request-Id'], `${where} ${status}`).toEqual({
+          $ref: '#/components/headers/X-Request-Id',
+        });
       if (op.requestBody) expect(statuses, where).toEqual(expect.arrayContaining(['400', '413', '415']));
       if (jsonBody) expect(op.responses['415']!.description, where).toContain('`unsupported_media_type`');
       if (rest) {
         expect(statuses, where).toEqual(expect.arrayContaining(['401', '403', '429', '503']));
         expect(op.responses['401']!.headers?.['WWW-Authenticate'], where).toBeDefined();
-        for (const [status, response] of Object.entries(op.responses)) expect(response.headers?.['X-RateLimit-Remaining'], `${where} ${status}`).toBeDefined();
+        for (const [status, response] of Object.entries(op.responses))
+          expect(response.headers?.['X-RateLimit-Remaining'], `${where} ${status}`).toBeDefined();
       }
       if (op.responses['429']) expect(op.responses['429'].headers?.['Retry-After'], where).toBeDefined();
-      if (op.responses['503'] && op.operationId !== 'getHealth') expect(op.responses['503'].headers?.['Retry-After'], where).toBeDefined();
+      if (op.responses['503'] && op.operationId !== 'getHealth')
+        expect(op.responses['503'].headers?.['Retry-After'], where).toBeDefined();
       if (op.responses['201']) expect(op.responses['201'].headers?.Location, where).toBeDefined();
-      const takesIdempotencyKey = op.parameters?.some((p) => p.$ref === '#/components/parameters/IdempotencyKey') ?? false;
+      const takesIdempotencyKey =
+        op.parameters?.some((p) => p.$ref === '#/components/parameters/IdempotencyKey') ?? false;
       if (takesIdempotencyKey) {
-        for (const [status, response] of Object.entries(op.responses)) if (status.startsWith('2')) expect(response.headers?.['Idempotent-Replayed'], `${where} ${status}`).toBeDefined();
+        for (const [status, response] of Object.entries(op.responses))
+          if (status.startsWith('2'))
+            expect(response.headers?.['Idempotent-Replayed'], `${where} ${status}`).toBeDefined();
         expect(op.responses['400']!.description, where).toContain('`invalid_idempotency_key`');
       }
       if (rest && method === 'get' && op.responses['200']?.content?.['application/json']) {
         expect(statuses, where).toContain('304');
         expect(op.responses['200'].headers?.ETag, where).toBeDefined();
-        expect(op.parameters?.some((p) => p.$ref === '#/components/parameters/IfNoneMatch'), where).toBe(true);
+        expect(
+          op.parameters?.some((p) => p.$ref === '#/components/parameters/IfNoneMatch'),
+          where,
+        ).toBe(true);
       }
-      if (method === 'patch' && jsonBody) expect(Object.keys(op.requestBody!.content), where).toContain('application/merge-patch+json');
+      if (method === 'patch' && jsonBody)
+        expect(Object.keys(op.requestBody!.content), where).toContain('application/merge-patch+json');
     }
-    expect(doc.components.parameters!.IdempotencyKey).toMatchObject({ in: 'header', schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' } });
+    expect(doc.components.parameters!.IdempotencyKey).toMatchObject({
+      in: 'header',
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+    });
     // The public endpoints list a 4xx each.
-    for (const p of ['/api/health', '/api/version']) expect(Object.keys(doc.paths[p]!.get!.responses).some((s) => s.startsWith('4')), p).toBe(true);
+    for (const p of ['/api/health', '/api/version'])
+      expect(
+        Object.keys(doc.paths[p]!.get!.responses).some((s) => s.startsWith('4')),
+        p,
+      ).toBe(true);
   });
 
-  it('documents the cookie-session rules as a header and in the security scheme, and sign-in answers 403 cross_site_request and 429', () => {
-    const login = doc.paths['/api/auth/login']!.post!;
-    expect(Object.keys(login.responses)).toEqual(expect.arrayContaining(['401', '403', '429']));
-    expect(login.responses['403']!.description).toContain('`cross_site_request`');
-    expect(login.parameters).toContainEqual({ $ref: '#/components/parameters/XRequestedWith' });
-    const createKey = doc.paths['/api/profile/api-keys']!.post!;
-    expect(createKey.parameters).toContainEqual({ $ref: '#/components/parameters/XRequestedWith' });
-    expect(doc.components.parameters!.XRequestedWith).toMatchObject({ in: 'header', required: true });
-    expect((doc.components.securitySchemes!.session as { description: string }).description).toMatch(/X-Requested-With.*Origin/s);
-  });
+  it(
+    'documents the cookie-session rules as a header and in the security scheme, and ' +
+      'sign-in answers 403 cross_site_request and 429',
+    () => {
+      const login = doc.paths['/api/auth/login']!.post!;
+      expect(Object.keys(login.responses)).toEqual(expect.arrayContaining(['401', '403', '429']));
+      expect(login.responses['403']!.description).toContain('`cross_site_request`');
+      expect(login.parameters).toContainEqual({ $ref: '#/components/parameters/XRequestedWith' });
+      const createKey = doc.paths['/api/profile/api-keys']!.post!;
+      expect(createKey.parameters).toContainEqual({ $ref: '#/components/parameters/XRequestedWith' });
+      expect(doc.components.parameters!.XRequestedWith).toMatchObject({ in: 'header', required: true });
+      expect((doc.components.securitySchemes!.session as { description: string }).description).toMatch(
+        /X-Requested-With.*Origin/s,
+      );
+    },
+  );
 
   it('lists every route the router serves, and nothing it does not serve', async () => {
     // The router of a freshly built app (no database needed to build it).
@@ -134,7 +182,15 @@ describe('OpenAPI document', () => {
     const db = createKnex('postgres://u:p@127.0.0.1:1/x', 1);
     try {
       const tenants = new TenantRouter({ edition: 'self-hosted', controlPlane: db, configuredTenant: db });
-      const built = createApp({ config, dbs: { controlPlane: db, shared: db, tenant: db }, logger: createJsonLogger('silent'), build: readBuildInfo(), currentLicense: () => null, rateLimitStore: new MemoryRateLimitStore(), tenants });
+      const built = createApp({
+        config,
+        dbs: { controlPlane: db, shared: db, tenant: db },
+        logger: createJsonLogger('silent'),
+        build: readBuildInfo(),
+        currentLicense: () => null,
+        rateLimitStore: new MemoryRateLimitStore(),
+        tenants,
+      });
       const router = (built.koa.middleware as Array<{ router?: Router }>).find((m) => m.router)!.router!;
       const served = new Set<string>();
       for (const layer of router.stack) {
@@ -143,11 +199,24 @@ describe('OpenAPI document', () => {
       }
       const documented = new Set(operations().map(({ where }) => where));
       const undocumented = new Set(built.registry.listUndocumentedRoutes().map((r) => `${r.method} ${r.path}`));
-      expect([...served].filter((r) => !documented.has(r) && !undocumented.has(r)), 'served but not documented').toEqual([]);
-      expect([...documented].filter((r) => !served.has(r)), 'documented but not served').toEqual([]);
-      expect([...undocumented].filter((r) => !served.has(r)), 'declared undocumented but not served').toEqual([]);
+      expect(
+        [...served].filter((r) => !documented.has(r) && !undocumented.has(r)),
+        'served but not documented',
+      ).toEqual([]);
+      expect(
+        [...documented].filter((r) => !served.has(r)),
+        'documented but not served',
+      ).toEqual([]);
+      expect(
+        [...undocumented].filter((r) => !served.has(r)),
+        'declared undocumented but not served',
+      ).toEqual([]);
       // Only HTML pages and static files stay out of the reference.
-      expect([...undocumented].every((r) => !r.includes('/rest/') && !r.startsWith('POST') && !r.startsWith('PATCH') && !r.startsWith('DELETE'))).toBe(true);
+      expect(
+        [...undocumented].every(
+          (r) => !r.includes('/rest/') && !r.startsWith('POST') && !r.startsWith('PATCH') && !r.startsWith('DELETE'),
+        ),
+      ).toBe(true);
     } finally {
       await db.destroy();
     }

@@ -6,7 +6,10 @@ let app: TestApp;
 let admin: Actor;
 
 // The smallest valid PNG: 1x1 transparent pixel.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -27,11 +30,23 @@ describe('a workspace built entirely over REST', () => {
     expect(client.headers.get('location')).toBe(`/rest/v1/clients/${client.body.id}`);
     clientId = client.body.id;
     await admin.allow(clientId);
-    const project = await admin.api.post('/projects', { clientId, name: 'External test 2026', startDate: '2026-11-02' });
+    const project = await admin.api.post('/projects', {
+      clientId,
+      name: 'External test 2026',
+      startDate: '2026-11-02',
+    });
     expect(project.status).toBe(201);
-    expect(project.body).toMatchObject({ clientId, name: 'External test 2026', startDate: '2026-11-02', status: 'active' });
+    expect(project.body).toMatchObject({
+      clientId,
+      name: 'External test 2026',
+      startDate: '2026-11-02',
+      status: 'active',
+    });
     projectId = project.body.id;
-    const template = await admin.api.post('/report-templates', { name: 'Web', tabs: [{ title: 'Executive summary', content: 'Summary' }, { title: 'Scope' }] });
+    const template = await admin.api.post('/report-templates', {
+      name: 'Web',
+      tabs: [{ title: 'Executive summary', content: 'Summary' }, { title: 'Scope' }],
+    });
     expect(template.status).toBe(201);
     const report = await admin.api.post('/reports', { projectId, title: 'Final report', templateId: template.body.id });
     expect(report.status).toBe(201);
@@ -43,7 +58,12 @@ describe('a workspace built entirely over REST', () => {
 
   it('adds findings to the report and pages through them with correct headers', async () => {
     for (let i = 0; i < 7; i++) {
-      const f = await admin.api.post('/findings', { reportId, title: `Finding ${i}`, severity: i % 2 ? 'high' : 'low', cves: ['CVE-2024-0001'] });
+      const f = await admin.api.post('/findings', {
+        reportId,
+        title: `Finding ${i}`,
+        severity: i % 2 ? 'high' : 'low',
+        cves: ['CVE-2024-0001'],
+      });
       expect(f.status).toBe(201);
       expect(f.body).toMatchObject({ projectId, reportIds: [reportId], status: 'open' });
     }
@@ -64,7 +84,12 @@ describe('a workspace built entirely over REST', () => {
         }),
     );
     expect(Object.keys(links)).toEqual(['first', 'prev', 'next', 'last']);
-    expect([links.first.get('page'), links.prev.get('page'), links.next.get('page'), links.last.get('page')]).toEqual(['1', '1', '3', '3']);
+    expect([links.first.get('page'), links.prev.get('page'), links.next.get('page'), links.last.get('page')]).toEqual([
+      '1',
+      '1',
+      '3',
+      '3',
+    ]);
     expect(links.next.get('per_page')).toBe('3');
     expect(links.next.get('report_id')).toBe(reportId);
     const all = await admin.api.get(`/findings?report_id=${reportId}&per_page=1000`);
@@ -85,7 +110,11 @@ describe('a workspace built entirely over REST', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual(first.body);
     expect(again.headers.get('location')).toBe(first.headers.get('location'));
-    const other = await admin.api.post('/findings', { ...body, title: 'Other' }, { headers: { 'Idempotency-Key': 'retry-1' } });
+    const other = await admin.api.post(
+      '/findings',
+      { ...body, title: 'Other' },
+      { headers: { 'Idempotency-Key': 'retry-1' } },
+    );
     expect(other.status).toBe(422);
     expect(other.body.error.code).toBe('idempotency_key_reused');
     const count = await admin.api.get(`/findings?q=stored xss`);
@@ -112,7 +141,9 @@ describe('a workspace built entirely over REST', () => {
     expect((await admin.api.get(`/reports/${reportId}`)).status).toBe(404);
     expect((await admin.api.get(`/report-tabs?report_id=${reportId}`)).body).toEqual([]);
     const trash = await admin.api.get('/trash');
-    expect(trash.body).toEqual([expect.objectContaining({ type: 'report', id: reportId, name: 'Final report', clientId, projectId })]);
+    expect(trash.body).toEqual([
+      expect.objectContaining({ type: 'report', id: reportId, name: 'Final report', clientId, projectId }),
+    ]);
     const restored = await admin.api.post(`/reports/${reportId}/restore`);
     expect(restored.status).toBe(200);
     expect(restored.body).toEqual(before);
@@ -138,9 +169,16 @@ describe('a workspace built entirely over REST', () => {
     form.set('file', new Blob([PNG]), '../../etc/passwd.png');
     const up = await admin.api.post('/evidence-images', form);
     expect(up.status).toBe(201);
-    expect(up.body).toMatchObject({ findingId: finding.id, contentType: 'image/png', size: PNG.length, caption: 'Login page' });
+    expect(up.body).toMatchObject({
+      findingId: finding.id,
+      contentType: 'image/png',
+      size: PNG.length,
+      caption: 'Login page',
+    });
     expect(up.body.fileName).not.toContain('/');
-    const res = await fetch(`${app.url}/rest/v1/evidence-images/${up.body.id}/content`, { headers: { authorization: `Bearer ${admin.key}` } });
+    const res = await fetch(`${app.url}/rest/v1/evidence-images/${up.body.id}/content`, {
+      headers: { authorization: `Bearer ${admin.key}` },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/png');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');

@@ -12,7 +12,10 @@ import { startTestApp, type TestApp } from './support/start-test-app.ts';
 // accepted and changes nothing, whatever the row holds.
 
 const SCANS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../shared/fixtures/scans');
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
+  'hex',
+);
 
 type Schema = Record<string, unknown>;
 interface Doc {
@@ -34,12 +37,18 @@ beforeAll(async () => {
   const api = editor.api;
   ids.project = (await api.post('/projects', { clientId: ids.client, name: 'Round trip' })).body.id;
   ids.style = (await api.post('/style-library', { name: 'Plain' })).body.id;
-  ids['report-templates'] = (await api.post('/report-templates', { name: 'Template', tabs: [{ title: 'Scope' }] })).body.id;
+  ids['report-templates'] = (
+    await api.post('/report-templates', { name: 'Template', tabs: [{ title: 'Scope' }] })
+  ).body.id;
   ids.report = (await api.post('/reports', { projectId: ids.project, title: 'Report' })).body.id;
   ids['report-tabs'] = (await api.post('/report-tabs', { reportId: ids.report, title: 'Scope' })).body.id;
-  ids['report-links'] = (await api.post('/report-links', { reportId: ids.report, title: 'Ticket', url: 'https://tickets.example/1' })).body.id;
+  ids['report-links'] = (
+    await api.post('/report-links', { reportId: ids.report, title: 'Ticket', url: 'https://tickets.example/1' })
+  ).body.id;
   ids.findings = (await api.post('/findings', { projectId: ids.project, title: 'Finding', severity: 'low' })).body.id;
-  ids['report-findings'] = (await api.post('/report-findings', { reportId: ids.report, findingId: ids.findings })).body.id;
+  ids['report-findings'] = (
+    await api.post('/report-findings', { reportId: ids.report, findingId: ids.findings })
+  ).body.id;
   ids['finding-library'] = (await api.post('/finding-library', { title: 'Template', severity: 'medium' })).body.id;
   ids.narratives = (await api.post('/narratives', { title: 'Methodology', category: 'methodology' })).body.id;
   ids['scoping-templates'] = (await api.post('/scoping-templates', { name: 'Web' })).body.id;
@@ -119,11 +128,16 @@ describe('GET body restricted to PATCH fields is accepted and changes nothing', 
       '/titlePatterns': fc.constant({ nessus: ['^PHP < \\d'] }),
       '/scannerRules': fc.constant(['nessus:57608', 'nuclei:git-config']),
     };
-    const arbitrary = schemaArbitrary(schema, doc.components.schemas, overrides) as fc.Arbitrary<Record<string, unknown>>;
+    const arbitrary = schemaArbitrary(schema, doc.components.schemas, overrides) as fc.Arbitrary<
+      Record<string, unknown>
+    >;
     await fc.assert(
       fc.asyncProperty(arbitrary, async (body) => {
         const changed = await editor.api.patch(`/${name}/${ids[name]}`, body);
-        expect(changed.status, `${name} PATCH ${JSON.stringify(body).slice(0, 300)} -> ${JSON.stringify(changed.body).slice(0, 300)}`).toBe(200);
+        expect(
+          changed.status,
+          `${name} PATCH ${JSON.stringify(body).slice(0, 300)} -> ${JSON.stringify(changed.body).slice(0, 300)}`,
+        ).toBe(200);
         for (const f of fields) if (body[f] !== undefined) expect(changed.body[f], f).toEqual(body[f]);
         await expectSendsBack(name, ids[name]!);
       }),
@@ -133,7 +147,9 @@ describe('GET body restricted to PATCH fields is accepted and changes nothing', 
 });
 
 describe('findings imported from every fixture can be sent back', () => {
-  const files = (['nessus', 'burp', 'nmap', 'nuclei'] as const).flatMap((format) => readdirSync(path.join(SCANS, format)).map((f) => `${format}/${f}`));
+  const files = (['nessus', 'burp', 'nmap', 'nuclei'] as const).flatMap((format) =>
+    readdirSync(path.join(SCANS, format)).map((f) => `${format}/${f}`),
+  );
 
   it.each(files)('%s', async (file) => {
     const bytes = readFileSync(path.join(SCANS, file));
@@ -143,6 +159,7 @@ describe('findings imported from every fixture can be sent back', () => {
     form.set('file', new Blob([bytes]), path.basename(file));
     const imported = await editor.api.post(`/reports/${reportId}/import-scan`, form);
     expect(imported.status, JSON.stringify(imported.body).slice(0, 300)).toBe(200);
-    for (const f of imported.body.findings as Array<{ id: string | null }>) if (f.id) await expectSendsBack('findings', f.id);
+    for (const f of imported.body.findings as Array<{ id: string | null }>)
+      if (f.id) await expectSendsBack('findings', f.id);
   });
 });

@@ -6,7 +6,9 @@ import { createActor, type Actor } from './support/identity-fixtures.ts';
 import { startTestApp, type TestApp } from './support/start-test-app.ts';
 
 const SCANS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../shared/fixtures/scans');
-const EXPECTED = JSON.parse(readFileSync(path.join(SCANS, 'EXPECTED.json'), 'utf8')) as { files: Record<string, { findings: number; occurrences: number }> };
+const EXPECTED = JSON.parse(readFileSync(path.join(SCANS, 'EXPECTED.json'), 'utf8')) as {
+  files: Record<string, { findings: number; occurrences: number }>;
+};
 
 let app: TestApp;
 let actor: Actor;
@@ -54,26 +56,54 @@ describe('POST /reports/{id}/import-scan with real scanner files', () => {
     expect(again.body.created).toBe(0);
     expect(again.body.merged).toBe(expected.findings);
     expect(again.body.findings.every((f: { new: boolean }) => !f.new)).toBe(true);
-    expect(new Set(again.body.findings.map((f: { id: string }) => f.id))).toEqual(new Set(first.body.findings.map((f: { id: string }) => f.id)));
-    expect((await actor.api.get(`/findings?report_id=${reportId}&per_page=1`)).headers.get('x-total-count')).toBe(String(expected.findings));
+    expect(new Set(again.body.findings.map((f: { id: string }) => f.id))).toEqual(
+      new Set(first.body.findings.map((f: { id: string }) => f.id)),
+    );
+    expect((await actor.api.get(`/findings?report_id=${reportId}&per_page=1`)).headers.get('x-total-count')).toBe(
+      String(expected.findings),
+    );
   });
 
   it('keeps every affected host with its evidence, and merges new hosts into an existing finding', async () => {
     const reportId = await newReport('merge');
-    const one = { source: { scanner: 'nessus' }, ruleId: '57608', title: 'SMB Signing not required', severity: 'medium', occurrences: [{ asset: { id: '10.0.0.5' }, port: 445, protocol: 'tcp', evidence: { output: 'signing: disabled' } }] };
+    const one = {
+      source: { scanner: 'nessus' },
+      ruleId: '57608',
+      title: 'SMB Signing not required',
+      severity: 'medium',
+      occurrences: [
+        { asset: { id: '10.0.0.5' }, port: 445, protocol: 'tcp', evidence: { output: 'signing: disabled' } },
+      ],
+    };
     const first = await actor.api.post(`/reports/${reportId}/import-scan`, { findings: [one] });
     expect(first.body.created).toBe(1);
     const id = first.body.findings[0].id;
     const second = await actor.api.post(`/reports/${reportId}/import-scan`, {
-      findings: [{ ...one, occurrences: [{ asset: { id: '10.0.0.6' }, port: 445, protocol: 'tcp', evidence: { output: 'signing: disabled' } }] }],
+      findings: [
+        {
+          ...one,
+          occurrences: [
+            { asset: { id: '10.0.0.6' }, port: 445, protocol: 'tcp', evidence: { output: 'signing: disabled' } },
+          ],
+        },
+      ],
     });
     expect(second.body).toMatchObject({ created: 0, merged: 1, findings: [{ id, new: false, assetsAdded: 1 }] });
     const finding = (await actor.api.get(`/findings/${id}`)).body;
     expect(finding.affectedAssets.map((a: { host: string }) => a.host)).toEqual(['10.0.0.5', '10.0.0.6']);
     expect(finding.affectedAssets[0].evidence).toContain('signing: disabled');
     // The global library's SMB signing template matched the plugin id.
-    expect(finding.source).toMatchObject({ kind: 'scanner', scanner: 'nessus', ruleId: '57608', templateKey: 'smb-signing-not-required' });
-    expect(first.body.findings[0].template).toMatchObject({ key: 'smb-signing-not-required', matchedOn: 'rule', detail: 'nessus:57608' });
+    expect(finding.source).toMatchObject({
+      kind: 'scanner',
+      scanner: 'nessus',
+      ruleId: '57608',
+      templateKey: 'smb-signing-not-required',
+    });
+    expect(first.body.findings[0].template).toMatchObject({
+      key: 'smb-signing-not-required',
+      matchedOn: 'rule',
+      detail: 'nessus:57608',
+    });
   });
 
   it('takes curated text from a library template that declares the rule or shares a CVE', async () => {
@@ -85,32 +115,76 @@ describe('POST /reports/{id}/import-scan with real scanner files', () => {
       references: ['https://example.org/git'],
       scannerRules: ['nuclei:git-config'],
     });
-    const byCve = await actor.api.post('/finding-library', { title: 'Curated CVE text', severity: 'high', description: 'About the CVE.', cves: ['CVE-2021-44228'] });
+    const byCve = await actor.api.post('/finding-library', {
+      title: 'Curated CVE text',
+      severity: 'high',
+      description: 'About the CVE.',
+      cves: ['CVE-2021-44228'],
+    });
     const reportId = await newReport('library');
     const res = await actor.api.post(`/reports/${reportId}/import-scan`, {
       findings: [
-        { source: { scanner: 'nuclei' }, ruleId: 'git-config', title: 'Git Config File - Detect', severity: 'medium', description: 'scanner text', occurrences: [{ asset: { id: 'https://a.example/.git/config' }, evidence: { response: '[core]' } }] },
-        { source: { scanner: 'nessus' }, ruleId: '155999', title: 'Apache Log4j RCE', severity: 'critical', cves: ['cve-2021-44228'], occurrences: [{ asset: { id: '10.0.0.9' }, port: 8080, protocol: 'tcp' }] },
+        {
+          source: { scanner: 'nuclei' },
+          ruleId: 'git-config',
+          title: 'Git Config File - Detect',
+          severity: 'medium',
+          description: 'scanner text',
+          occurrences: [{ asset: { id: 'https://a.example/.git/config' }, evidence: { response: '[core]' } }],
+        },
+        {
+          source: { scanner: 'nessus' },
+          ruleId: '155999',
+          title: 'Apache Log4j RCE',
+          severity: 'critical',
+          cves: ['cve-2021-44228'],
+          occurrences: [{ asset: { id: '10.0.0.9' }, port: 8080, protocol: 'tcp' }],
+        },
         { source: { scanner: 'nessus' }, ruleId: '10287', title: 'Traceroute Information', severity: 'info' },
       ],
     });
     expect(res.status).toBe(200);
     const [git, log4j, plain] = res.body.findings;
     // Your own templates win over the global library's for the same rule or CVE.
-    expect(git.template).toEqual({ id: byRule.body.id, title: 'Exposed Git repository', key: null, matchedOn: 'rule', detail: 'nuclei:git-config' });
-    expect(log4j.template).toEqual({ id: byCve.body.id, title: 'Curated CVE text', key: null, matchedOn: 'cve', detail: 'CVE-2021-44228' });
+    expect(git.template).toEqual({
+      id: byRule.body.id,
+      title: 'Exposed Git repository',
+      key: null,
+      matchedOn: 'rule',
+      detail: 'nuclei:git-config',
+    });
+    expect(log4j.template).toEqual({
+      id: byCve.body.id,
+      title: 'Curated CVE text',
+      key: null,
+      matchedOn: 'cve',
+      detail: 'CVE-2021-44228',
+    });
     expect(plain.template).toBeNull();
     const stored = (await actor.api.get(`/findings/${git.id}`)).body;
-    expect(stored).toMatchObject({ title: 'Exposed Git repository', description: 'Curated description.', remediation: 'Curated remediation.', severity: 'medium' });
+    expect(stored).toMatchObject({
+      title: 'Exposed Git repository',
+      description: 'Curated description.',
+      remediation: 'Curated remediation.',
+      severity: 'medium',
+    });
     expect(stored.references).toContain('https://example.org/git');
     expect(stored.affectedAssets[0]).toMatchObject({ host: 'a.example', url: 'https://a.example/.git/config' });
     expect(stored.affectedAssets[0].evidence).toContain('[core]');
-    expect(stored.source).toMatchObject({ kind: 'scanner', scanner: 'nuclei', ruleId: 'git-config', templateId: byRule.body.id });
+    expect(stored.source).toMatchObject({
+      kind: 'scanner',
+      scanner: 'nuclei',
+      ruleId: 'git-config',
+      templateId: byRule.body.id,
+    });
   });
 
   it('skips findings below minSeverity and says so', async () => {
     const reportId = await newReport('min severity');
-    const res = await actor.api.post(`/reports/${reportId}/import-scan`, upload('nessus/dd__nessus_with_cvssv3.nessus', 'a.nessus', { minSeverity: 'high' }));
+    const res = await actor.api.post(
+      `/reports/${reportId}/import-scan`,
+      upload('nessus/dd__nessus_with_cvssv3.nessus', 'a.nessus', { minSeverity: 'high' }),
+    );
     expect(res.status).toBe(200);
     expect(res.body.created).toBe(11);
     expect(res.body.skipped).toBe(37);
@@ -119,12 +193,18 @@ describe('POST /reports/{id}/import-scan with real scanner files', () => {
   it('honours Idempotency-Key: a retried upload replays the answer and imports nothing twice', async () => {
     const reportId = await newReport('idempotent import');
     const headers = { 'Idempotency-Key': 'import-1' };
-    const first = await actor.api.post(`/reports/${reportId}/import-scan`, upload('burp/dd__seven_findings.xml'), { headers });
-    const again = await actor.api.post(`/reports/${reportId}/import-scan`, upload('burp/dd__seven_findings.xml'), { headers });
+    const first = await actor.api.post(`/reports/${reportId}/import-scan`, upload('burp/dd__seven_findings.xml'), {
+      headers,
+    });
+    const again = await actor.api.post(`/reports/${reportId}/import-scan`, upload('burp/dd__seven_findings.xml'), {
+      headers,
+    });
     expect(again.status).toBe(200);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual(first.body);
-    const other = await actor.api.post(`/reports/${reportId}/import-scan`, upload('nmap/dd__nmap_1port.xml'), { headers });
+    const other = await actor.api.post(`/reports/${reportId}/import-scan`, upload('nmap/dd__nmap_1port.xml'), {
+      headers,
+    });
     expect(other.status).toBe(422);
     expect(other.body.error.code).toBe('idempotency_key_reused');
   });
@@ -133,12 +213,25 @@ describe('POST /reports/{id}/import-scan with real scanner files', () => {
     const reportId = await newReport('atomic');
     await actor.api.post(`/reports/${reportId}/import-scan`, upload('nmap/dd__nmap_1port.xml'));
     const before = (await actor.api.get(`/findings?report_id=${reportId}&per_page=100`)).body;
-    await app.dbs.tenant.raw(`create or replace function fail_on_boom() returns trigger language plpgsql as $$ begin if new.title = 'BOOM' then raise exception 'boom'; end if; return new; end $$`);
-    await app.dbs.tenant.raw('create trigger boom before insert on findings for each row execute function fail_on_boom()');
+    await app.dbs.tenant.raw(
+      `create or replace function fail_on_boom() returns trigger language plpgsql as $$ ` +
+        `begin if new.title = 'BOOM' then raise exception 'boom'; end if; return new; end ` +
+        `$$`,
+    );
+    await app.dbs.tenant.raw(
+      'create trigger boom before insert on findings for each row execute function fail_on_boom()',
+    );
     try {
       const res = await actor.api.post(`/reports/${reportId}/import-scan`, {
         findings: [
-          { source: { scanner: 'nmap' }, ruleId: 'open-port:22/tcp', groupKey: '22/tcp', title: 'Open port: 22/tcp', severity: 'info', occurrences: [{ asset: { id: '10.9.9.9' }, port: 22, protocol: 'tcp' }] },
+          {
+            source: { scanner: 'nmap' },
+            ruleId: 'open-port:22/tcp',
+            groupKey: '22/tcp',
+            title: 'Open port: 22/tcp',
+            severity: 'info',
+            occurrences: [{ asset: { id: '10.9.9.9' }, port: 22, protocol: 'tcp' }],
+          },
           { source: { scanner: 'nessus' }, ruleId: '1', title: 'Fine', severity: 'low' },
           { source: { scanner: 'nessus' }, ruleId: '2', title: 'BOOM', severity: 'low' },
         ],
@@ -159,12 +252,25 @@ describe('bad scanner files', () => {
   });
 
   const cases: Array<[string, string, RegExp]> = [
-    ['billion laughs', '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;">]><NessusClientData_v2>&lol2;</NessusClientData_v2>', /entit/i],
-    ['external entity', '<?xml version="1.0"?><!DOCTYPE foo [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><nmaprun>&xxe;</nmaprun>', /entit/i],
+    [
+      'billion laughs',
+      '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 ' +
+        '"&lol;&lol;">]><NessusClientData_v2>&lol2;</NessusClientData_v2>',
+      /entit/i,
+    ],
+    [
+      'external entity',
+      '<?xml version="1.0"?><!DOCTYPE foo [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><nmaprun>&xxe;</nmaprun>',
+      /entit/i,
+    ],
     ['truncated XML', '<?xml version="1.0"?><NessusClientData_v2><Report name="x"><ReportHost name="h">', /./],
     ['wrong root element', '<?xml version="1.0"?><html><body/></html>', /./],
     ['binary garbage', '\u0000\u0001\u0002\u00ff\u00fe garbage', /./],
-    ['JSON with a bad line', '{"template-id":"a","info":{"name":"A","severity":"low"},"host":"h"}\n{not json}\n', /line 2/],
+    [
+      'JSON with a bad line',
+      '{"template-id":"a","info":{"name":"A","severity":"low"},"host":"h"}\n{not json}\n',
+      /line 2/,
+    ],
   ];
 
   it.each(cases)('%s answers 422 invalid_scan_file with a useful message', async (_label, content, message) => {
@@ -178,19 +284,28 @@ describe('bad scanner files', () => {
     const bomb = `<?xml version="1.0"?><nmaprun>${'<a>'.repeat(50_000)}${'</a>'.repeat(50_000)}</nmaprun>`;
     const res = await actor.api.post(`/reports/${reportId}/import-scan`, upload(Buffer.from(bomb)));
     expect(res.status).toBe(422);
-    expect(res.body.error.details).toEqual([{ path: '/file', message: expect.stringMatching(/^nmap at line \d+, column \d+: /) }]);
+    expect(res.body.error.details).toEqual([
+      { path: '/file', message: expect.stringMatching(/^nmap at line \d+, column \d+: /) },
+    ]);
   });
 
   it('answers 413 for a file over 4 MB', async () => {
-    const res = await actor.api.post(`/reports/${reportId}/import-scan`, upload(Buffer.alloc(4 * 1024 * 1024 + 10, 0x20)));
+    const res = await actor.api.post(
+      `/reports/${reportId}/import-scan`,
+      upload(Buffer.alloc(4 * 1024 * 1024 + 10, 0x20)),
+    );
     expect(res.status).toBe(413);
     expect(res.body.error.code).toBe('payload_too_large');
   });
 
   it('validates JSON findings against the schema, naming the path', async () => {
-    const res = await actor.api.post(`/reports/${reportId}/import-scan`, { findings: [{ source: { scanner: 'nessus' }, title: 'x', severity: 'urgent' }] });
+    const res = await actor.api.post(`/reports/${reportId}/import-scan`, {
+      findings: [{ source: { scanner: 'nessus' }, title: 'x', severity: 'urgent' }],
+    });
     expect(res.status).toBe(400);
-    expect(res.body.error.details.map((d: { path: string }) => d.path)).toEqual(expect.arrayContaining(['/findings/0/ruleId', '/findings/0/severity']));
+    expect(res.body.error.details.map((d: { path: string }) => d.path)).toEqual(
+      expect.arrayContaining(['/findings/0/ruleId', '/findings/0/severity']),
+    );
   });
 
   it('needs the report client on the key allow-list and hides other reports', async () => {
@@ -199,8 +314,12 @@ describe('bad scanner files', () => {
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('client_not_allowed');
     const readOnly = await createActor(app, { role: 'member', scope: 'read-only' });
-    expect((await readOnly.api.post(`/reports/${reportId}/import-scan`, upload('nmap/dd__nmap_1port.xml'))).body.error.code).toBe('read_only_key');
+    expect(
+      (await readOnly.api.post(`/reports/${reportId}/import-scan`, upload('nmap/dd__nmap_1port.xml'))).body.error.code,
+    ).toBe('read_only_key');
     const external = await createActor(app, { role: 'external' });
-    expect((await external.api.post(`/reports/${reportId}/import-scan`, upload('nmap/dd__nmap_1port.xml'))).status).toBe(404);
+    expect(
+      (await external.api.post(`/reports/${reportId}/import-scan`, upload('nmap/dd__nmap_1port.xml'))).status,
+    ).toBe(404);
   });
 });

@@ -15,7 +15,10 @@ import { httpClient, type ApiResponse } from './support/http-client.ts';
 import { startTestApp, type TestApp } from './support/start-test-app.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
 const ADMIN_A = { email: 'owner@alpha.example', password: 'alpha-owner-password-1' };
 
 let second: EmbeddedServer;
@@ -30,10 +33,16 @@ function admin(...args: string[]): Promise<{ code: number; stdout: string; stder
   return adminWith({}, ...args);
 }
 
-function adminWith(extra: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function adminWith(
+  extra: Record<string, string>,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'apps/api/src/admin/main.ts', ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env, ...extra } }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'apps/api/src/admin/main.ts', ...args],
+      { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env, ...extra } },
+      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -50,7 +59,12 @@ async function databaseExists(serverUrl: string, name: string): Promise<boolean>
 
 beforeAll(async () => {
   secondDir = mkdtempSync(path.join(tmpdir(), 'service-tenancy-api-pg-'));
-  second = await startEmbeddedServer({ dataDir: secondDir, logger: silentLogger, lock: false, settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' } });
+  second = await startEmbeddedServer({
+    dataDir: secondDir,
+    logger: silentLogger,
+    lock: false,
+    settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' },
+  });
   const settings = {
     SERVICE_EDITION: 'hosted',
     TENANT_SERVERS: `eu2=${second.baseUrl}`,
@@ -61,7 +75,12 @@ beforeAll(async () => {
   // The first organization (Alpha) is created on first start, in the configured tenant database.
   app = await startTestApp(settings, { evaluation: false, rateLimitStore: 'postgres' });
   const urls = app.databases.urls;
-  env = { ...settings, CONTROL_PLANE_DATABASE_URL: urls.controlPlane, SHARED_DATABASE_URL: urls.shared, TENANT_DATABASE_URL: urls.tenant };
+  env = {
+    ...settings,
+    CONTROL_PLANE_DATABASE_URL: urls.controlPlane,
+    SHARED_DATABASE_URL: urls.shared,
+    TENANT_DATABASE_URL: urls.tenant,
+  };
   await app.dbs.controlPlane('organizations').update({ plan: 'business' });
 }, 180_000);
 
@@ -73,19 +92,45 @@ afterAll(async () => {
 }, 60_000);
 
 describe('organizations from the command line', () => {
-  it('create-organization provisions Beta on the second server: database, migrations, library, administrator', async () => {
-    const run = await admin('create-organization', '--name', 'Beta', '--plan', 'business', '--server', 'eu2', '--admin-email', 'Owner@Beta.example');
+  it('create-organization provisions Beta on the second server: database, migrations, ' +
+    'library, administrator', async () => {
+    const run = await admin(
+      'create-organization',
+      '--name',
+      'Beta',
+      '--plan',
+      'business',
+      '--server',
+      'eu2',
+      '--admin-email',
+      'Owner@Beta.example',
+    );
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^ok recorded|ok database_created/m);
-    const created = /Created organization Beta \(([0-9a-f-]{36})\), plan business, tenant database (tenant_[0-9a-f]{32}) on eu2: active\./.exec(run.stdout);
+    const created =
+      /Created organization Beta \(([0-9a-f-]{36})\), plan business, tenant database (tenant_[0-9a-f]{32}) on eu2: active\./.exec(
+        run.stdout,
+      );
     expect(created, run.stdout).not.toBeNull();
     betaId = created![1]!;
     betaPassword = /password: (\S+) \(shown once/.exec(run.stdout)![1]!;
     expect(await databaseExists(second.baseUrl, created![2]!)).toBe(true);
 
     // Running it again finds nothing to do and creates nothing twice.
-    const again = await admin('create-organization', '--name', 'Beta', '--plan', 'business', '--server', 'eu2', '--admin-email', 'owner@beta.example', '--id', betaId);
+    const again = await admin(
+      'create-organization',
+      '--name',
+      'Beta',
+      '--plan',
+      'business',
+      '--server',
+      'eu2',
+      '--admin-email',
+      'owner@beta.example',
+      '--id',
+      betaId,
+    );
     expect(again.code).toBe(0);
     expect(again.stdout).toContain(`Resumed organization Beta (${betaId})`);
     expect(again.stdout).not.toContain('password:');
@@ -99,7 +144,17 @@ describe('organizations from the command line', () => {
     const ambiguous = await admin('list-users');
     expect(ambiguous.code).not.toBe(0);
     expect(ambiguous.stderr).toMatch(/There are 2 organizations; name one with --organization <id>\./);
-    const tess = await admin('create-user', '--organization', betaId, '--email', 'tess@beta.example', '--name', 'Tess', '--role', 'member');
+    const tess = await admin(
+      'create-user',
+      '--organization',
+      betaId,
+      '--email',
+      'tess@beta.example',
+      '--name',
+      'Tess',
+      '--role',
+      'member',
+    );
     expect(tess.code, tess.stderr).toBe(0);
     const users = await admin('list-users', '--organization', betaId);
     expect(users.stdout).toMatch(/owner@beta\.example\s+admin\s+active/);
@@ -113,15 +168,49 @@ describe('organizations from the command line', () => {
     expect(Number(library.headers.get('x-total-count'))).toBeGreaterThan(50);
   }, 120_000);
 
-  it('refuses an unknown server, a plan that does not exist and a self-hosted installation, changing nothing', async () => {
-    const unknown = await admin('create-organization', '--name', 'Gamma', '--plan', 'business', '--server', 'nowhere', '--admin-email', 'it@gamma.example');
+  it('refuses an unknown server, a plan that does not exist and a self-hosted ' +
+    'installation, changing nothing', async () => {
+    const unknown = await admin(
+      'create-organization',
+      '--name',
+      'Gamma',
+      '--plan',
+      'business',
+      '--server',
+      'nowhere',
+      '--admin-email',
+      'it@gamma.example',
+    );
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toMatch(/no tenant server "nowhere"/);
-    const plan = await admin('create-organization', '--name', 'Gamma', '--plan', 'platinum', '--server', 'eu2', '--admin-email', 'it@gamma.example');
+    const plan = await admin(
+      'create-organization',
+      '--name',
+      'Gamma',
+      '--plan',
+      'platinum',
+      '--server',
+      'eu2',
+      '--admin-email',
+      'it@gamma.example',
+    );
     expect(plan.stderr).toMatch(/Unknown plan "platinum"/);
-    const selfHosted = await adminWith({ SERVICE_EDITION: 'self-hosted' }, 'create-organization', '--name', 'Gamma', '--plan', 'business', '--server', 'eu2', '--admin-email', 'it@gamma.example');
+    const selfHosted = await adminWith(
+      { SERVICE_EDITION: 'self-hosted' },
+      'create-organization',
+      '--name',
+      'Gamma',
+      '--plan',
+      'business',
+      '--server',
+      'eu2',
+      '--admin-email',
+      'it@gamma.example',
+    );
     expect(selfHosted.code).not.toBe(0);
-    expect(selfHosted.stderr).toMatch(/This installation is self-hosted\.\nhint: Organizations are managed in the hosted edition/);
+    expect(selfHosted.stderr).toMatch(
+      /This installation is self-hosted\.\nhint: Organizations are managed in the hosted edition/,
+    );
     const organizations = await app.dbs.controlPlane('organizations').where({ name: 'Gamma' });
     expect(organizations).toHaveLength(0);
   }, 60_000);
@@ -148,7 +237,11 @@ describe('two organizations', () => {
     await c('findings', '/findings', { reportId: ids.reports, title: 'Alpha finding', severity: 'high' });
     ids['report-findings'] = (await alpha.api.get(`/report-findings?report_id=${ids.reports}`)).body[0].id;
     await c('report-tabs', '/report-tabs', { reportId: ids.reports, title: 'Alpha tab' });
-    await c('report-links', '/report-links', { reportId: ids.reports, title: 'Alpha link', url: 'https://alpha.example' });
+    await c('report-links', '/report-links', {
+      reportId: ids.reports,
+      title: 'Alpha link',
+      url: 'https://alpha.example',
+    });
     const form = new FormData();
     form.set('findingId', ids.findings!);
     form.set('file', new Blob([PNG]), 'alpha.png');
@@ -162,12 +255,16 @@ describe('two organizations', () => {
     ids.users = alpha.user.id;
     const external = await createActor(app, { role: 'external', organizationId: alphaId });
     ids.userId = external.user.id;
-    expect((await alpha.api.post(`/reports/${ids.reports}/shares`, { userId: external.user.id, access: 'view' })).status).toBe(200);
+    expect(
+      (await alpha.api.post(`/reports/${ids.reports}/shares`, { userId: external.user.id, access: 'view' })).status,
+    ).toBe(200);
     ids['api-keys'] = alpha.keyId;
   }, 60_000);
 
   it('every REST route answers 404 for the other organization’s ids, and its lists hold none of its rows', async () => {
-    const doc = (await httpClient(app.url).get('/api/rest-docs/openapi')).body as { paths: Record<string, Record<string, unknown>> };
+    const doc = (await httpClient(app.url).get('/api/rest-docs/openapi')).body as {
+      paths: Record<string, Record<string, unknown>>;
+    };
     const alphaIds = Object.values(ids);
     const before = new Map<string, string>();
     const checked: string[] = [];
@@ -187,19 +284,27 @@ describe('two organizations', () => {
           continue;
         }
         const collection = restPath.split('/')[1]!;
-        const concrete = restPath.replace(/\{(\w+)\}/g, (_m, name: string) => (name === 'id' ? ids[collection] : ids[name])!);
+        const concrete = restPath.replace(
+          /\{(\w+)\}/g,
+          (_m, name: string) => (name === 'id' ? ids[collection] : ids[name])!,
+        );
         expect(concrete, template).not.toMatch(/undefined|\{/);
         if (method === 'get') {
-          // The same URL works for Alpha: the ids are real, only the organization differs (no Word template was uploaded).
+          // The same URL works for Alpha: the ids are real, only the organization differs (no Word template was
+          // uploaded).
           const own = await alpha.api.get(concrete);
           if (!concrete.endsWith('/word-template')) expect(own.status, `Alpha GET ${concrete}`).not.toBe(404);
           if ((own.headers.get('content-type') ?? '').includes('json')) before.set(concrete, own.text);
         }
         const body = method === 'post' || method === 'patch' || method === 'put' ? {} : undefined;
         const res: ApiResponse = await beta.api.request(method.toUpperCase(), concrete, { body });
-        // Why 400 and 422 are accepted for writes: a body is checked before the row is looked up; what matters is that nothing is found or changed.
+        // Why 400 and 422 are accepted for writes: a body is checked before the row is looked up; what matters is that
+        // nothing is found or changed.
         const allowed = method === 'get' || method === 'delete' ? [404] : [400, 404, 415, 422];
-        expect(allowed, `${method.toUpperCase()} ${concrete} as Beta: ${res.status} ${res.text.slice(0, 200)}`).toContain(res.status);
+        expect(
+          allowed,
+          `${method.toUpperCase()} ${concrete} as Beta: ${res.status} ${res.text.slice(0, 200)}`,
+        ).toContain(res.status);
         checked.push(`${method.toUpperCase()} ${template}`);
       }
     }
@@ -208,28 +313,32 @@ describe('two organizations', () => {
     for (const [url, text] of before) expect((await alpha.api.get(url)).text, url).toBe(text);
   }, 120_000);
 
-  it('the session endpoints (administration, own keys) answer 404 for the other organization’s users and keys and list none of them', async () => {
-    const session = await signIn(app, 'owner@beta.example', betaPassword);
-    const alphaUser = alpha.user.id;
-    for (const [method, url, body] of [
-      ['PATCH', `/api/admin/users/${alphaUser}`, { role: 'viewer' }],
-      ['POST', `/api/admin/users/${alphaUser}/deactivate`, undefined],
-      ['POST', `/api/admin/api-keys/${alpha.keyId}/revoke`, undefined],
-      ['PATCH', `/api/profile/api-keys/${alpha.keyId}`, { name: 'taken over' }],
-      ['DELETE', `/api/profile/api-keys/${alpha.keyId}`, undefined],
-    ] as const) {
-      const res = await session.request(method, url, { body });
-      expect(res.status, `${method} ${url}: ${res.text}`).toBe(404);
-    }
-    for (const url of ['/api/admin/users', '/api/admin/api-keys']) {
-      const res = await session.get(url);
-      expect(res.status).toBe(200);
-      expect(res.text).not.toContain(alphaUser);
-      expect(res.text).not.toContain(alpha.keyId);
-    }
-    // Alpha's key still works, unchanged.
-    expect((await alpha.api.get('/clients')).status).toBe(200);
-  });
+  it(
+    'the session endpoints (administration, own keys) answer 404 for the other ' +
+      'organization’s users and keys and list none of them',
+    async () => {
+      const session = await signIn(app, 'owner@beta.example', betaPassword);
+      const alphaUser = alpha.user.id;
+      for (const [method, url, body] of [
+        ['PATCH', `/api/admin/users/${alphaUser}`, { role: 'viewer' }],
+        ['POST', `/api/admin/users/${alphaUser}/deactivate`, undefined],
+        ['POST', `/api/admin/api-keys/${alpha.keyId}/revoke`, undefined],
+        ['PATCH', `/api/profile/api-keys/${alpha.keyId}`, { name: 'taken over' }],
+        ['DELETE', `/api/profile/api-keys/${alpha.keyId}`, undefined],
+      ] as const) {
+        const res = await session.request(method, url, { body });
+        expect(res.status, `${method} ${url}: ${res.text}`).toBe(404);
+      }
+      for (const url of ['/api/admin/users', '/api/admin/api-keys']) {
+        const res = await session.get(url);
+        expect(res.status).toBe(200);
+        expect(res.text).not.toContain(alphaUser);
+        expect(res.text).not.toContain(alpha.keyId);
+      }
+      // Alpha's key still works, unchanged.
+      expect((await alpha.api.get('/clients')).status).toBe(200);
+    },
+  );
 
   it('a body naming the other organization’s parent answers 422 invalid_reference, as for a missing one', async () => {
     for (const [path, body, field] of [
@@ -266,7 +375,17 @@ describe('two service processes', () => {
   async function startProcess(): Promise<Running> {
     const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', RATE_LIMIT_STORE: 'postgres', RATE_LIMIT_PER_KEY: '30', RATE_LIMIT_PER_IP: '100000' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '/root',
+        ...env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+        RATE_LIMIT_STORE: 'postgres',
+        RATE_LIMIT_PER_KEY: '30',
+        RATE_LIMIT_PER_IP: '100000',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.push(child);
@@ -319,33 +438,48 @@ describe('two service processes', () => {
     const actor = await createActor(app, { role: 'member', organizationId: betaId });
     const headers = { 'Idempotency-Key': 'one-row-from-two-processes' };
     const answers = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => httpClient(`${processes[i % 2]!.url}/rest/v1`, { token: actor.key }).post('/clients', { name: 'Exactly once' }, { headers })),
+      Array.from({ length: 10 }, (_, i) =>
+        httpClient(`${processes[i % 2]!.url}/rest/v1`, { token: actor.key }).post(
+          '/clients',
+          { name: 'Exactly once' },
+          { headers },
+        ),
+      ),
     );
     for (const a of answers) expect([201, 409], a.text).toContain(a.status);
     const created = answers.filter((a) => a.status === 201);
     expect(new Set(created.map((a) => a.body.id)).size).toBe(1);
-    const list = await httpClient(`${processes[0]!.url}/rest/v1`, { token: actor.key }).get(`/clients?q=${encodeURIComponent('Exactly once')}`);
+    const list = await httpClient(`${processes[0]!.url}/rest/v1`, { token: actor.key }).get(
+      `/clients?q=${encodeURIComponent('Exactly once')}`,
+    );
     expect(list.body).toHaveLength(1);
   });
 
   it('accept a session made on one process on the other', async () => {
     const session = await signIn({ url: processes[0]!.url } as TestApp, 'owner@beta.example', betaPassword);
-    const me = await httpClient(processes[1]!.url, { headers: { cookie: session.cookie, 'x-requested-with': 'XMLHttpRequest' } }).get('/api/auth/me');
+    const me = await httpClient(processes[1]!.url, {
+      headers: { cookie: session.cookie, 'x-requested-with': 'XMLHttpRequest' },
+    }).get('/api/auth/me');
     expect(me.status).toBe(200);
     expect(me.body.user.email).toBe('owner@beta.example');
   });
 
-  it('close a deprovisioned organization on both processes: keys, sessions and sign-in refused, data kept', async () => {
+  it('close a deprovisioned organization on both processes: keys, sessions and sign-in ' +
+    'refused, data kept', async () => {
     const actor = await createActor(app, { role: 'admin', organizationId: betaId });
     const session = await signIn({ url: processes[0]!.url } as TestApp, 'owner@beta.example', betaPassword);
     const run = await admin('deprovision-organization', '--id', betaId, '--reason', 'contract ended');
     expect(run.stderr).toBe('');
-    expect(run.stdout).toMatch(/Organization Beta \(.+\) is retained: \d+ API keys and \d+ sessions revoked; tenant database tenant_\w+ on eu2 kept\./);
+    expect(run.stdout).toMatch(
+      /Organization Beta \(.+\) is retained: \d+ API keys and \d+ sessions revoked; tenant database tenant_\w+ on eu2 kept\./,
+    );
     for (const p of processes) {
       const rest = await httpClient(`${p.url}/rest/v1`, { token: actor.key }).get('/clients');
       expect(rest.status).toBe(401);
       expect(rest.headers.get('www-authenticate')).toMatch(/^Bearer/);
-      const me = await httpClient(p.url, { headers: { cookie: session.cookie, 'x-requested-with': 'XMLHttpRequest' } }).get('/api/auth/me');
+      const me = await httpClient(p.url, {
+        headers: { cookie: session.cookie, 'x-requested-with': 'XMLHttpRequest' },
+      }).get('/api/auth/me');
       expect(me.status).toBe(401);
       const login = await fetch(`${p.url}/api/auth/login`, {
         method: 'POST',

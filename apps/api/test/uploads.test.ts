@@ -9,7 +9,10 @@ import { createActor, type Actor } from './support/identity-fixtures.ts';
 import { startTestApp, type TestApp } from './support/start-test-app.ts';
 
 // The smallest valid PNG (1x1, transparent).
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
+  'hex',
+);
 
 let app: TestApp;
 let actor: Actor;
@@ -22,9 +25,16 @@ beforeAll(async () => {
   app = await startTestApp({ UPLOAD_TMP_DIR: uploadDir });
   actor = await createActor(app, { role: 'admin', clientIds: [] });
   const client = await actor.api.post('/clients', { name: 'Upload Corp' });
-  await app.dbs.controlPlane('api_keys').where({ id: actor.keyId }).update({ client_ids: [client.body.id] });
+  await app.dbs
+    .controlPlane('api_keys')
+    .where({ id: actor.keyId })
+    .update({ client_ids: [client.body.id] });
   const project = await actor.api.post('/projects', { clientId: client.body.id, name: 'Uploads' });
-  const finding = await actor.api.post('/findings', { projectId: project.body.id, title: 'Has evidence', severity: 'low' });
+  const finding = await actor.api.post('/findings', {
+    projectId: project.body.id,
+    title: 'Has evidence',
+    severity: 'low',
+  });
   expect(finding.status).toBe(201);
   findingId = finding.body.id;
   const report = await actor.api.post('/reports', { projectId: project.body.id, title: 'Scan target' });
@@ -52,15 +62,24 @@ function imageForm(extra: (form: FormData) => void = () => {}): FormData {
 
 describe('multipart uploads', () => {
   it('store one file and leave nothing in the temporary directory', async () => {
-    const res = await actor.api.post('/evidence-images', imageForm((f) => f.append('caption', 'login page')));
+    const res = await actor.api.post(
+      '/evidence-images',
+      imageForm((f) => f.append('caption', 'login page')),
+    );
     expect(res.status).toBe(201);
     expect(await leftOnDisk()).toEqual([]);
   });
 
   it('answer 400 naming the field for a second file part, with nothing left on disk', async () => {
-    const res = await actor.api.post('/evidence-images', imageForm((f) => f.append('file', new Blob([PNG], { type: 'image/png' }), 'second.png')));
+    const res = await actor.api.post(
+      '/evidence-images',
+      imageForm((f) => f.append('file', new Blob([PNG], { type: 'image/png' }), 'second.png')),
+    );
     expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({ code: 'validation_failed', details: [{ path: '/file', message: 'holds more than one file; send exactly one' }] });
+    expect(res.body.error).toMatchObject({
+      code: 'validation_failed',
+      details: [{ path: '/file', message: 'holds more than one file; send exactly one' }],
+    });
     const scan = new FormData();
     scan.append('file', new Blob(['<NessusClientData_v2/>'], { type: 'application/xml' }), 'a.nessus');
     scan.append('file', new Blob(['<NessusClientData_v2/>'], { type: 'application/xml' }), 'b.nessus');
@@ -71,9 +90,14 @@ describe('multipart uploads', () => {
   });
 
   it('answer 400 naming the field for U+0000 in a form field (an evidence caption)', async () => {
-    const res = await actor.api.post('/evidence-images', imageForm((f) => f.append('caption', 'before\u0000after')));
+    const res = await actor.api.post(
+      '/evidence-images',
+      imageForm((f) => f.append('caption', 'before\u0000after')),
+    );
     expect(res.status).toBe(400);
-    expect(res.body.error.details).toEqual([{ path: '/caption', message: 'must not contain the character U+0000 (NUL)' }]);
+    expect(res.body.error.details).toEqual([
+      { path: '/caption', message: 'must not contain the character U+0000 (NUL)' },
+    ]);
     expect(await leftOnDisk()).toEqual([]);
   });
 

@@ -5,7 +5,9 @@ import { launchChromium, skipBrowserTests } from './support/browser.ts';
 import { createActor, signIn } from './support/identity-fixtures.ts';
 import { startTestApp, TEST_ADMIN_PASSWORD, type TestApp } from './support/start-test-app.ts';
 
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+  "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 const HTML_NAME = '<img src=x onerror=alert(1)>';
 const ESCAPED_NAME = '&lt;img src=x onerror=alert(1)&gt;';
 
@@ -19,7 +21,8 @@ afterAll(async () => {
 });
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const get = (path: string, headers: Record<string, string> = {}) => fetch(`${app.url}${path}`, { headers, redirect: 'manual' });
+const get = (path: string, headers: Record<string, string> = {}) =>
+  fetch(`${app.url}${path}`, { headers, redirect: 'manual' });
 /** node:http, because fetch adds `Cache-Control: no-cache` to conditional requests, which forbids a 304. */
 const statusOfConditionalGet = (path: string, etag: string) =>
   new Promise<number>((resolve, reject) => {
@@ -74,7 +77,13 @@ describe('workspace pages over plain HTTP', () => {
     expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(js.headers.get('x-content-type-options')).toBe('nosniff');
     expect(await statusOfConditionalGet('/workspace/assets/workspace.js', js.headers.get('etag')!)).toBe(304);
-    for (const name of ['workspace-pages.ts', '..%2Fworkspace-pages.ts', '..%2F..%2Fapp.ts', 'constructor', 'missing.css']) {
+    for (const name of [
+      'workspace-pages.ts',
+      '..%2Fworkspace-pages.ts',
+      '..%2F..%2Fapp.ts',
+      'constructor',
+      'missing.css',
+    ]) {
       expect((await get(`/workspace/assets/${name}`)).status, name).toBe(404);
     }
   });
@@ -93,7 +102,12 @@ describe('workspace pages over plain HTTP', () => {
 
   it('renders names with HTML in them as text on every page', async () => {
     const admin = await signIn(app, 'admin@example.com', TEST_ADMIN_PASSWORD);
-    const created = await admin.post('/api/admin/users', { email: 'html-name@example.com', name: HTML_NAME, role: 'member', password: 'a-long-test-password-2' });
+    const created = await admin.post('/api/admin/users', {
+      email: 'html-name@example.com',
+      name: HTML_NAME,
+      role: 'member',
+      password: 'a-long-test-password-2',
+    });
     expect(created.status).toBe(201);
     const user = await signIn(app, 'html-name@example.com', 'a-long-test-password-2');
     expect((await user.post('/api/profile/api-keys', { name: HTML_NAME, scope: 'read-only' })).status).toBe(201);
@@ -126,14 +140,18 @@ describe.skipIf(skipBrowserTests)('workspace in headless Chromium', () => {
     });
     p.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
     await p.addInitScript({
-      content: "document.addEventListener('securitypolicyviolation', (e) => console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI));",
+      content:
+        "document.addEventListener('securitypolicyviolation', (e) => console.error('CSP " +
+        "violation: ' + e.violatedDirective + ' ' + e.blockedURI));",
     });
     return p;
   }
 
   /** The row of the key named exactly `name` on the API keys page. */
   const keyRow = (name: string) =>
-    page.locator('#key-table tbody tr', { has: page.locator('td:nth-child(1)', { hasText: new RegExp(`^${escapeRegExp(name)}$`) }) });
+    page.locator('#key-table tbody tr', {
+      has: page.locator('td:nth-child(1)', { hasText: new RegExp(`^${escapeRegExp(name)}$`) }),
+    });
   const alertText = async (id: string) => (await page.locator(`#${id}`).textContent())?.trim();
 
   beforeAll(async () => {
@@ -242,11 +260,18 @@ describe.skipIf(skipBrowserTests)('workspace in headless Chromium', () => {
 
     const allowed = await restCall(scopedKey, 'PATCH', { website: 'https://globex.example' }, `/clients/${ids.Globex}`);
     expect(allowed.status, await allowed.clone().text()).toBe(200);
-    const denied = await restCall(scopedKey, 'PATCH', { website: 'https://acme.example' }, `/clients/${ids['Acme Corp']}`);
+    const denied = await restCall(
+      scopedKey,
+      'PATCH',
+      { website: 'https://acme.example' },
+      `/clients/${ids['Acme Corp']}`,
+    );
     expect(denied.status).toBe(403);
     expect(((await denied.json()) as { error: { code: string } }).error.code).toBe('client_not_allowed');
     // A key with no clients (the default) edits nothing, though it may create.
-    expect((await restCall(ciKey, 'PATCH', { website: 'https://acme.example' }, `/clients/${ids['Acme Corp']}`)).status).toBe(403);
+    expect(
+      (await restCall(ciKey, 'PATCH', { website: 'https://acme.example' }, `/clients/${ids['Acme Corp']}`)).status,
+    ).toBe(403);
   });
 
   it('changes the clients of an existing key by name', async () => {
@@ -265,7 +290,10 @@ describe.skipIf(skipBrowserTests)('workspace in headless Chromium', () => {
     expect(await keyRow('Scoped').locator('td:nth-child(4) li').allTextContents()).toEqual(['Acme Corp', 'Globex']);
     await page.reload();
     expect(await keyRow('Scoped').locator('td:nth-child(4) li').allTextContents()).toEqual(['Acme Corp', 'Globex']);
-    const keys = (await (await context.request.get(`${app.url}/api/profile/api-keys`)).json()) as Array<{ name: string; clientIds: string[] }>;
+    const keys = (await (await context.request.get(`${app.url}/api/profile/api-keys`)).json()) as Array<{
+      name: string;
+      clientIds: string[];
+    }>;
     expect(keys.find((k) => k.name === 'Scoped')!.clientIds).toHaveLength(2);
 
     // Cancelling changes nothing.
@@ -358,7 +386,10 @@ describe.skipIf(skipBrowserTests)('workspace in headless Chromium', () => {
     const messages: string[] = [];
     for (let attempt = 0; attempt < 6; attempt++) {
       await signInPage.getByLabel('Password').fill(`guess-${attempt}`);
-      await Promise.all([signInPage.waitForResponse((r) => r.url().endsWith('/api/auth/login')), signInPage.getByRole('button', { name: 'Sign in' }).click()]);
+      await Promise.all([
+        signInPage.waitForResponse((r) => r.url().endsWith('/api/auth/login')),
+        signInPage.getByRole('button', { name: 'Sign in' }).click(),
+      ]);
       await signInPage.locator('#form-error:not(:empty)').waitFor();
       messages.push((await signInPage.locator('#form-error').textContent())!);
     }

@@ -20,7 +20,8 @@ export interface InstallerConfig {
  *
  * | variable | meaning | default |
  * |---|---|---|
- * | SERVICE_INSTALLER_TRUSTED_KEYS | extra Ed25519 public keys (base64, comma-separated) trusted to sign packages; for test setups | none |
+ * | SERVICE_INSTALLER_TRUSTED_KEYS | extra Ed25519 public keys (base64, comma-separated) trusted to sign packages; for
+ * test setups | none |
  * | SERVICE_INSTALLER_RUNTIME | docker, or local-process (the end-to-end test's stand-in for the engine) | docker |
  * | SERVICE_INSTALLER_PG_BIN | local-process: folder of the PostgreSQL programs | /usr/lib/postgresql/15/bin |
  * | SERVICE_INSTALLER_PG_USER | local-process: user that runs PostgreSQL when the installer runs as root | postgres |
@@ -31,14 +32,19 @@ export interface InstallerConfig {
 export function readInstallerConfig(env: NodeJS.ProcessEnv): InstallerConfig {
   let trustedKeys: TrustedKey[];
   try {
-    trustedKeys = releaseTrustedKeys((env.SERVICE_INSTALLER_TRUSTED_KEYS ?? '').split(','), 'SERVICE_INSTALLER_TRUSTED_KEYS');
+    trustedKeys = releaseTrustedKeys(
+      (env.SERVICE_INSTALLER_TRUSTED_KEYS ?? '').split(','),
+      'SERVICE_INSTALLER_TRUSTED_KEYS',
+    );
   } catch (err) {
     if (err instanceof ReleaseKitError) throw new OperatorError(err.message, { hint: err.hint, cause: err });
     throw err;
   }
   const runtime = env.SERVICE_INSTALLER_RUNTIME?.trim() || 'docker';
   if (runtime !== 'docker' && runtime !== 'local-process') {
-    throw new OperatorError(`SERVICE_INSTALLER_RUNTIME is "${runtime}"; it is docker or local-process`, { hint: 'Unset it for a normal installation (docker).' });
+    throw new OperatorError(`SERVICE_INSTALLER_RUNTIME is "${runtime}"; it is docker or local-process`, {
+      hint: 'Unset it for a normal installation (docker).',
+    });
   }
   return {
     trustedKeys,
@@ -58,6 +64,9 @@ export function readInstallerConfig(env: NodeJS.ProcessEnv): InstallerConfig {
 function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
-  if (!/^\d+(\.\d+)?$/.test(raw)) throw new OperatorError(`${name} is "${raw}", not a number of seconds`, { hint: `Unset ${name} or give seconds, e.g. ${fallback}.` });
+  if (!/^\d+(\.\d+)?$/.test(raw))
+    throw new OperatorError(`${name} is "${raw}", not a number of seconds`, {
+      hint: `Unset ${name} or give seconds, e.g. ${fallback}.`,
+    });
   return Number(raw);
 }

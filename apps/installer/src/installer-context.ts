@@ -36,7 +36,14 @@ export interface InstallerContext {
   openSession(command: CommandName, home: string, options?: { createHome?: boolean }): Promise<Session>;
 }
 
-export function createInstallerContext(options: { config: InstallerConfig; output: ReporterOutput; prompt: Prompt; cwd: string; clock?: Clock; runtimeFactory?: typeof createRuntime }): InstallerContext {
+export function createInstallerContext(options: {
+  config: InstallerConfig;
+  output: ReporterOutput;
+  prompt: Prompt;
+  cwd: string;
+  clock?: Clock;
+  runtimeFactory?: typeof createRuntime;
+}): InstallerContext {
   const clock = options.clock ?? systemClock;
   const now = () => new Date(clock.now());
   let currentLog: LogFile | null = null;
@@ -66,9 +73,16 @@ export function createInstallerContext(options: { config: InstallerConfig; outpu
       const lock = await acquireInstallLock(home, command, { now: now() });
       log.attach(home);
       if (lock.tookOverFrom) {
-        reporter.warn(`took over a stale lock of \`${lock.tookOverFrom.command}\` (pid ${lock.tookOverFrom.pid}, since ${lock.tookOverFrom.startedAt}); that run had died`);
+        reporter.warn(
+          `took over a stale lock of \`${lock.tookOverFrom.command}\` (pid ` +
+            `${lock.tookOverFrom.pid}, since ${lock.tookOverFrom.startedAt}); that run had ` +
+            `died`,
+        );
       }
-      reporter.log(`installer ${command} --home ${home} (package ${findPackageDir(options.cwd) ?? 'none'}, runtime ${options.config.runtime})`);
+      reporter.log(
+        `installer ${command} --home ${home} (package ` +
+          `${findPackageDir(options.cwd) ?? 'none'}, runtime ${options.config.runtime})`,
+      );
       const runtime = (options.runtimeFactory ?? createRuntime)(options.config, home, (line) => log.write(line));
       return {
         home,

@@ -12,7 +12,14 @@ import { createInstallerContext, type InstallerContext } from './installer-conte
 import { readInstallerConfig } from './installer-config.ts';
 import { createPrompt } from './ui/prompt.ts';
 
-const COMMANDS: AnyCommand<InstallerContext>[] = [statusCommand, backupCommand, upgradeCommand, restoreCommand, importGlobalsCommand, installCommand];
+const COMMANDS: AnyCommand<InstallerContext>[] = [
+  statusCommand,
+  backupCommand,
+  upgradeCommand,
+  restoreCommand,
+  importGlobalsCommand,
+  installCommand,
+];
 
 let prompt: ReturnType<typeof createPrompt> | null = null;
 await runCli<InstallerContext>({
@@ -21,8 +28,14 @@ await runCli<InstallerContext>({
   commands: COMMANDS,
   context: () => {
     prompt = createPrompt(process.stdin, process.stdout, () => {});
-    return createInstallerContext({ config: readInstallerConfig(process.env), output: { write: (t) => process.stdout.write(t), isTTY: process.stdout.isTTY === true }, prompt, cwd: process.cwd() });
+    return createInstallerContext({
+      config: readInstallerConfig(process.env),
+      output: { write: (t) => process.stdout.write(t), isTTY: process.stdout.isTTY === true },
+      prompt,
+      cwd: process.cwd(),
+    });
   },
   dispose: () => prompt?.close(),
-  translateError: (err) => (err instanceof ReleaseKitError ? new OperatorError(err.message, { hint: err.hint, cause: err }) : undefined),
+  translateError: (err) =>
+    err instanceof ReleaseKitError ? new OperatorError(err.message, { hint: err.hint, cause: err }) : undefined,
 });

@@ -5,7 +5,15 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestFolder, createTestSigningKey, installStandInDocker, signTestPackage, writeTestPackage, type StandInDocker, type TestFolder } from '@service/release-kit/testing';
+import {
+  createTestFolder,
+  createTestSigningKey,
+  installStandInDocker,
+  signTestPackage,
+  writeTestPackage,
+  type StandInDocker,
+  type TestFolder,
+} from '@service/release-kit/testing';
 
 const LAUNCHER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../release/install.sh');
 const key = createTestSigningKey();
@@ -18,7 +26,14 @@ describe('install.sh', () => {
   beforeEach(async () => {
     folder = createTestFolder('launcher-');
     docker = installStandInDocker(folder.path('docker'));
-    pkg = await writeTestPackage(folder, { version: '1.3.0', signWith: key, files: { 'installer/installer.mjs': 'console.log(JSON.stringify({ argv: process.argv.slice(2), node: process.version }));\n' } });
+    pkg = await writeTestPackage(folder, {
+      version: '1.3.0',
+      signWith: key,
+      files: {
+        'installer/installer.mjs':
+          'console.log(JSON.stringify({ argv: process.argv.slice(2), node: process.version }));\n',
+      },
+    });
     copyFileSync(LAUNCHER, path.join(pkg, 'install.sh'));
     // The app image archive as `docker save` writes it, so the stand-in can load it.
     folder.write({ 'ctx/Dockerfile': 'FROM node\n', 'ctx/app/apps/api/src/main.js': '' });
@@ -31,9 +46,17 @@ describe('install.sh', () => {
   });
   afterEach(() => folder.remove());
 
-  function launch(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  function launch(
+    args: string[],
+    env: Record<string, string>,
+  ): Promise<{ code: number; stdout: string; stderr: string }> {
     return new Promise((resolve) => {
-      execFile('sh', [path.join(pkg, 'install.sh'), ...args], { cwd: pkg, env: { PATH: docker.path, HOME: folder.dir, ...env } }, (err, stdout, stderr) => resolve({ code: err ? (err.code as number) : 0, stdout, stderr }));
+      execFile(
+        'sh',
+        [path.join(pkg, 'install.sh'), ...args],
+        { cwd: pkg, env: { PATH: docker.path, HOME: folder.dir, ...env } },
+        (err, stdout, stderr) => resolve({ code: err ? (err.code as number) : 0, stdout, stderr }),
+      );
     });
   }
 
@@ -44,29 +67,54 @@ describe('install.sh', () => {
     expect(docker.calls()).toEqual([]);
   });
 
-  it('otherwise checks the signature and the image, loads it, and runs the installer inside it with the installation and the Docker socket', async () => {
-    const home = folder.path('home');
-    const run = await launch(['upgrade', '--home', home, '--yes'], { SERVICE_INSTALLER_USE_IMAGE: '1', SERVICE_INSTALLER_TRUSTED_KEYS: key.publicBase64 });
-    expect(run.stderr).toBe('');
-    expect(run.code).toBe(0);
-    const calls = docker.commandLines();
-    expect(calls[0]).toBe('image inspect service/app:1.3.0');
-    expect(calls[1]).toBe(`load -i ${pkg}/images/app.tar`);
-    expect(calls[2]).toBe(
-      `run --rm -i --user 0:0 --pid host --uts host -v /var/run/docker.sock:/var/run/docker.sock -v ${docker.binDir}/docker:/usr/local/bin/docker:ro -v ${pkg}:${pkg}:ro -v ${home}:${home} -w ${pkg} -e SERVICE_INSTALLER_IN_IMAGE=1 -e SERVICE_INSTALLER_TRUSTED_KEYS=${key.publicBase64} -e TERM=dumb --entrypoint node service/app:1.3.0 ${pkg}/installer/installer.mjs upgrade --home ${home} --yes`,
-    );
-  });
+  it(
+    'otherwise checks the signature and the image, loads it, and runs the installer ' +
+      'inside it with the installation and the Docker socket',
+    async () => {
+      const home = folder.path('home');
+      const run = await launch(['upgrade', '--home', home, '--yes'], {
+        SERVICE_INSTALLER_USE_IMAGE: '1',
+        SERVICE_INSTALLER_TRUSTED_KEYS: key.publicBase64,
+      });
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      const calls = docker.commandLines();
+      expect(calls[0]).toBe('image inspect service/app:1.3.0');
+      expect(calls[1]).toBe(`load -i ${pkg}/images/app.tar`);
+      expect(calls[2]).toBe(
+        `run --rm -i --user 0:0 --pid host --uts host -v ` +
+          `/var/run/docker.sock:/var/run/docker.sock -v ` +
+          `${docker.binDir}/docker:/usr/local/bin/docker:ro -v ${pkg}:${pkg}:ro -v ` +
+          `${home}:${home} -w ${pkg} -e SERVICE_INSTALLER_IN_IMAGE=1 -e ` +
+          `SERVICE_INSTALLER_TRUSTED_KEYS=${key.publicBase64} -e TERM=dumb --entrypoint ` +
+          `node service/app:1.3.0 ${pkg}/installer/installer.mjs upgrade --home ${home} ` +
+          `--yes`,
+      );
+    },
+  );
 
   it('refuses to load the image of a package signed with an unknown key', async () => {
-    const run = await launch(['status'], { SERVICE_INSTALLER_USE_IMAGE: '1', SERVICE_INSTALLER_TRUSTED_KEYS: createTestSigningKey().publicBase64 });
+    const run = await launch(['status'], {
+      SERVICE_INSTALLER_USE_IMAGE: '1',
+      SERVICE_INSTALLER_TRUSTED_KEYS: createTestSigningKey().publicBase64,
+    });
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe('error: SHA256SUMS does not match its signature by any trusted key\nhint: Do not use this package. Get it again from the vendor.\n');
+    expect(run.stderr).toBe(
+      'error: SHA256SUMS does not match its signature by any trusted key\nhint: Do not ' +
+        'use this package. Get it again from the vendor.\n',
+    );
     expect(docker.commandLines()).toEqual(['image inspect service/app:1.3.0']);
   });
 
   it('refuses to load an app image that does not match SHA256SUMS', async () => {
-    writeFileSync(path.join(pkg, 'images/app.tar'), Buffer.concat([readFileSync(path.join(pkg, 'images/app.tar')), Buffer.from('x')]));
-    const run = await launch(['status'], { SERVICE_INSTALLER_USE_IMAGE: '1', SERVICE_INSTALLER_TRUSTED_KEYS: key.publicBase64 });
+    writeFileSync(
+      path.join(pkg, 'images/app.tar'),
+      Buffer.concat([readFileSync(path.join(pkg, 'images/app.tar')), Buffer.from('x')]),
+    );
+    const run = await launch(['status'], {
+      SERVICE_INSTALLER_USE_IMAGE: '1',
+      SERVICE_INSTALLER_TRUSTED_KEYS: key.publicBase64,
+    });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/error: images\/app\.tar does not match SHA256SUMS\n/);
     expect(docker.commandLines()).toEqual(['image inspect service/app:1.3.0']);
@@ -76,6 +124,8 @@ describe('install.sh', () => {
     execFileSync('rm', [path.join(pkg, 'SHA256SUMS.sig')]);
     const run = await launch(['status'], { SERVICE_INSTALLER_USE_IMAGE: '1' });
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe('error: the package is not signed: SHA256SUMS.sig is missing\nhint: Use only packages signed by the vendor.\n');
+    expect(run.stderr).toBe(
+      'error: the package is not signed: SHA256SUMS.sig is missing\nhint: Use only packages signed by the vendor.\n',
+    );
   });
 });

@@ -32,7 +32,19 @@ export interface KeyPrincipal {
   tenantDatabase: string;
 }
 
-const COLUMNS = ['id', 'user_id', 'name', 'scope', 'prefix', 'client_ids', 'expires_at', 'created_at', 'updated_at', 'last_used_at', 'revoked_at'];
+const COLUMNS = [
+  'id',
+  'user_id',
+  'name',
+  'scope',
+  'prefix',
+  'client_ids',
+  'expires_at',
+  'created_at',
+  'updated_at',
+  'last_used_at',
+  'revoked_at',
+];
 
 type Row = {
   id: string;
@@ -124,11 +136,16 @@ export class ApiKeyRepository {
   }
 
   async listForUser(organizationId: string, userId: string): Promise<ApiKey[]> {
-    const rows = await this.db('api_keys').select(COLUMNS).where({ organization_id: organizationId, user_id: userId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id' }]);
+    const rows = await this.db('api_keys')
+      .select(COLUMNS)
+      .where({ organization_id: organizationId, user_id: userId })
+      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id' }]);
     return rows.map((r) => toApiKey(r));
   }
 
-  async listForOrganization(organizationId: string): Promise<Array<ApiKey & { ownerEmail: string; ownerName: string }>> {
+  async listForOrganization(
+    organizationId: string,
+  ): Promise<Array<ApiKey & { ownerEmail: string; ownerName: string }>> {
     const rows = await this.db('api_keys as k')
       .join('users as u', 'u.id', 'k.user_id')
       .select([...COLUMNS.map((c) => `k.${c}`), 'u.email as owner_email', 'u.name as owner_name'])
@@ -145,11 +162,19 @@ export class ApiKeyRepository {
   }
 
   /** Renames a key or replaces its client allow-list (the owner's own keys only). */
-  async update(organizationId: string, id: string, ownerId: string, patch: { name?: string; clientIds?: readonly string[] }): Promise<ApiKey | null> {
+  async update(
+    organizationId: string,
+    id: string,
+    ownerId: string,
+    patch: { name?: string; clientIds?: readonly string[] },
+  ): Promise<ApiKey | null> {
     const values: Record<string, unknown> = { updated_at: this.db.fn.now(3) };
     if (patch.name !== undefined) values.name = patch.name;
     if (patch.clientIds !== undefined) values.client_ids = [...new Set(patch.clientIds)];
-    const [row] = await this.db('api_keys').where({ organization_id: organizationId, id, user_id: ownerId }).update(values).returning(COLUMNS);
+    const [row] = await this.db('api_keys')
+      .where({ organization_id: organizationId, id, user_id: ownerId })
+      .update(values)
+      .returning(COLUMNS);
     return row ? toApiKey(row) : null;
   }
 
@@ -157,7 +182,13 @@ export class ApiKeyRepository {
   async revoke(organizationId: string, id: string, byUserId: string, ownerId?: string): Promise<ApiKey | null> {
     const q = this.db('api_keys').where({ organization_id: organizationId, id });
     if (ownerId) q.andWhere({ user_id: ownerId });
-    const [row] = await q.update({ revoked_at: this.db.raw('coalesce(revoked_at, now())'), revoked_by: this.db.raw('coalesce(revoked_by, ?)', [byUserId]), updated_at: this.db.fn.now(3) }).returning(COLUMNS);
+    const [row] = await q
+      .update({
+        revoked_at: this.db.raw('coalesce(revoked_at, now())'),
+        revoked_by: this.db.raw('coalesce(revoked_by, ?)', [byUserId]),
+        updated_at: this.db.fn.now(3),
+      })
+      .returning(COLUMNS);
     return row ? toApiKey(row) : null;
   }
 
@@ -173,7 +204,20 @@ export class ApiKeyRepository {
     const row = await this.db('api_keys as k')
       .join('users as u', 'u.id', 'k.user_id')
       .join('organizations as o', 'o.id', 'k.organization_id')
-      .select('k.id', 'k.user_id', 'k.organization_id', 'k.scope', 'k.client_ids', 'k.expires_at', 'k.revoked_at', 'k.last_used_at', 'u.role', 'u.active', 'o.plan', 'o.tenant_database')
+      .select(
+        'k.id',
+        'k.user_id',
+        'k.organization_id',
+        'k.scope',
+        'k.client_ids',
+        'k.expires_at',
+        'k.revoked_at',
+        'k.last_used_at',
+        'u.role',
+        'u.active',
+        'o.plan',
+        'o.tenant_database',
+      )
       .where('k.key_hash', hash)
       .first();
     if (!wellFormed || !row || row.revoked_at || row.expires_at <= now || !row.active) return null;
@@ -181,11 +225,20 @@ export class ApiKeyRepository {
       // Why: at most one write per key per minute, and never on the request's critical path.
       this.db('api_keys')
         .where({ id: row.id })
-        .andWhere((w) => w.whereNull('last_used_at').orWhere('last_used_at', '<', new Date(now.getTime() - LAST_USED_GRANULARITY_MS)))
+        .andWhere((w) =>
+          w.whereNull('last_used_at').orWhere('last_used_at', '<', new Date(now.getTime() - LAST_USED_GRANULARITY_MS)),
+        )
         .update({ last_used_at: now })
         .catch((err: unknown) => {
           // Why only a warning: last_used_at is informational; the request itself went through.
-          this.logger.warn('api_key_last_used_update_failed', { keyId: row.id, error: { name: (err as Error)?.name, code: (err as { code?: string })?.code, message: (err as Error)?.message } });
+          this.logger.warn('api_key_last_used_update_failed', {
+            keyId: row.id,
+            error: {
+              name: (err as Error)?.name,
+              code: (err as { code?: string })?.code,
+              message: (err as Error)?.message,
+            },
+          });
         });
     }
     return {

@@ -13,16 +13,27 @@ export interface BootstrapResult {
  * configured email and password, else `admin@localhost` with a random password for the caller to
  * print once. Safe when two processes start together (the second sees the first's organization).
  */
-export async function bootstrapOrganization(db: Knex, options: { adminEmail: string | null; adminPassword: string | null; organizationName?: string }): Promise<BootstrapResult> {
+export async function bootstrapOrganization(
+  db: Knex,
+  options: { adminEmail: string | null; adminPassword: string | null; organizationName?: string },
+): Promise<BootstrapResult> {
   return db.transaction(async (trx) => {
     // Why: serialises concurrent first starts without a separate lock table.
     await trx.raw('select pg_advisory_xact_lock(727001)');
     const existing = await trx('organizations').select('id').orderBy('created_at').first();
     if (existing) return { organizationId: existing.id, createdAdmin: null };
-    const [org] = await trx('organizations').insert({ name: options.organizationName ?? 'Workspace' }).returning(['id']);
+    const [org] = await trx('organizations')
+      .insert({ name: options.organizationName ?? 'Workspace' })
+      .returning(['id']);
     const email = options.adminEmail ?? 'admin@localhost';
     const generatedPassword = options.adminPassword ? null : generatePassword();
-    await new UserRepository(trx).create({ organizationId: org.id, email, name: 'Administrator', role: 'admin', password: options.adminPassword ?? generatedPassword });
+    await new UserRepository(trx).create({
+      organizationId: org.id,
+      email,
+      name: 'Administrator',
+      role: 'admin',
+      password: options.adminPassword ?? generatedPassword,
+    });
     return { organizationId: org.id, createdAdmin: { email, generatedPassword } };
   });
 }

@@ -1,5 +1,11 @@
 export { API_KEY_PREFIX, generateApiKeySecret, hashApiKey, isWellFormedApiKey } from './api-key-secret.ts';
-export { hashPassword, verifyPassword, generatePassword, MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH } from './password.ts';
+export {
+  hashPassword,
+  verifyPassword,
+  generatePassword,
+  MIN_PASSWORD_LENGTH,
+  MAX_PASSWORD_LENGTH,
+} from './password.ts';
 export { SESSION_COOKIE, SESSION_IDLE_MS, SESSION_ABSOLUTE_MS } from './session-token.ts';
 export { authorize, ACTIONS, ROLES, KEY_SCOPES } from './policy.ts';
 export type { Action, Caller, Decision, DenialCode, Grant, KeyScope, Role, Target } from './policy.ts';

@@ -1,7 +1,9 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
 const scrypt = (password: string, salt: Buffer, keylen: number, options: ScryptOptions) =>
-  new Promise<Buffer>((resolve, reject) => scryptCallback(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))));
+  new Promise<Buffer>((resolve, reject) =>
+    scryptCallback(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))),
+  );
 
 const PARAMS = { N: 16384, r: 8, p: 1 };
 const KEY_LENGTH = 32;
@@ -23,12 +25,17 @@ export async function verifyPassword(password: string, stored: string | null): P
   if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
   const [, n, r, p, saltText, hashText] = parts;
   const expected = Buffer.from(hashText!, 'base64url');
-  const key = await scrypt(password.slice(0, MAX_PASSWORD_LENGTH), Buffer.from(saltText!, 'base64url'), expected.length, {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-    maxmem: 64 * 1024 * 1024,
-  });
+  const key = await scrypt(
+    password.slice(0, MAX_PASSWORD_LENGTH),
+    Buffer.from(saltText!, 'base64url'),
+    expected.length,
+    {
+      N: Number(n),
+      r: Number(r),
+      p: Number(p),
+      maxmem: 64 * 1024 * 1024,
+    },
+  );
   return stored !== null && timingSafeEqual(key, expected);
 }
 

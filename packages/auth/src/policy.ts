@@ -13,7 +13,18 @@ export type KeyScope = (typeof KEY_SCOPES)[number];
 
 export type Grant = 'view' | 'edit';
 
-export const ACTIONS = ['read', 'export', 'create', 'update', 'delete', 'upload', 'import', 'share', 'restore', 'administer'] as const;
+export const ACTIONS = [
+  'read',
+  'export',
+  'create',
+  'update',
+  'delete',
+  'upload',
+  'import',
+  'share',
+  'restore',
+  'administer',
+] as const;
 /**
  * - `read`, `export`: look, download.
  * - `create`: a plain create (not restricted by the client allow-list).
@@ -69,7 +80,12 @@ export function authorize(caller: Caller, action: Action, target: Target): Decis
   if (caller.role === 'external' && (target.workspaceWide || target.grant === null)) return deny('not_found');
   if (caller.scope === 'read-only' && !READS.has(action)) return deny('read_only_key');
   if (!roleAllows(caller, action, target)) return deny('forbidden');
-  if (ALLOW_LISTED.has(action) && caller.scope !== null && target.clientId !== null && !caller.allowedClientIds.includes(target.clientId)) {
+  if (
+    ALLOW_LISTED.has(action) &&
+    caller.scope !== null &&
+    target.clientId !== null &&
+    !caller.allowedClientIds.includes(target.clientId)
+  ) {
     return deny('client_not_allowed');
   }
   return ALLOWED;

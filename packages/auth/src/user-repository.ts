@@ -26,7 +26,17 @@ type Row = {
   deactivated_at: Date | null;
 };
 
-export const USER_COLUMNS = ['id', 'organization_id', 'email', 'name', 'role', 'active', 'created_at', 'updated_at', 'deactivated_at'];
+export const USER_COLUMNS = [
+  'id',
+  'organization_id',
+  'email',
+  'name',
+  'role',
+  'active',
+  'created_at',
+  'updated_at',
+  'deactivated_at',
+];
 
 export function toUser(row: Row): User {
   return {
@@ -65,7 +75,11 @@ export class LastAdministratorError extends Error {
  * and sees the truth. Ordered by id so concurrent callers lock in the same order.
  */
 async function assertNotLastAdmin(trx: Knex.Transaction, organizationId: string, userId: string): Promise<void> {
-  const admins = (await trx('users').select('id', 'email').where({ organization_id: organizationId, role: 'admin', active: true }).orderBy('id').forUpdate()) as Array<{ id: string; email: string }>;
+  const admins = (await trx('users')
+    .select('id', 'email')
+    .where({ organization_id: organizationId, role: 'admin', active: true })
+    .orderBy('id')
+    .forUpdate()) as Array<{ id: string; email: string }>;
   const target = admins.find((a) => a.id === userId);
   if (target && admins.length <= 1) throw new LastAdministratorError(target.email);
 }
@@ -75,7 +89,10 @@ export class UserRepository {
   constructor(private readonly db: Knex) {}
 
   async list(organizationId: string, filter: { ids?: string[] } = {}): Promise<User[]> {
-    const q = this.db('users').select(USER_COLUMNS).where({ organization_id: organizationId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+    const q = this.db('users')
+      .select(USER_COLUMNS)
+      .where({ organization_id: organizationId })
+      .orderBy([{ column: 'created_at' }, { column: 'id' }]);
     if (filter.ids) q.whereIn('id', filter.ids);
     return (await q).map(toUser);
   }
@@ -86,11 +103,20 @@ export class UserRepository {
   }
 
   async findByEmailWithPassword(email: string): Promise<(User & { passwordHash: string | null }) | null> {
-    const row = await this.db('users').select([...USER_COLUMNS, 'password_hash']).where({ email }).first();
+    const row = await this.db('users')
+      .select([...USER_COLUMNS, 'password_hash'])
+      .where({ email })
+      .first();
     return row ? { ...toUser(row), passwordHash: row.password_hash } : null;
   }
 
-  async create(input: { organizationId: string; email: string; name: string; role: Role; password?: string | null }): Promise<User> {
+  async create(input: {
+    organizationId: string;
+    email: string;
+    name: string;
+    role: Role;
+    password?: string | null;
+  }): Promise<User> {
     try {
       const [row] = await this.db('users')
         .insert({
@@ -124,7 +150,9 @@ export class UserRepository {
   }
 
   async setPassword(id: string, password: string): Promise<void> {
-    await this.db('users').where({ id }).update({ password_hash: await hashPassword(password), updated_at: this.db.fn.now(3) });
+    await this.db('users')
+      .where({ id })
+      .update({ password_hash: await hashPassword(password), updated_at: this.db.fn.now(3) });
   }
 
   /**
@@ -137,17 +165,29 @@ export class UserRepository {
       await assertNotLastAdmin(trx, organizationId, id);
       const [row] = await trx('users')
         .where({ organization_id: organizationId, id })
-        .update({ active: false, deactivated_at: trx.raw('coalesce(deactivated_at, now())'), updated_at: trx.fn.now(3) })
+        .update({
+          active: false,
+          deactivated_at: trx.raw('coalesce(deactivated_at, now())'),
+          updated_at: trx.fn.now(3),
+        })
         .returning(USER_COLUMNS);
       if (!row) return null;
-      await trx('api_keys').where({ user_id: id }).whereNull('revoked_at').update({ revoked_at: trx.fn.now(3), revoked_by: byUserId });
-      await trx('sessions').where({ user_id: id }).whereNull('revoked_at').update({ revoked_at: trx.fn.now(3) });
+      await trx('api_keys')
+        .where({ user_id: id })
+        .whereNull('revoked_at')
+        .update({ revoked_at: trx.fn.now(3), revoked_by: byUserId });
+      await trx('sessions')
+        .where({ user_id: id })
+        .whereNull('revoked_at')
+        .update({ revoked_at: trx.fn.now(3) });
       return toUser(row);
     });
   }
 
   async countActiveAdmins(organizationId: string): Promise<number> {
-    const [{ n }] = (await this.db('users').where({ organization_id: organizationId, role: 'admin', active: true }).count({ n: '*' })) as [{ n: number }];
+    const [{ n }] = (await this.db('users')
+      .where({ organization_id: organizationId, role: 'admin', active: true })
+      .count({ n: '*' })) as [{ n: number }];
     return Number(n);
   }
 }

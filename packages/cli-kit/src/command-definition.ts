@@ -40,7 +40,9 @@ export interface CommandDefinition<Ctx, Input = Record<string, unknown>> {
 }
 
 /** Identity function that lets TypeScript check a command against its context and input types. */
-export function defineCommand<Ctx, Input = Record<string, unknown>>(definition: CommandDefinition<Ctx, Input>): CommandDefinition<Ctx, Input> {
+export function defineCommand<Ctx, Input = Record<string, unknown>>(
+  definition: CommandDefinition<Ctx, Input>,
+): CommandDefinition<Ctx, Input> {
   return definition;
 }
 

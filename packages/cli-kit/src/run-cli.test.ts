@@ -31,7 +31,8 @@ const fail = defineCommand<Ctx, { kind: string; dryRun?: boolean }>({
     { flags: '--dry-run', description: 'only say' },
   ],
   run(_ctx, input) {
-    if (input.kind === 'operator') throw new OperatorError('the widget 7 is broken', { hint: 'Run `cli repair 7`.', exitCode: 3 });
+    if (input.kind === 'operator')
+      throw new OperatorError('the widget 7 is broken', { hint: 'Run `cli repair 7`.', exitCode: 3 });
     if (input.kind === 'foreign') throw Object.assign(new Error('bad setting PORT'), { foreign: true });
     throw new TypeError('cannot read properties of undefined');
   },
@@ -87,17 +88,29 @@ describe('executeCli', () => {
   it('calls an unexpected error a bug in one line, and shows the stack only with --debug', async () => {
     const r = await run(['fail', '--kind', 'bug']);
     expect(r.code).toBe(BUG_EXIT_CODE);
-    expect(r.stderr).toBe('error: unexpected failure in cli fail; this is a bug: cannot read properties of undefined\nhint: Run the same command again with --debug to see the stack trace, and report it.\n');
-    for (const argv of [['fail', '--kind', 'bug', '--debug'], ['--debug', 'fail', '--kind', 'bug']]) {
+    expect(r.stderr).toBe(
+      'error: unexpected failure in cli fail; this is a bug: cannot read properties of ' +
+        'undefined\nhint: Run the same command again with --debug to see the stack trace, ' +
+        'and report it.\n',
+    );
+    for (const argv of [
+      ['fail', '--kind', 'bug', '--debug'],
+      ['--debug', 'fail', '--kind', 'bug'],
+    ]) {
       const debug = await run(argv);
       expect(debug.code).toBe(BUG_EXIT_CODE);
-      expect(debug.stderr).toMatch(/^error: unexpected failure in cli fail; this is a bug: cannot read properties of undefined\nTypeError: cannot read[^\n]*\n\s+at /);
+      expect(debug.stderr).toMatch(
+        /^error: unexpected failure in cli fail; this is a bug: cannot read properties of undefined\nTypeError: cannot read[^\n]*\n\s+at /,
+      );
     }
   });
 
   it('lets a CLI translate errors of lower layers that carry an operator message', async () => {
     const r = await run(['fail', '--kind', 'foreign'], {
-      translateError: (err) => ((err as { foreign?: boolean }).foreign ? new OperatorError((err as Error).message, { hint: 'Fix .env.' }) : undefined),
+      translateError: (err) =>
+        (err as { foreign?: boolean }).foreign
+          ? new OperatorError((err as Error).message, { hint: 'Fix .env.' })
+          : undefined,
     });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('error: bad setting PORT\nhint: Fix .env.\n');
@@ -116,12 +129,18 @@ describe('executeCli', () => {
   it.each([
     [['greet'], /^error: greet needs the argument <name>\nhint: Run `cli greet --help` for its options\.\n$/],
     [['fail'], /^error: fail needs --kind <kind>\nhint: Run `cli fail --help`/],
-    [['fail', '--kind', 'other'], /^error: fail: option '--kind <kind>' argument 'other' is invalid\. Allowed choices are operator, bug, foreign\.\nhint:/],
+    [
+      ['fail', '--kind', 'other'],
+      /^error: fail: option '--kind <kind>' argument 'other' is invalid\. Allowed choices are operator, bug, foreign\.\nhint:/,
+    ],
     [['fail', '--kindd', 'bug'], /^error: fail: unknown option --kindd\n/],
     [['greet', 'x', '--nope'], /^error: greet: unknown option --nope\nhint: Run `cli greet --help`/],
     [['greet', 'x', '--tag'], /^error: greet: option --tag <tag> needs a value\n/],
     [['greet', 'x', 'y'], /^error: greet: too many arguments for 'greet'\. Expected 1 argument but got 2\.\n/],
-    [['frobnicate'], /^error: unknown command "frobnicate"; commands are greet, fail\nhint: Run `cli --help` for the list of commands\.\n$/],
+    [
+      ['frobnicate'],
+      /^error: unknown command "frobnicate"; commands are greet, fail\nhint: Run `cli --help` for the list of commands\.\n$/,
+    ],
     [['--nope'], /^error: unknown option --nope\nhint: Run `cli --help`/],
   ])('explains the command line %j in one line and exits 2, without building a context', async (argv, pattern) => {
     const r = await run(argv);
@@ -149,7 +168,13 @@ describe('executeCli', () => {
   });
 
   it('runs the default command when the first word is not a command name', async () => {
-    const main = defineCommand<Ctx, { version: string }>({ name: 'build', summary: 'Builds', isDefault: true, arguments: [{ name: 'version', description: 'X.Y.Z' }], run: (ctx, i) => void ctx.calls.push(i) });
+    const main = defineCommand<Ctx, { version: string }>({
+      name: 'build',
+      summary: 'Builds',
+      isDefault: true,
+      arguments: [{ name: 'version', description: 'X.Y.Z' }],
+      run: (ctx, i) => void ctx.calls.push(i),
+    });
     const r = await run(['1.2.3'], { commands: [main] as AnyCommand<Ctx>[] });
     expect(r.code).toBe(0);
     expect(r.ctx.calls).toEqual([{ version: '1.2.3' }]);

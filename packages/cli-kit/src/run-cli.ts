@@ -102,7 +102,11 @@ class UsageError extends Error {
   }
 }
 
-async function parseCommandLine<Ctx>(options: RunCliOptions<Ctx>, argv: string[], output: CliOutput): Promise<ChosenCommand<Ctx> | number> {
+async function parseCommandLine<Ctx>(
+  options: RunCliOptions<Ctx>,
+  argv: string[],
+  output: CliOutput,
+): Promise<ChosenCommand<Ctx> | number> {
   const program = new Command(options.name)
     .description(options.description)
     .option('--debug', 'on an unexpected failure, print the stack trace')
@@ -123,7 +127,10 @@ async function parseCommandLine<Ctx>(options: RunCliOptions<Ctx>, argv: string[]
       const input = inputOf(definition, command);
       const missing = (definition.options ?? []).find((o) => o.required && input[optionKey(o.flags)] === undefined);
       if (missing) {
-        throw new OperatorError(`${definition.name} needs ${missing.flags}`, { hint: `Run \`${options.name} ${definition.name} --help\` for its options.`, exitCode: USAGE_EXIT_CODE });
+        throw new OperatorError(`${definition.name} needs ${missing.flags}`, {
+          hint: `Run \`${options.name} ${definition.name} --help\` for its options.`,
+          exitCode: USAGE_EXIT_CODE,
+        });
       }
       chosen = { command: definition, input };
     });
@@ -132,23 +139,33 @@ async function parseCommandLine<Ctx>(options: RunCliOptions<Ctx>, argv: string[]
   const words = argv.filter((a) => a !== '--debug');
   if (words.length === 0 && !options.commands.some((c) => c.isDefault)) {
     output.stdout(program.helpInformation());
-    throw new OperatorError('no command given', { hint: `Run \`${options.name} <command>\`; the commands are listed above.`, exitCode: USAGE_EXIT_CODE });
+    throw new OperatorError('no command given', {
+      hint: `Run \`${options.name} <command>\`; the commands are listed above.`,
+      exitCode: USAGE_EXIT_CODE,
+    });
   }
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (err) {
     if (err instanceof UsageError) {
       const code = err.commanderError.code;
-      if (code === 'commander.helpDisplayed' || code === 'commander.help' || code === 'commander.version') return err.commanderError.exitCode;
+      if (code === 'commander.helpDisplayed' || code === 'commander.help' || code === 'commander.version')
+        return err.commanderError.exitCode;
     }
     throw err;
   }
-  if (!chosen) throw new OperatorError('no command given', { hint: `Run \`${options.name} --help\` for the list of commands.`, exitCode: USAGE_EXIT_CODE });
+  if (!chosen)
+    throw new OperatorError('no command given', {
+      hint: `Run \`${options.name} --help\` for the list of commands.`,
+      exitCode: USAGE_EXIT_CODE,
+    });
   return chosen;
 }
 
 function defineSubcommand<Ctx>(program: Command, definition: CommandDefinition<Ctx, unknown>): Command {
-  const sub = program.command(definition.name, definition.isDefault ? { isDefault: true } : {}).summary(definition.summary);
+  const sub = program
+    .command(definition.name, definition.isDefault ? { isDefault: true } : {})
+    .summary(definition.summary);
   sub.description(definition.description ? `${definition.summary}\n\n${definition.description}` : definition.summary);
   for (const a of definition.arguments ?? []) {
     const name = `${a.name}${a.variadic ? '...' : ''}`;
@@ -158,7 +175,8 @@ function defineSubcommand<Ctx>(program: Command, definition: CommandDefinition<C
     // Why not makeOptionMandatory: commander then reports a missing option before an unknown
     // one, so a mistyped `--kee` would be answered with "needs --key"; checked in the action instead.
     const option = new Option(o.flags, o.required ? `${o.description} (required)` : o.description);
-    if (o.repeatable) option.argParser((value: string, previous: unknown) => [...(Array.isArray(previous) ? previous : []), value]);
+    if (o.repeatable)
+      option.argParser((value: string, previous: unknown) => [...(Array.isArray(previous) ? previous : []), value]);
     if (o.choices) option.choices(o.choices);
     if (o.default !== undefined) option.default(o.default);
     if (o.hidden) option.hideHelp();
@@ -192,9 +210,17 @@ function camelCase(name: string): string {
   return name.replace(/-([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 }
 
-function reportError<Ctx>(err: unknown, state: { options: RunCliOptions<Ctx>; output: CliOutput; debug: boolean; commandName: string | undefined }): number {
+function reportError<Ctx>(
+  err: unknown,
+  state: { options: RunCliOptions<Ctx>; output: CliOutput; debug: boolean; commandName: string | undefined },
+): number {
   const { options, output } = state;
-  const operatorError = err instanceof UsageError ? describeUsageError(err, options) : err instanceof OperatorError ? err : options.translateError?.(err);
+  const operatorError =
+    err instanceof UsageError
+      ? describeUsageError(err, options)
+      : err instanceof OperatorError
+        ? err
+        : options.translateError?.(err);
   if (operatorError) {
     output.stderr(`error: ${operatorError.message}\n${operatorError.hint ? `hint: ${operatorError.hint}\n` : ''}`);
     if (state.debug && operatorError.cause !== undefined) output.stderr(`${describeStack(operatorError.cause)}\n`);
@@ -212,7 +238,10 @@ function describeStack(err: unknown): string {
   const lines: string[] = [];
   let current: unknown = err;
   for (let depth = 0; current !== undefined && depth < 5; depth++) {
-    lines.push(depth === 0 ? '' : 'caused by:', current instanceof Error ? (current.stack ?? current.message) : String(current));
+    lines.push(
+      depth === 0 ? '' : 'caused by:',
+      current instanceof Error ? (current.stack ?? current.message) : String(current),
+    );
     current = current instanceof Error ? current.cause : undefined;
   }
   return lines.filter((l) => l !== '').join('\n');
@@ -229,7 +258,10 @@ function describeUsageError<Ctx>(err: UsageError, options: RunCliOptions<Ctx>): 
   const usage = (msg: string, hint = commandHelp) => new OperatorError(msg, { hint, exitCode: USAGE_EXIT_CODE });
   switch (code) {
     case 'commander.unknownCommand':
-      return usage(`unknown command "${quoted ?? text}"; commands are ${options.commands.map((c) => c.name).join(', ')}`, listHint);
+      return usage(
+        `unknown command "${quoted ?? text}"; commands are ${options.commands.map((c) => c.name).join(', ')}`,
+        listHint,
+      );
     case 'commander.unknownOption':
       return usage(`${name ? `${name}: ` : ''}unknown option ${quoted ?? text}`, name ? commandHelp : listHint);
     case 'commander.missingMandatoryOptionValue':

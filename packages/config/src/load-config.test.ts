@@ -24,16 +24,25 @@ describe('loadConfig', () => {
   });
 
   it('reads the CORS origins: a list of origins, or * alone', () => {
-    expect(loadConfig({ CORS_ALLOWED_ORIGINS: 'https://App.example.com, http://localhost:5173/' }, noFile).corsAllowedOrigins).toEqual(['https://app.example.com', 'http://localhost:5173']);
+    expect(
+      loadConfig({ CORS_ALLOWED_ORIGINS: 'https://App.example.com, http://localhost:5173/' }, noFile)
+        .corsAllowedOrigins,
+    ).toEqual(['https://app.example.com', 'http://localhost:5173']);
     expect(loadConfig({ CORS_ALLOWED_ORIGINS: '*' }, noFile).corsAllowedOrigins).toEqual(['*']);
-    expect(() => loadConfig({ CORS_ALLOWED_ORIGINS: 'https://app.example.com/path' }, noFile)).toThrow(/CORS_ALLOWED_ORIGINS: "https:\/\/app.example.com\/path" is not an origin/);
-    expect(() => loadConfig({ CORS_ALLOWED_ORIGINS: '*, https://a.example' }, noFile)).toThrow(/CORS_ALLOWED_ORIGINS: use either \* alone/);
+    expect(() => loadConfig({ CORS_ALLOWED_ORIGINS: 'https://app.example.com/path' }, noFile)).toThrow(
+      /CORS_ALLOWED_ORIGINS: "https:\/\/app.example.com\/path" is not an origin/,
+    );
+    expect(() => loadConfig({ CORS_ALLOWED_ORIGINS: '*, https://a.example' }, noFile)).toThrow(
+      /CORS_ALLOWED_ORIGINS: use either \* alone/,
+    );
     expect(() => loadConfig({ CORS_ALLOWED_ORIGINS: 'ftp://a.example' }, noFile)).toThrow(/CORS_ALLOWED_ORIGINS/);
   });
 
   it('names the bad setting and not its value', () => {
     expect(() => loadConfig({ PORT: 'abc' }, noFile)).toThrow(/Invalid setting PORT: expected a whole number/);
-    expect(() => loadConfig({ SERVICE_EDITION: 'cloud' }, noFile)).toThrow(/SERVICE_EDITION: expected one of self-hosted, hosted/);
+    expect(() => loadConfig({ SERVICE_EDITION: 'cloud' }, noFile)).toThrow(
+      /SERVICE_EDITION: expected one of self-hosted, hosted/,
+    );
     expect(() => loadConfig({ TRUST_PROXY: '10.0.0.1, nope' }, noFile)).toThrow(/TRUST_PROXY/);
     try {
       loadConfig({ DATABASE_URL: 'mysql://root:hunter2@db/x' }, noFile);
@@ -62,7 +71,11 @@ describe('loadConfig', () => {
       loadConfig({ DATABASE_URL: 'postgres://db/a', SHARED_DATABASE_URL: 'postgres://db/s' }, noFile),
     ).toThrow(/not both/);
     const c = loadConfig(
-      { CONTROL_PLANE_DATABASE_URL: 'postgres://db/c', SHARED_DATABASE_URL: 'postgres://db/s', TENANT_DATABASE_URL: 'postgres://db/t' },
+      {
+        CONTROL_PLANE_DATABASE_URL: 'postgres://db/c',
+        SHARED_DATABASE_URL: 'postgres://db/s',
+        TENANT_DATABASE_URL: 'postgres://db/t',
+      },
       noFile,
     );
     expect(c.databaseSource).toBe('separate');
@@ -77,6 +90,8 @@ describe('loadConfig', () => {
   });
 
   it('rejects a short first administrator password', () => {
-    expect(() => loadConfig({ SERVICE_ADMIN_PASSWORD: 'short' }, noFile)).toThrow(/SERVICE_ADMIN_PASSWORD: must be at least 12/);
+    expect(() => loadConfig({ SERVICE_ADMIN_PASSWORD: 'short' }, noFile)).toThrow(
+      /SERVICE_ADMIN_PASSWORD: must be at least 12/,
+    );
   });
 });

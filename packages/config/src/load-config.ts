@@ -49,7 +49,10 @@ export interface Config {
   rateLimitPerKey: number;
   rateLimitStore: 'memory' | 'postgres';
   buildSha: string | null;
-  /** Hosted: the PostgreSQL servers tenant databases may live on, `name=url,...` as written (parsed by @service/tenancy's parseTenantServers). */
+  /**
+   * Hosted: the PostgreSQL servers tenant databases may live on, `name=url,...` as written (parsed by
+   * @service/tenancy's parseTenantServers).
+   */
   tenantServers: string;
   /** Hosted: tenant pools open at once per process. */
   tenantMaxOpenPools: number;
@@ -130,7 +133,11 @@ function originList(raw: string): string[] {
     } catch {
       // reported below
     }
-    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== item.replace(/\/$/, '').toLowerCase()) {
+    if (
+      !url ||
+      (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+      url.origin !== item.replace(/\/$/, '').toLowerCase()
+    ) {
       throw new Error(`"${item}" is not an origin such as https://app.example.com (scheme, host and port only)`);
     }
   }
@@ -170,12 +177,35 @@ export function loadConfig(env: Env, options: { cwd?: string; envFile?: string |
     }
   }
 
-  const dataDir = path.resolve(cwd, read({ name: 'DATA_DIR', parse: text, default: './data', describe: 'data directory' }));
-  const databaseUrl = read<string | null>({ name: 'DATABASE_URL', parse: postgresUrl, default: null, describe: 'one PostgreSQL URL; the three database names are derived from its database name' });
+  const dataDir = path.resolve(
+    cwd,
+    read({ name: 'DATA_DIR', parse: text, default: './data', describe: 'data directory' }),
+  );
+  const databaseUrl = read<string | null>({
+    name: 'DATABASE_URL',
+    parse: postgresUrl,
+    default: null,
+    describe: 'one PostgreSQL URL; the three database names are derived from its database name',
+  });
   const separate = {
-    controlPlane: read<string | null>({ name: 'CONTROL_PLANE_DATABASE_URL', parse: postgresUrl, default: null, describe: 'control plane PostgreSQL URL' }),
-    shared: read<string | null>({ name: 'SHARED_DATABASE_URL', parse: postgresUrl, default: null, describe: 'shared PostgreSQL URL' }),
-    tenant: read<string | null>({ name: 'TENANT_DATABASE_URL', parse: postgresUrl, default: null, describe: 'tenant PostgreSQL URL' }),
+    controlPlane: read<string | null>({
+      name: 'CONTROL_PLANE_DATABASE_URL',
+      parse: postgresUrl,
+      default: null,
+      describe: 'control plane PostgreSQL URL',
+    }),
+    shared: read<string | null>({
+      name: 'SHARED_DATABASE_URL',
+      parse: postgresUrl,
+      default: null,
+      describe: 'shared PostgreSQL URL',
+    }),
+    tenant: read<string | null>({
+      name: 'TENANT_DATABASE_URL',
+      parse: postgresUrl,
+      default: null,
+      describe: 'tenant PostgreSQL URL',
+    }),
   };
   const separateCount = Object.values(separate).filter(Boolean).length;
   if (databaseUrl && separateCount > 0) {
@@ -184,7 +214,14 @@ export function loadConfig(env: Env, options: { cwd?: string; envFile?: string |
   if (separateCount > 0 && separateCount < 3) {
     const missing = Object.entries(separate)
       .filter(([, v]) => !v)
-      .map(([k]) => ({ controlPlane: 'CONTROL_PLANE_DATABASE_URL', shared: 'SHARED_DATABASE_URL', tenant: 'TENANT_DATABASE_URL' })[k]);
+      .map(
+        ([k]) =>
+          ({
+            controlPlane: 'CONTROL_PLANE_DATABASE_URL',
+            shared: 'SHARED_DATABASE_URL',
+            tenant: 'TENANT_DATABASE_URL',
+          })[k],
+      );
     throw new ConfigError(missing[0]!, 'set all three *_DATABASE_URL settings, or DATABASE_URL alone');
   }
   let databaseUrls: DatabaseUrls | null = null;
@@ -197,7 +234,12 @@ export function loadConfig(env: Env, options: { cwd?: string; envFile?: string |
     databaseSource = 'separate';
   }
 
-  const adminPassword = read<string | null>({ name: 'SERVICE_ADMIN_PASSWORD', parse: text, default: null, describe: 'first administrator password' });
+  const adminPassword = read<string | null>({
+    name: 'SERVICE_ADMIN_PASSWORD',
+    parse: text,
+    default: null,
+    describe: 'first administrator password',
+  });
   if (adminPassword !== null && adminPassword.length < 12) {
     throw new ConfigError('SERVICE_ADMIN_PASSWORD', 'must be at least 12 characters long');
   }
@@ -208,34 +250,170 @@ export function loadConfig(env: Env, options: { cwd?: string; envFile?: string |
     dataDir,
     databaseUrls,
     databaseSource,
-    dbPoolMax: read({ name: 'DB_POOL_MAX', parse: integer(1, 500), default: 10, describe: 'connections per database pool' }),
-    dbStartupTimeoutMs: read({ name: 'DB_STARTUP_TIMEOUT_MS', parse: integer(0, 3_600_000), default: 60_000, describe: 'how long to retry reaching the databases at start' }),
-    dbAcquireTimeoutMs: read({ name: 'DB_ACQUIRE_TIMEOUT_MS', parse: integer(100, 600_000), default: 5_000, describe: 'how long a request waits for a database connection before answering 503' }),
-    dbStatementTimeoutMs: read({ name: 'DB_STATEMENT_TIMEOUT_MS', parse: integer(100, 3_600_000), default: 15_000, describe: 'longest a single SQL statement may run before the request answers 503' }),
-    healthTimeoutMs: read({ name: 'HEALTH_TIMEOUT_MS', parse: integer(50, 60_000), default: 1_500, describe: 'timeout of each health check query' }),
-    edition: read<Edition>({ name: 'SERVICE_EDITION', parse: oneOf('self-hosted', 'hosted'), default: 'self-hosted', describe: 'edition' }),
-    trustProxy: read({ name: 'TRUST_PROXY', parse: ipList, default: [] as string[], describe: 'comma-separated proxy addresses or CIDR ranges' }),
-    corsAllowedOrigins: read({ name: 'CORS_ALLOWED_ORIGINS', parse: originList, default: [] as string[], describe: 'comma-separated origins allowed to call the REST API from a browser, or *' }),
-    uploadTmpDir: path.resolve(cwd, read({ name: 'UPLOAD_TMP_DIR', parse: text, default: tmpdir(), describe: 'directory for uploads while a request runs' })),
-    logLevel: read<LogLevel>({ name: 'LOG_LEVEL', parse: oneOf('debug', 'info', 'warn', 'error', 'silent'), default: 'info', describe: 'log level' }),
-    bodyLimitBytes: read({ name: 'BODY_LIMIT_BYTES', parse: integer(1024, 512 * MB), default: 16 * MB, describe: 'largest accepted JSON request body' }),
-    shutdownTimeoutMs: read({ name: 'SHUTDOWN_TIMEOUT_MS', parse: integer(0, 600_000), default: 15_000, describe: 'how long to let in-flight requests finish on SIGTERM' }),
-    adminEmail: read<string | null>({ name: 'SERVICE_ADMIN_EMAIL', parse: email, default: null, describe: 'first administrator email' }),
+    dbPoolMax: read({
+      name: 'DB_POOL_MAX',
+      parse: integer(1, 500),
+      default: 10,
+      describe: 'connections per database pool',
+    }),
+    dbStartupTimeoutMs: read({
+      name: 'DB_STARTUP_TIMEOUT_MS',
+      parse: integer(0, 3_600_000),
+      default: 60_000,
+      describe: 'how long to retry reaching the databases at start',
+    }),
+    dbAcquireTimeoutMs: read({
+      name: 'DB_ACQUIRE_TIMEOUT_MS',
+      parse: integer(100, 600_000),
+      default: 5_000,
+      describe: 'how long a request waits for a database connection before answering 503',
+    }),
+    dbStatementTimeoutMs: read({
+      name: 'DB_STATEMENT_TIMEOUT_MS',
+      parse: integer(100, 3_600_000),
+      default: 15_000,
+      describe: 'longest a single SQL statement may run before the request answers 503',
+    }),
+    healthTimeoutMs: read({
+      name: 'HEALTH_TIMEOUT_MS',
+      parse: integer(50, 60_000),
+      default: 1_500,
+      describe: 'timeout of each health check query',
+    }),
+    edition: read<Edition>({
+      name: 'SERVICE_EDITION',
+      parse: oneOf('self-hosted', 'hosted'),
+      default: 'self-hosted',
+      describe: 'edition',
+    }),
+    trustProxy: read({
+      name: 'TRUST_PROXY',
+      parse: ipList,
+      default: [] as string[],
+      describe: 'comma-separated proxy addresses or CIDR ranges',
+    }),
+    corsAllowedOrigins: read({
+      name: 'CORS_ALLOWED_ORIGINS',
+      parse: originList,
+      default: [] as string[],
+      describe: 'comma-separated origins allowed to call the REST API from a browser, or *',
+    }),
+    uploadTmpDir: path.resolve(
+      cwd,
+      read({
+        name: 'UPLOAD_TMP_DIR',
+        parse: text,
+        default: tmpdir(),
+        describe: 'directory for uploads while a request runs',
+      }),
+    ),
+    logLevel: read<LogLevel>({
+      name: 'LOG_LEVEL',
+      parse: oneOf('debug', 'info', 'warn', 'error', 'silent'),
+      default: 'info',
+      describe: 'log level',
+    }),
+    bodyLimitBytes: read({
+      name: 'BODY_LIMIT_BYTES',
+      parse: integer(1024, 512 * MB),
+      default: 16 * MB,
+      describe: 'largest accepted JSON request body',
+    }),
+    shutdownTimeoutMs: read({
+      name: 'SHUTDOWN_TIMEOUT_MS',
+      parse: integer(0, 600_000),
+      default: 15_000,
+      describe: 'how long to let in-flight requests finish on SIGTERM',
+    }),
+    adminEmail: read<string | null>({
+      name: 'SERVICE_ADMIN_EMAIL',
+      parse: email,
+      default: null,
+      describe: 'first administrator email',
+    }),
     adminPassword,
-    licenseFile: read<string | null>({ name: 'LICENSE_FILE', parse: (raw) => path.resolve(cwd, raw), default: null, describe: 'path of the licence file' }),
-    licenseTrustedKeys: read({ name: 'LICENSE_TRUSTED_KEYS', parse: list, default: [] as string[], describe: 'extra licence signing public keys' }),
-    evidenceMaxBytes: read({ name: 'EVIDENCE_MAX_BYTES', parse: integer(1024, 100 * MB), default: 10 * MB, describe: 'largest evidence image' }),
-    filesDir: path.resolve(cwd, read({ name: 'FILES_DIR', parse: text, default: path.join(dataDir, 'files'), describe: 'file storage directory' })),
-    rateLimitPerIp: read({ name: 'RATE_LIMIT_PER_IP', parse: integer(1, 10_000_000), default: 120, describe: 'REST requests per minute per client IP' }),
-    rateLimitPerKey: read({ name: 'RATE_LIMIT_PER_KEY', parse: integer(1, 10_000_000), default: 600, describe: 'REST requests per minute per API key' }),
-    rateLimitStore: read<'memory' | 'postgres'>({ name: 'RATE_LIMIT_STORE', parse: oneOf('memory', 'postgres'), default: 'memory', describe: 'where rate-limit counters live: memory (one process) or postgres (shared by several processes)' }),
+    licenseFile: read<string | null>({
+      name: 'LICENSE_FILE',
+      parse: (raw) => path.resolve(cwd, raw),
+      default: null,
+      describe: 'path of the licence file',
+    }),
+    licenseTrustedKeys: read({
+      name: 'LICENSE_TRUSTED_KEYS',
+      parse: list,
+      default: [] as string[],
+      describe: 'extra licence signing public keys',
+    }),
+    evidenceMaxBytes: read({
+      name: 'EVIDENCE_MAX_BYTES',
+      parse: integer(1024, 100 * MB),
+      default: 10 * MB,
+      describe: 'largest evidence image',
+    }),
+    filesDir: path.resolve(
+      cwd,
+      read({
+        name: 'FILES_DIR',
+        parse: text,
+        default: path.join(dataDir, 'files'),
+        describe: 'file storage directory',
+      }),
+    ),
+    rateLimitPerIp: read({
+      name: 'RATE_LIMIT_PER_IP',
+      parse: integer(1, 10_000_000),
+      default: 120,
+      describe: 'REST requests per minute per client IP',
+    }),
+    rateLimitPerKey: read({
+      name: 'RATE_LIMIT_PER_KEY',
+      parse: integer(1, 10_000_000),
+      default: 600,
+      describe: 'REST requests per minute per API key',
+    }),
+    rateLimitStore: read<'memory' | 'postgres'>({
+      name: 'RATE_LIMIT_STORE',
+      parse: oneOf('memory', 'postgres'),
+      default: 'memory',
+      describe: 'where rate-limit counters live: memory (one process) or postgres (shared by several processes)',
+    }),
     buildSha: read<string | null>({ name: 'SERVICE_BUILD_SHA', parse: text, default: null, describe: 'source commit' }),
-    tenantServers: read({ name: 'TENANT_SERVERS', parse: text, default: '', describe: 'hosted: tenant servers, name=url separated by commas' }),
-    tenantMaxOpenPools: read({ name: 'TENANT_MAX_OPEN_POOLS', parse: integer(1, 10_000), default: 50, describe: 'hosted: tenant pools open at once per process' }),
-    tenantPoolMax: read({ name: 'TENANT_POOL_MAX', parse: integer(1, 100), default: 5, describe: 'hosted: connections per tenant pool' }),
-    tenantPoolIdleMs: read({ name: 'TENANT_POOL_IDLE_MS', parse: integer(1_000, 86_400_000), default: 300_000, describe: 'hosted: a tenant pool without requests for this long is closed' }),
-    tenantLookupCacheMs: read({ name: 'TENANT_LOOKUP_CACHE_MS', parse: integer(0, 600_000), default: 5_000, describe: "hosted: how long an organization's location and state are reused" }),
-    tenantMigrationConcurrency: read({ name: 'TENANT_MIGRATION_CONCURRENCY', parse: integer(1, 64), default: 4, describe: 'hosted: tenant databases migrated at once on start' }),
+    tenantServers: read({
+      name: 'TENANT_SERVERS',
+      parse: text,
+      default: '',
+      describe: 'hosted: tenant servers, name=url separated by commas',
+    }),
+    tenantMaxOpenPools: read({
+      name: 'TENANT_MAX_OPEN_POOLS',
+      parse: integer(1, 10_000),
+      default: 50,
+      describe: 'hosted: tenant pools open at once per process',
+    }),
+    tenantPoolMax: read({
+      name: 'TENANT_POOL_MAX',
+      parse: integer(1, 100),
+      default: 5,
+      describe: 'hosted: connections per tenant pool',
+    }),
+    tenantPoolIdleMs: read({
+      name: 'TENANT_POOL_IDLE_MS',
+      parse: integer(1_000, 86_400_000),
+      default: 300_000,
+      describe: 'hosted: a tenant pool without requests for this long is closed',
+    }),
+    tenantLookupCacheMs: read({
+      name: 'TENANT_LOOKUP_CACHE_MS',
+      parse: integer(0, 600_000),
+      default: 5_000,
+      describe: "hosted: how long an organization's location and state are reused",
+    }),
+    tenantMigrationConcurrency: read({
+      name: 'TENANT_MIGRATION_CONCURRENCY',
+      parse: integer(1, 64),
+      default: 4,
+      describe: 'hosted: tenant databases migrated at once on start',
+    }),
   };
 }
 

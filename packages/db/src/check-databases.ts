@@ -7,7 +7,12 @@ export type DatabaseChecks = Record<DatabaseName, string>;
 /** The pooled connection died (the server restarted, or ended that session): a fresh one may well work. */
 function isStaleConnection(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
-  return e?.code === '57P01' || e?.code === '57P02' || e?.code === 'ECONNRESET' || /Connection terminated|not queryable/i.test(e?.message ?? '');
+  return (
+    e?.code === '57P01' ||
+    e?.code === '57P02' ||
+    e?.code === 'ECONNRESET' ||
+    /Connection terminated|not queryable/i.test(e?.message ?? '')
+  );
 }
 
 async function checkOne(db: Knex, timeoutMs: number): Promise<string> {
@@ -29,7 +34,10 @@ async function checkOne(db: Knex, timeoutMs: number): Promise<string> {
 }
 
 /** Queries the three databases in parallel; each answers `ok` or a short reason within `timeoutMs`. */
-export async function checkDatabases(dbs: Record<DatabaseName, Knex>, timeoutMs: number): Promise<{ ok: boolean; checks: DatabaseChecks }> {
+export async function checkDatabases(
+  dbs: Record<DatabaseName, Knex>,
+  timeoutMs: number,
+): Promise<{ ok: boolean; checks: DatabaseChecks }> {
   const results = await Promise.all(DATABASE_NAMES.map((n) => checkOne(dbs[n], timeoutMs)));
   const checks = Object.fromEntries(DATABASE_NAMES.map((n, i) => [n, results[i]])) as DatabaseChecks;
   return { ok: results.every((r) => r === 'ok'), checks };

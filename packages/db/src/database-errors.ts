@@ -33,7 +33,9 @@ export function isDatabaseUnavailableError(err: unknown): boolean {
   if (typeof e.code === 'string' && (UNAVAILABLE_CODES.has(e.code) || e.code.startsWith('08'))) return true;
   const message = typeof e.message === 'string' ? e.message : '';
   // Why `timeout expired`: it is pg's whole message when a new connection does not complete in time.
-  return /Connection terminated|connection timeout|Timeout acquiring a connection|Client has encountered a connection error|not queryable|Query read timeout|^timeout expired$/i.test(message);
+  return /Connection terminated|connection timeout|Timeout acquiring a connection|Client has encountered a connection error|not queryable|Query read timeout|^timeout expired$/i.test(
+    message,
+  );
 }
 
 /** A short reason for health output: never a host name, URL or credential. */

@@ -15,7 +15,8 @@ import type { Logger } from './logger.ts';
 // failed test run exited 0) and its `exit` hook throws, so both are replaced: before a natural
 // exit, what still runs is stopped cleanly and the process keeps its exit code; on process.exit(),
 // PostgreSQL is asked for a fast shutdown (a signal is all that can be sent then).
-for (const event of ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK', 'message', 'beforeExit', 'exit']) exitHook.unhookEvent(event);
+for (const event of ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK', 'message', 'beforeExit', 'exit'])
+  exitHook.unhookEvent(event);
 const running = new Map<EmbeddedServer, () => ChildProcess | undefined>();
 process.on('beforeExit', () => {
   for (const server of running.keys()) void server.stop().catch(() => {});
@@ -37,7 +38,9 @@ export interface EmbeddedServer {
   stop(): Promise<void>;
 }
 
-/** Restart attempts after PostgreSQL died, with the waits between them doubling from 0.5 s to 10 s (about 45 s in all). */
+/**
+ * Restart attempts after PostgreSQL died, with the waits between them doubling from 0.5 s to 10 s (about 45 s in all).
+ */
 const RESTART_ATTEMPTS = 8;
 /** A start that prints neither "ready" nor an error within this long is given up. */
 const START_TIMEOUT_MS = 60_000;
@@ -91,7 +94,8 @@ function takeDataDirLock(dataDir: string): () => void {
     const holder = Number.parseInt(readFileSync(lockFile, 'utf8').split('\n')[0] ?? '', 10);
     if (Number.isInteger(holder) && holder !== process.pid && isAlive(holder)) {
       throw new EmbeddedServerError(
-        `Another service process (pid ${holder}) is already using the data directory ${dataDir}. Stop it first, or set DATA_DIR to another directory.`,
+        `Another service process (pid ${holder}) is already using the data directory ` +
+          `${dataDir}. Stop it first, or set DATA_DIR to another directory.`,
       );
     }
     rmSync(lockFile, { force: true });
@@ -99,7 +103,10 @@ function takeDataDirLock(dataDir: string): () => void {
   try {
     writeFileSync(lockFile, `${process.pid}\n${new Date().toISOString()}\n`, { flag: 'wx' });
   } catch {
-    throw new EmbeddedServerError(`Another service process is starting on the data directory ${dataDir}. Stop it first, or set DATA_DIR to another directory.`);
+    throw new EmbeddedServerError(
+      `Another service process is starting on the data directory ${dataDir}. Stop it ` +
+        `first, or set DATA_DIR to another directory.`,
+    );
   }
   return () => {
     try {
@@ -146,10 +153,16 @@ export async function startEmbeddedServer(options: {
     if (existsSync(pidFile)) {
       const orphan = Number.parseInt(readFileSync(pidFile, 'utf8').split('\n')[0] ?? '', 10);
       if (Number.isInteger(orphan) && isAlive(orphan)) {
-        logger.warn('embedded_postgres_orphan', { pid: orphan, message: 'stopping a PostgreSQL left running by an earlier service process' });
+        logger.warn('embedded_postgres_orphan', {
+          pid: orphan,
+          message: 'stopping a PostgreSQL left running by an earlier service process',
+        });
         process.kill(orphan, 'SIGINT');
         if (!(await waitForExit(orphan, 15_000))) {
-          throw new EmbeddedServerError(`An earlier PostgreSQL (pid ${orphan}) is still running on ${clusterDir} and did not stop. Stop it and start again.`);
+          throw new EmbeddedServerError(
+            `An earlier PostgreSQL (pid ${orphan}) is still running on ${clusterDir} and did ` +
+              `not stop. Stop it and start again.`,
+          );
         }
       }
     }
@@ -159,7 +172,10 @@ export async function startEmbeddedServer(options: {
     if (initialised && existsSync(passwordFile)) {
       password = readFileSync(passwordFile, 'utf8').trim();
     } else if (initialised) {
-      throw new EmbeddedServerError(`The embedded database in ${clusterDir} has no password file ${passwordFile}; restore it or move the directory away.`);
+      throw new EmbeddedServerError(
+        `The embedded database in ${clusterDir} has no password file ${passwordFile}; ` +
+          `restore it or move the directory away.`,
+      );
     } else {
       password = randomBytes(24).toString('base64url');
       writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
@@ -189,8 +205,15 @@ export async function startEmbeddedServer(options: {
       await server.initialise();
     }
     const processOf = () => (server as unknown as { process?: ChildProcess }).process;
-    const isRunning = (child: ChildProcess | undefined) => child !== undefined && child.exitCode === null && child.signalCode === null;
-    const failure = () => logs.join('').split('\n').filter((l) => /FATAL|ERROR|PANIC/.test(l)).slice(-3).join(' | ');
+    const isRunning = (child: ChildProcess | undefined) =>
+      child !== undefined && child.exitCode === null && child.signalCode === null;
+    const failure = () =>
+      logs
+        .join('')
+        .split('\n')
+        .filter((l) => /FATAL|ERROR|PANIC/.test(l))
+        .slice(-3)
+        .join(' | ');
 
     /** Starts PostgreSQL, giving up (and killing what started) after START_TIMEOUT_MS. */
     async function startOnce(): Promise<void> {
@@ -219,7 +242,11 @@ export async function startEmbeddedServer(options: {
     }
 
     async function restart(code: number | null, signal: NodeJS.Signals | null): Promise<void> {
-      logger.error('embedded_postgres_exited', { code, signal, message: 'PostgreSQL stopped unexpectedly; restarting it. Requests answer 503 meanwhile.' });
+      logger.error('embedded_postgres_exited', {
+        code,
+        signal,
+        message: 'PostgreSQL stopped unexpectedly; restarting it. Requests answer 503 meanwhile.',
+      });
       let delay = 500;
       for (let attempt = 1; attempt <= RESTART_ATTEMPTS; attempt++) {
         await new Promise((r) => setTimeout(r, delay));
@@ -233,10 +260,19 @@ export async function startEmbeddedServer(options: {
         } catch (err) {
           const reason = failure() || (err as Error)?.message || 'exited during start';
           delay = Math.min(delay * 2, 10_000);
-          logger.warn('embedded_postgres_restart_failed', { attempt, of: RESTART_ATTEMPTS, retryInMs: attempt < RESTART_ATTEMPTS ? delay : null, reason });
+          logger.warn('embedded_postgres_restart_failed', {
+            attempt,
+            of: RESTART_ATTEMPTS,
+            retryInMs: attempt < RESTART_ATTEMPTS ? delay : null,
+            reason,
+          });
         }
       }
-      const lost = new EmbeddedServerError(`The embedded PostgreSQL in ${clusterDir} stopped and could not be restarted after ${RESTART_ATTEMPTS} attempts; the service exits so that its supervisor can start it again.`);
+      const lost = new EmbeddedServerError(
+        `The embedded PostgreSQL in ${clusterDir} stopped and could not be restarted ` +
+          `after ${RESTART_ATTEMPTS} attempts; the service exits so that its supervisor can ` +
+          `start it again.`,
+      );
       logger.error('embedded_postgres_lost', { message: lost.message });
       options.onLost?.(lost);
     }
@@ -245,7 +281,9 @@ export async function startEmbeddedServer(options: {
       await startOnce();
     } catch {
       const tail = failure();
-      throw new EmbeddedServerError(`The embedded PostgreSQL in ${clusterDir} did not start${tail ? `: ${tail}` : ''}.`);
+      throw new EmbeddedServerError(
+        `The embedded PostgreSQL in ${clusterDir} did not start${tail ? `: ${tail}` : ''}.`,
+      );
     }
     watch();
     logger.info('embedded_postgres_started', { port });

@@ -1,4 +1,11 @@
-export { openDatabases, createKnex, createUntimedKnex, ensureDatabase, DatabaseStartupError, DEFAULT_DATABASE_TIMEOUTS } from './open-databases.ts';
+export {
+  openDatabases,
+  createKnex,
+  createUntimedKnex,
+  ensureDatabase,
+  DatabaseStartupError,
+  DEFAULT_DATABASE_TIMEOUTS,
+} from './open-databases.ts';
 export type { Databases, DatabaseTimeouts, DatabaseUrls, OpenDatabasesOptions } from './open-databases.ts';
 export { startEmbeddedServer, findRunningEmbeddedServer, EmbeddedServerError } from './embedded-server.ts';
 export type { EmbeddedServer } from './embedded-server.ts';

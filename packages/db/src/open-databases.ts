@@ -18,17 +18,24 @@ export interface Databases {
   close(): Promise<void>;
 }
 
-/** Bounds on waiting for the database, so a hung or overloaded database answers 503 quickly instead of hanging requests. */
+/**
+ * Bounds on waiting for the database, so a hung or overloaded database answers 503 quickly instead of hanging requests.
+ */
 export interface DatabaseTimeouts {
   /** How long a query waits for a free pool connection (and at most for a new one to connect). */
   acquireTimeoutMs: number;
-  /** Server-side `statement_timeout`; the client gives up shortly after it, for a server that does not answer at all. */
+  /**
+   * Server-side `statement_timeout`; the client gives up shortly after it, for a server that does not answer at all.
+   */
   statementTimeoutMs: number;
 }
 
 export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = { acquireTimeoutMs: 5_000, statementTimeoutMs: 15_000 };
 
-/** How much longer than the server's statement timeout the client waits for an answer before it treats the server as hung. */
+/**
+ * How much longer than the server's statement timeout the client waits for an answer before it treats the server as
+ * hung.
+ */
 const CLIENT_GRACE_MS = 2_000;
 
 export interface OpenDatabasesOptions {
@@ -70,7 +77,8 @@ type PgQueryCallback = (err: Error | null, result?: unknown) => void;
 function dropConnectionOnReadTimeout(connection: pg.Client): void {
   const query = connection.query.bind(connection) as (...args: unknown[]) => unknown;
   const drop = (err: unknown) => {
-    if ((err as Error | null)?.message === QUERY_READ_TIMEOUT) (connection as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+    if ((err as Error | null)?.message === QUERY_READ_TIMEOUT)
+      (connection as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
   };
   (connection as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
     const at = args.findIndex((a) => typeof a === 'function');
@@ -93,7 +101,12 @@ function dropConnectionOnReadTimeout(connection: pg.Client): void {
  * the client gives up shortly after that when the server does not answer at all. Each of these
  * fails the query with an error isDatabaseUnavailableError recognises (503, not a hang).
  */
-export function createKnex(url: string, poolMax: number, applicationName = 'service', timeouts: DatabaseTimeouts = DEFAULT_DATABASE_TIMEOUTS): Knex {
+export function createKnex(
+  url: string,
+  poolMax: number,
+  applicationName = 'service',
+  timeouts: DatabaseTimeouts = DEFAULT_DATABASE_TIMEOUTS,
+): Knex {
   return knexFactory({
     client: 'pg',
     connection: {
@@ -102,7 +115,11 @@ export function createKnex(url: string, poolMax: number, applicationName = 'serv
       connectionTimeoutMillis: Math.min(timeouts.acquireTimeoutMs, 5_000),
       keepAlive: true,
       ...(timeouts.statementTimeoutMs > 0
-        ? { statement_timeout: timeouts.statementTimeoutMs, query_timeout: timeouts.statementTimeoutMs + CLIENT_GRACE_MS, idle_in_transaction_session_timeout: 60_000 }
+        ? {
+            statement_timeout: timeouts.statementTimeoutMs,
+            query_timeout: timeouts.statementTimeoutMs + CLIENT_GRACE_MS,
+            idle_in_transaction_session_timeout: 60_000,
+          }
         : {}),
     },
     pool: {
@@ -126,7 +143,8 @@ export function createKnex(url: string, poolMax: number, applicationName = 'serv
  */
 export function createUntimedKnex(db: Knex): Knex {
   const config = db.client.config as Knex.Config & { connection: Record<string, unknown> | string };
-  const connection = typeof config.connection === 'string' ? { connectionString: config.connection } : { ...config.connection };
+  const connection =
+    typeof config.connection === 'string' ? { connectionString: config.connection } : { ...config.connection };
   delete connection.statement_timeout;
   delete connection.query_timeout;
   delete connection.idle_in_transaction_session_timeout;
@@ -184,7 +202,8 @@ export async function openDatabases(options: OpenDatabasesOptions): Promise<Data
   let createMissing = options.createMissing ?? false;
   if (!urls) {
     const running = options.attachToRunning ? findRunningEmbeddedServer(options.dataDir) : null;
-    if (!running) embedded = await startEmbeddedServer({ dataDir: options.dataDir, logger, onLost: options.onEmbeddedServerLost });
+    if (!running)
+      embedded = await startEmbeddedServer({ dataDir: options.dataDir, logger, onLost: options.onEmbeddedServerLost });
     const baseUrl = running?.baseUrl ?? embedded!.baseUrl;
     urls = {
       controlPlane: `${baseUrl}/service_control_plane`,
@@ -214,7 +233,9 @@ export async function openDatabases(options: OpenDatabasesOptions): Promise<Data
     if (Date.now() + delay > deadline) {
       await embedded?.stop();
       throw new DatabaseStartupError(
-        `Cannot reach the ${failures.join('; ')} (gave up after ${attempt} attempts in ${Math.round(options.startupTimeoutMs / 1000)} s). Check the database settings and that PostgreSQL is running.`,
+        `Cannot reach the ${failures.join('; ')} (gave up after ${attempt} attempts in ` +
+          `${Math.round(options.startupTimeoutMs / 1000)} s). Check the database settings ` +
+          `and that PostgreSQL is running.`,
       );
     }
     logger.warn('database_unreachable', { attempt, retryInMs: delay, failures });
@@ -234,8 +255,14 @@ export async function openDatabases(options: OpenDatabasesOptions): Promise<Data
     async close() {
       // Why bounded: a pool waits for connections still in use; a query stuck on a dead server
       // must not keep the embedded server (and the data directory lock) alive forever.
-      const closed = await settleWithin(Promise.allSettled(DATABASE_NAMES.map((n) => handles[n].destroy())), timeouts.statementTimeoutMs + CLIENT_GRACE_MS);
-      if (!closed) logger.warn('database_pools_not_closed', { message: 'connections still in use when the service stopped; closing the database anyway' });
+      const closed = await settleWithin(
+        Promise.allSettled(DATABASE_NAMES.map((n) => handles[n].destroy())),
+        timeouts.statementTimeoutMs + CLIENT_GRACE_MS,
+      );
+      if (!closed)
+        logger.warn('database_pools_not_closed', {
+          message: 'connections still in use when the service stopped; closing the database anyway',
+        });
       await embedded?.stop();
     },
   };

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
-import { createKnex, DATABASE_NAMES, prepareDatabases, readInstallation, VersionGuardError, type DatabaseName } from './index.ts';
+import {
+  createKnex,
+  DATABASE_NAMES,
+  prepareDatabases,
+  readInstallation,
+  VersionGuardError,
+  type DatabaseName,
+} from './index.ts';
 import { createTestDatabases, type TestDatabases } from './testing/index.ts';
 
 let databases: TestDatabases;
@@ -8,7 +15,10 @@ let dbs: Record<DatabaseName, Knex>;
 
 beforeAll(async () => {
   databases = await createTestDatabases();
-  dbs = Object.fromEntries(DATABASE_NAMES.map((n) => [n, createKnex(databases.urls[n], 3)])) as Record<DatabaseName, Knex>;
+  dbs = Object.fromEntries(DATABASE_NAMES.map((n) => [n, createKnex(databases.urls[n], 3)])) as Record<
+    DatabaseName,
+    Knex
+  >;
 });
 afterAll(async () => {
   await Promise.all(DATABASE_NAMES.map((n) => dbs[n].destroy()));
@@ -32,7 +42,9 @@ describe('prepareDatabases', () => {
 
   it('refuses an older version and changes nothing', async () => {
     await expect(prepareDatabases(dbs, '1.2.9')).rejects.toThrow(VersionGuardError);
-    await expect(prepareDatabases(dbs, '1.2.9')).rejects.toThrow(/last used by version 1\.3\.0, newer than this service \(1\.2\.9\)/);
+    await expect(prepareDatabases(dbs, '1.2.9')).rejects.toThrow(
+      /last used by version 1\.3\.0, newer than this service \(1\.2\.9\)/,
+    );
     expect((await readInstallation(dbs.controlPlane))?.version).toBe('1.3.0');
   });
 });

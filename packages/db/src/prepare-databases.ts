@@ -5,10 +5,17 @@ import { createUntimedKnex } from './open-databases.ts';
 import { assertNotDowngrade, recordInstallation } from './version-guard.ts';
 
 /** Start-up order: refuse a downgrade, migrate all three databases, then record our version. */
-export async function prepareDatabases(dbs: Record<DatabaseName, Knex>, runningVersion: string): Promise<Record<DatabaseName, string | null>> {
+export async function prepareDatabases(
+  dbs: Record<DatabaseName, Knex>,
+  runningVersion: string,
+): Promise<Record<DatabaseName, string | null>> {
   await assertNotDowngrade(dbs.controlPlane, runningVersion);
   // Why untimed: a migration of a large installation may rightly run longer than a request may.
-  const untimed = { controlPlane: createUntimedKnex(dbs.controlPlane), shared: createUntimedKnex(dbs.shared), tenant: createUntimedKnex(dbs.tenant) };
+  const untimed = {
+    controlPlane: createUntimedKnex(dbs.controlPlane),
+    shared: createUntimedKnex(dbs.shared),
+    tenant: createUntimedKnex(dbs.tenant),
+  };
   let heads: Record<DatabaseName, string | null>;
   try {
     heads = await migrateDatabases(untimed);

@@ -21,7 +21,12 @@ export async function readInstallation(controlPlane: Knex): Promise<Installation
   if (!(await controlPlane.schema.hasTable('installation'))) return null;
   const row = await controlPlane('installation').where({ id: 1 }).first();
   if (!row) return null;
-  return { version: row.version, previousVersion: row.previous_version, schemaHeads: row.schema_heads ?? {}, updatedAt: row.updated_at };
+  return {
+    version: row.version,
+    previousVersion: row.previous_version,
+    schemaHeads: row.schema_heads ?? {},
+    updatedAt: row.updated_at,
+  };
 }
 
 /**
@@ -32,7 +37,9 @@ export async function assertNotDowngrade(controlPlane: Knex, runningVersion: str
   const recorded = await readInstallation(controlPlane);
   if (recorded && semver.valid(recorded.version) && semver.gt(recorded.version, runningVersion)) {
     throw new VersionGuardError(
-      `The database was last used by version ${recorded.version}, newer than this service (${runningVersion}); refusing to start. Run ${recorded.version} or newer, or restore the backup taken before the upgrade.`,
+      `The database was last used by version ${recorded.version}, newer than this ` +
+        `service (${runningVersion}); refusing to start. Run ${recorded.version} or ` +
+        `newer, or restore the backup taken before the upgrade.`,
     );
   }
 }
@@ -47,7 +54,8 @@ export async function recordInstallation(
     .insert({
       id: 1,
       version: runningVersion,
-      previous_version: previous && previous.version !== runningVersion ? previous.version : (previous?.previousVersion ?? null),
+      previous_version:
+        previous && previous.version !== runningVersion ? previous.version : (previous?.previousVersion ?? null),
       schema_heads: JSON.stringify(schemaHeads),
       updated_at: new Date(),
     })

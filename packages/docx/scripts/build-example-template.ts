@@ -9,6 +9,9 @@ import { fileURLToPath } from 'node:url';
 import { exampleTemplateParts } from '../src/template/example-template.ts';
 import { writeZip } from '../src/zip-archive.ts';
 
-const out = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../library/report-styles/word-template-example.docx');
+const out = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../library/report-styles/word-template-example.docx',
+);
 writeFileSync(out, writeZip(exampleTemplateParts()));
 console.log(`wrote ${out}`);

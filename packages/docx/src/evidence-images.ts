@@ -30,7 +30,8 @@ const LOAD_CONCURRENCY = 8;
  */
 export function readEvidenceImage(bytes: Uint8Array | null): LoadedEvidence {
   if (bytes === null) return { missing: 'not-found' };
-  if (bytes.byteLength > MAX_EVIDENCE_IMAGE_BYTES) return { missing: 'too-large', detail: `${(bytes.byteLength / 1048576).toFixed(1)} MB` };
+  if (bytes.byteLength > MAX_EVIDENCE_IMAGE_BYTES)
+    return { missing: 'too-large', detail: `${(bytes.byteLength / 1048576).toFixed(1)} MB` };
   let info: ReturnType<typeof imageSize>;
   try {
     info = imageSize(bytes);
@@ -73,20 +74,28 @@ function collectFromBlocks(blocks: readonly Block[], refs: Map<string, EvidenceR
     else if (b.kind === 'paragraph' || b.kind === 'heading') for (const i of b.inlines) addImage(i, refs);
     else if (b.kind === 'list') for (const item of b.items) collectFromBlocks(item, refs);
     else if (b.kind === 'quote') collectFromBlocks(b.blocks, refs);
-    else if (b.kind === 'table') for (const row of [b.header, ...b.rows]) for (const cell of row) for (const i of cell) addImage(i, refs);
+    else if (b.kind === 'table')
+      for (const row of [b.header, ...b.rows]) for (const cell of row) for (const i of cell) addImage(i, refs);
   }
 }
 
 function addImage(i: Inline, refs: Map<string, EvidenceRef>): void {
   if (i.kind !== 'image' || !i.evidence || refs.has(i.evidence.sha256)) return;
-  refs.set(i.evidence.sha256, { sha256: i.evidence.sha256, fileName: i.title || `${i.evidence.sha256.slice(0, 12)}.png`, caption: i.alt });
+  refs.set(i.evidence.sha256, {
+    sha256: i.evidence.sha256,
+    fileName: i.title || `${i.evidence.sha256.slice(0, 12)}.png`,
+    caption: i.alt,
+  });
 }
 
 /**
  * Loads each image once (by SHA-256), a few at a time. A loader that throws or returns null for
  * one image gives that image a placeholder; it never fails the export.
  */
-export async function loadEvidenceImages(refs: Map<string, EvidenceRef>, loadImage: (ref: EvidenceRef) => Promise<Uint8Array | null>): Promise<Map<string, LoadedEvidence>> {
+export async function loadEvidenceImages(
+  refs: Map<string, EvidenceRef>,
+  loadImage: (ref: EvidenceRef) => Promise<Uint8Array | null>,
+): Promise<Map<string, LoadedEvidence>> {
   const out = new Map<string, LoadedEvidence>();
   const queue = [...refs.values()];
   const worker = async () => {
@@ -104,8 +113,14 @@ export async function loadEvidenceImages(refs: Map<string, EvidenceRef>, loadIma
   return out;
 }
 
-/** The size to draw an image at, in pixels (96 per inch), fitting the box and keeping its aspect ratio; never enlarged. */
-export function fitImage(image: { width: number; height: number }, maxWidth: number, maxHeight: number): { width: number; height: number } {
+/**
+ * The size to draw an image at, in pixels (96 per inch), fitting the box and keeping its aspect ratio; never enlarged.
+ */
+export function fitImage(
+  image: { width: number; height: number },
+  maxWidth: number,
+  maxHeight: number,
+): { width: number; height: number } {
   const scale = Math.min(1, maxWidth / image.width, maxHeight / image.height);
   return { width: Math.max(1, Math.round(image.width * scale)), height: Math.max(1, Math.round(image.height * scale)) };
 }

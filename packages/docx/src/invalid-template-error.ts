@@ -1,4 +1,7 @@
-/** One problem of a Word template: the tag concerned (null when none), the text of the paragraph it is in, and what is wrong. */
+/**
+ * One problem of a Word template: the tag concerned (null when none), the text of the paragraph it is in, and what is
+ * wrong.
+ */
 export interface TemplateProblem {
   tag: string | null;
   paragraph: string;
@@ -29,6 +32,8 @@ export class InvalidTemplateError extends Error {
 }
 
 export function describeProblem(d: TemplateProblem): string {
-  const where = d.paragraph ? ` (in the paragraph "${d.paragraph.length > 120 ? `${d.paragraph.slice(0, 117)}...` : d.paragraph}")` : '';
+  const where = d.paragraph
+    ? ` (in the paragraph "${d.paragraph.length > 120 ? `${d.paragraph.slice(0, 117)}...` : d.paragraph}")`
+    : '';
   return `${d.tag !== null ? `{${d.tag}}: ` : ''}${d.message}${where}`;
 }

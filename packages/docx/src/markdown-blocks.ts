@@ -40,7 +40,8 @@ export type Block =
 type Token = ReturnType<ReturnType<typeof markdownIt>['parse']>[number];
 
 const parser = markdownIt('default', { html: false, linkify: true, typographer: false });
-// Why: only links with a scheme (https://, mailto:) become hyperlinks; guessing links in bare words is slow and wrong for hosts in evidence.
+// Why: only links with a scheme (https://, mailto:) become hyperlinks; guessing links in bare words is slow and wrong
+// for hosts in evidence.
 parser.linkify.set({ fuzzyLink: false, fuzzyEmail: false, fuzzyIP: false });
 
 /** The blocks of a Markdown text. Never throws for any input. */
@@ -66,7 +67,11 @@ function readBlocks(r: TokenReader, until: string | null): Block[] {
       case 'heading_open': {
         const inline = r.tokens[r.at++]!;
         r.at++; // heading_close
-        blocks.push({ kind: 'heading', level: Number(t.tag.slice(1)) || 1, inlines: readInlines(inline.children ?? []) });
+        blocks.push({
+          kind: 'heading',
+          level: Number(t.tag.slice(1)) || 1,
+          inlines: readInlines(inline.children ?? []),
+        });
         break;
       }
       case 'paragraph_open': {
@@ -94,7 +99,11 @@ function readBlocks(r: TokenReader, until: string | null): Block[] {
         break;
       case 'fence':
       case 'code_block':
-        blocks.push({ kind: 'code', language: t.info.trim().split(/\s+/)[0] ?? '', text: t.content.replace(/\n$/, '') });
+        blocks.push({
+          kind: 'code',
+          language: t.info.trim().split(/\s+/)[0] ?? '',
+          text: t.content.replace(/\n$/, ''),
+        });
         break;
       case 'hr':
         blocks.push({ kind: 'rule' });
@@ -117,7 +126,10 @@ function readBlocks(r: TokenReader, until: string | null): Block[] {
 /** A paragraph whose only content is images becomes figures (captioned); mixed content stays a paragraph. */
 function pushParagraph(blocks: Block[], inlines: Inline[]): void {
   const images = inlines.filter((i) => i.kind === 'image');
-  if (images.length > 0 && inlines.every((i) => i.kind === 'image' || i.kind === 'break' || (i.kind === 'text' && i.text.trim() === ''))) {
+  if (
+    images.length > 0 &&
+    inlines.every((i) => i.kind === 'image' || i.kind === 'break' || (i.kind === 'text' && i.text.trim() === ''))
+  ) {
     for (const image of images) blocks.push({ kind: 'figure', image: image as Extract<Inline, { kind: 'image' }> });
     return;
   }
@@ -216,7 +228,13 @@ function readInlines(children: Token[]): Inline[] {
       case 'image': {
         const src = String(t.attrGet('src') ?? '');
         const alt = (t.children ?? []).map((c) => c.content).join('') || t.content;
-        out.push({ kind: 'image', alt, src, title: t.attrGet('title') === null ? null : String(t.attrGet('title')), evidence: parseEvidenceTarget(src) });
+        out.push({
+          kind: 'image',
+          alt,
+          src,
+          title: t.attrGet('title') === null ? null : String(t.attrGet('title')),
+          evidence: parseEvidenceTarget(src),
+        });
         break;
       }
       default:

@@ -1,14 +1,39 @@
-import { scoreCvssVector, SEVERITIES_DESCENDING, type AffectedAsset, type Cvss, type FindingStatus, type ReportDocument, type ReportDocumentFinding, type ReportStatus, type Severity } from '@service/report-model';
+import {
+  scoreCvssVector,
+  SEVERITIES_DESCENDING,
+  type AffectedAsset,
+  type Cvss,
+  type FindingStatus,
+  type ReportDocument,
+  type ReportDocumentFinding,
+  type ReportStatus,
+  type Severity,
+} from '@service/report-model';
 
 /**
  * The words and numbers a report shows for its values, the same in our layout and in a
  * customer's template: severity and status names, counts, the CVSS rating a table shows, dates.
  */
 
-export const SEVERITY_LABELS: Readonly<Record<Severity, string>> = { critical: 'Critical', high: 'High', medium: 'Medium', low: 'Low', info: 'Informational' };
+export const SEVERITY_LABELS: Readonly<Record<Severity, string>> = {
+  critical: 'Critical',
+  high: 'High',
+  medium: 'Medium',
+  low: 'Low',
+  info: 'Informational',
+};
 
-const FINDING_STATUS_LABELS: Readonly<Record<FindingStatus, string>> = { open: 'Open', resolved: 'Resolved', 'accepted-risk': 'Accepted risk', 'false-positive': 'False positive' };
-const REPORT_STATUS_LABELS: Readonly<Record<ReportStatus, string>> = { draft: 'Draft', review: 'In review', final: 'Final' };
+const FINDING_STATUS_LABELS: Readonly<Record<FindingStatus, string>> = {
+  open: 'Open',
+  resolved: 'Resolved',
+  'accepted-risk': 'Accepted risk',
+  'false-positive': 'False positive',
+};
+const REPORT_STATUS_LABELS: Readonly<Record<ReportStatus, string>> = {
+  draft: 'Draft',
+  review: 'In review',
+  final: 'Final',
+};
 
 export function findingStatusLabel(status: FindingStatus): string {
   return FINDING_STATUS_LABELS[status] ?? status;
@@ -72,7 +97,9 @@ export function assetLocation(a: AffectedAsset): string {
   return s;
 }
 
-/** A date of the model (`YYYY-MM-DD`) in the report's language, e.g. "4 March 2024"; the raw text when it is not a date. */
+/**
+ * A date of the model (`YYYY-MM-DD`) in the report's language, e.g. "4 March 2024"; the raw text when it is not a date.
+ */
 export function formatDate(date: string | null, language: string): string {
   if (!date) return '';
   const d = new Date(`${date}T00:00:00Z`);

@@ -42,7 +42,8 @@ function chartFontFiles(): string[] {
 
 export function severityChartSvg(counts: Record<Severity, number>, style: ResolvedReportStyle): string {
   const { width, height } = SEVERITY_CHART_SIZE;
-  const family = `'${style.fonts.body.replace(/'/g, '')}', Carlito, 'Liberation Sans', 'DejaVu Sans', Arial, sans-serif`;
+  const family =
+    `'${style.fonts.body.replace(/'/g, '')}', Carlito, 'Liberation Sans', 'DejaVu ` + `Sans', Arial, sans-serif`;
   const max = Math.max(1, ...SEVERITIES_DESCENDING.map((s) => counts[s]));
   const total = SEVERITIES_DESCENDING.reduce((n, s) => n + counts[s], 0);
   const labelWidth = 120;
@@ -55,15 +56,35 @@ export function severityChartSvg(counts: Record<Severity, number>, style: Resolv
   SEVERITIES_DESCENDING.forEach((s, i) => {
     const y = top + i * rowHeight;
     const w = counts[s] === 0 ? 0 : Math.max(4, Math.round((counts[s] / max) * barMax));
-    parts.push(`<text x="${labelWidth}" y="${y + 19}" text-anchor="end" font-size="15" fill="${style.colors.text}">${escapeXml(SEVERITY_LABELS[s])}</text>`);
+    parts.push(
+      `<text x="${labelWidth}" y="${y + 19}" text-anchor="end" font-size="15" ` +
+        `fill="${style.colors.text}">${escapeXml(SEVERITY_LABELS[s])}</text>`,
+    );
     parts.push(`<rect x="${barLeft}" y="${y + 2}" width="${barMax}" height="24" rx="3" fill="#F1F3F5"/>`);
-    if (w > 0) parts.push(`<rect x="${barLeft}" y="${y + 2}" width="${w}" height="24" rx="3" fill="${style.severityColors[s]}"/>`);
-    parts.push(`<text x="${barLeft + w + 8}" y="${y + 20}" font-size="16" font-weight="bold" fill="${style.colors.text}">${counts[s]}</text>`);
+    if (w > 0)
+      parts.push(
+        `<rect x="${barLeft}" y="${y + 2}" width="${w}" height="24" rx="3" fill="${style.severityColors[s]}"/>`,
+      );
+    parts.push(
+      `<text x="${barLeft + w + 8}" y="${y + 20}" font-size="16" font-weight="bold" ` +
+        `fill="${style.colors.text}">${counts[s]}</text>`,
+    );
   });
   const footY = top + SEVERITIES_DESCENDING.length * rowHeight + 22;
-  parts.push(`<line x1="${barLeft}" y1="${footY - 18}" x2="${barLeft + barMax}" y2="${footY - 18}" stroke="#CED4DA" stroke-width="1"/>`);
-  parts.push(`<text x="${barLeft}" y="${footY}" font-size="14" fill="${style.colors.secondary}">${total} finding${total === 1 ? '' : 's'} in total</text>`);
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="${escapeXml(family)}">${parts.join('')}</svg>`;
+  parts.push(
+    `<line x1="${barLeft}" y1="${footY - 18}" x2="${barLeft + barMax}" ` +
+      `y2="${footY - 18}" stroke="#CED4DA" stroke-width="1"/>`,
+  );
+  parts.push(
+    `<text x="${barLeft}" y="${footY}" font-size="14" ` +
+      `fill="${style.colors.secondary}">${total} finding${total === 1 ? '' : 's'} in ` +
+      `total</text>`,
+  );
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" ` +
+    `viewBox="0 0 ${width} ${height}" ` +
+    `font-family="${escapeXml(family)}">${parts.join('')}</svg>`
+  );
 }
 
 /** The chart as PNG bytes, `SEVERITY_CHART_SIZE` times two. */
@@ -71,7 +92,10 @@ export function renderSeverityChartPng(counts: Record<Severity, number>, style: 
   const files = chartFontFiles();
   const resvg = new Resvg(severityChartSvg(counts, style), {
     fitTo: { mode: 'zoom', value: SCALE },
-    font: files.length > 0 ? { fontFiles: files, loadSystemFonts: false, defaultFontFamily: 'DejaVu Sans' } : { loadSystemFonts: true },
+    font:
+      files.length > 0
+        ? { fontFiles: files, loadSystemFonts: false, defaultFontFamily: 'DejaVu Sans' }
+        : { loadSystemFonts: true },
   });
   return new Uint8Array(resvg.render().asPng());
 }

@@ -45,14 +45,16 @@ function readCentralDirectory(zip: Uint8Array, limits: ZipLimits): CentralEntry[
   const cdSize = view.getUint32(eocd + 12, true);
   const cdOffset = view.getUint32(eocd + 16, true);
   if (count === 0xffff || cdOffset === 0xffffffff) throw new ZipFormatError('ZIP64 archives are not accepted');
-  if (count > limits.maxEntries) throw new ZipFormatError(`the archive has ${count} entries; at most ${limits.maxEntries} are accepted`);
+  if (count > limits.maxEntries)
+    throw new ZipFormatError(`the archive has ${count} entries; at most ${limits.maxEntries} are accepted`);
   if (cdOffset + cdSize > eocd) throw new ZipFormatError('the central directory lies outside the file');
   const entries: CentralEntry[] = [];
   const decoder = new TextDecoder('utf-8', { fatal: false });
   let at = cdOffset;
   let total = 0;
   for (let n = 0; n < count; n++) {
-    if (at + 46 > zip.length || view.getUint32(at, true) !== 0x02014b50) throw new ZipFormatError('a central directory entry is damaged');
+    if (at + 46 > zip.length || view.getUint32(at, true) !== 0x02014b50)
+      throw new ZipFormatError('a central directory entry is damaged');
     const flags = view.getUint16(at + 8, true);
     const method = view.getUint16(at + 10, true);
     const crc = view.getUint32(at + 16, true);
@@ -65,10 +67,17 @@ function readCentralDirectory(zip: Uint8Array, limits: ZipLimits): CentralEntry[
     const name = decoder.decode(zip.subarray(at + 46, at + 46 + nameLength));
     at += 46 + nameLength + extraLength + commentLength;
     if (flags & 0x1) throw new ZipFormatError(`entry "${name}" is encrypted`);
-    if (method !== 0 && method !== 8) throw new ZipFormatError(`entry "${name}" uses compression method ${method}; only stored and deflate are accepted`);
-    if (size > limits.maxEntryBytes) throw new ZipFormatError(`entry "${name}" unpacks to ${size} bytes; at most ${limits.maxEntryBytes} are accepted per entry`);
+    if (method !== 0 && method !== 8)
+      throw new ZipFormatError(
+        `entry "${name}" uses compression method ${method}; only stored and deflate are accepted`,
+      );
+    if (size > limits.maxEntryBytes)
+      throw new ZipFormatError(
+        `entry "${name}" unpacks to ${size} bytes; at most ${limits.maxEntryBytes} are accepted per entry`,
+      );
     total += size;
-    if (total > limits.maxTotalBytes) throw new ZipFormatError(`the archive unpacks to more than ${limits.maxTotalBytes} bytes`);
+    if (total > limits.maxTotalBytes)
+      throw new ZipFormatError(`the archive unpacks to more than ${limits.maxTotalBytes} bytes`);
     entries.push({ name, method, flags, compressedSize, size, crc, localOffset });
   }
   return entries;
@@ -86,9 +95,11 @@ export function readZip(zip: Uint8Array, limits: ZipLimits): Map<string, Uint8Ar
   for (const e of readCentralDirectory(zip, limits)) {
     if (e.name.endsWith('/')) continue;
     const at = e.localOffset;
-    if (at + 30 > zip.length || view.getUint32(at, true) !== 0x04034b50) throw new ZipFormatError(`entry "${e.name}" has no local header`);
+    if (at + 30 > zip.length || view.getUint32(at, true) !== 0x04034b50)
+      throw new ZipFormatError(`entry "${e.name}" has no local header`);
     const start = at + 30 + view.getUint16(at + 26, true) + view.getUint16(at + 28, true);
-    if (start + e.compressedSize > zip.length) throw new ZipFormatError(`entry "${e.name}" runs past the end of the file`);
+    if (start + e.compressedSize > zip.length)
+      throw new ZipFormatError(`entry "${e.name}" runs past the end of the file`);
     const raw = zip.subarray(start, start + e.compressedSize);
     let data: Uint8Array;
     if (e.method === 0) data = raw;
@@ -100,7 +111,8 @@ export function readZip(zip: Uint8Array, limits: ZipLimits): Map<string, Uint8Ar
         throw new ZipFormatError(`entry "${e.name}" does not inflate to its declared size (${(err as Error).message})`);
       }
     }
-    if (data.length !== e.size) throw new ZipFormatError(`entry "${e.name}" is ${data.length} bytes, not the ${e.size} its header says`);
+    if (data.length !== e.size)
+      throw new ZipFormatError(`entry "${e.name}" is ${data.length} bytes, not the ${e.size} its header says`);
     if (crc32(data) >>> 0 !== e.crc >>> 0) throw new ZipFormatError(`entry "${e.name}" fails its CRC check`);
     if (files.has(e.name)) throw new ZipFormatError(`entry "${e.name}" appears twice`);
     files.set(e.name, data);
@@ -154,7 +166,8 @@ export function writeZip(files: Iterable<[string, Uint8Array | string]>, level =
     offset += local.length + body.length;
     count++;
   }
-  if (offset > 0xffffffff || count > 0xfffe) throw new ZipFormatError('the document is too large for a ZIP without ZIP64');
+  if (offset > 0xffffffff || count > 0xfffe)
+    throw new ZipFormatError('the document is too large for a ZIP without ZIP64');
   const cdSize = central.reduce((n, c) => n + c.length, 0);
   const end = new Uint8Array(22);
   const ev = new DataView(end.buffer);

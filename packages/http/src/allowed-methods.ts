@@ -9,7 +9,11 @@ export function allowedMethodsOf(router: Router, path: string): string[] {
   for (const layer of matched) for (const m of layer.methods) methods.add(m);
   if (methods.size === 0) return [];
   const order = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
-  return [...order.filter((m) => methods.has(m)), ...[...methods].filter((m) => !order.includes(m) && m !== 'OPTIONS').sort(), 'OPTIONS'];
+  return [
+    ...order.filter((m) => methods.has(m)),
+    ...[...methods].filter((m) => !order.includes(m) && m !== 'OPTIONS').sort(),
+    'OPTIONS',
+  ];
 }
 
 /**
@@ -37,7 +41,12 @@ export function answerUnrouted(router: Router): Middleware {
     if (ctx.body !== undefined && ctx.body !== null) return;
     const allow = allowedMethodsOf(router, ctx.path);
     if (allow.length > 0 && !allow.includes(ctx.method)) {
-      throw new HttpError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${allow.join(', ')}.`, { headers: { Allow: allow.join(', ') } });
+      throw new HttpError(
+        405,
+        'method_not_allowed',
+        `${ctx.method} is not allowed on ${ctx.path}; allowed: ${allow.join(', ')}.`,
+        { headers: { Allow: allow.join(', ') } },
+      );
     }
     throw new NotFoundError(`No route for ${ctx.method} ${ctx.path}.`);
   };

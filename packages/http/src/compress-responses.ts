@@ -6,7 +6,8 @@ import compress from 'koa-compress';
  * Text and JSON shrink well; DOCX, images and archives are compressed already, so compressing them
  * again costs CPU for nothing.
  */
-const COMPRESSIBLE = /^(?:text\/[\w.+-]+|application\/(?:json|[\w.-]+\+json|javascript|xml|[\w.-]+\+xml|x-ndjson)|image\/svg\+xml)(?:;|$)/i;
+const COMPRESSIBLE =
+  /^(?:text\/[\w.+-]+|application\/(?:json|[\w.-]+\+json|javascript|xml|[\w.-]+\+xml|x-ndjson)|image\/svg\+xml)(?:;|$)/i;
 
 export function isCompressibleType(contentType: string): boolean {
   return COMPRESSIBLE.test(contentType.trim());
@@ -26,7 +27,13 @@ export function compressResponses(): Middleware {
     inner(ctx, async () => {
       await next();
       const body = ctx.body;
-      if (body !== null && typeof body === 'object' && !Buffer.isBuffer(body) && !(body instanceof Stream) && !(body instanceof Uint8Array)) {
+      if (
+        body !== null &&
+        typeof body === 'object' &&
+        !Buffer.isBuffer(body) &&
+        !(body instanceof Stream) &&
+        !(body instanceof Uint8Array)
+      ) {
         ctx.body = JSON.stringify(body);
         ctx.type = 'application/json; charset=utf-8';
       }

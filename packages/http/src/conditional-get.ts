@@ -3,7 +3,13 @@ import { Stream } from 'node:stream';
 import type { Middleware } from 'koa';
 
 function isJsonValue(body: unknown): body is object {
-  return body !== null && typeof body === 'object' && !Buffer.isBuffer(body) && !(body instanceof Stream) && !(body instanceof Uint8Array);
+  return (
+    body !== null &&
+    typeof body === 'object' &&
+    !Buffer.isBuffer(body) &&
+    !(body instanceof Stream) &&
+    !(body instanceof Uint8Array)
+  );
 }
 
 /**

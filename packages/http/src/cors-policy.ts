@@ -20,7 +20,13 @@ export const CORS_EXPOSED_HEADERS = [
 ];
 
 /** Request headers a cross-origin script may send to the REST API. */
-export const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'If-None-Match', 'X-Request-Id'];
+export const CORS_ALLOWED_HEADERS = [
+  'Authorization',
+  'Content-Type',
+  'Idempotency-Key',
+  'If-None-Match',
+  'X-Request-Id',
+];
 
 /**
  * Cross-origin access to the paths under `prefixes` for the origins in `allowedOrigins`
@@ -28,7 +34,10 @@ export const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempoten
  * Credentials (cookies) are never allowed cross-origin: the REST API authenticates with API keys.
  * A preflight from an allowed origin is answered 204 here, before authentication.
  */
-export function corsPolicy(options: { allowedOrigins: readonly string[]; prefixes: readonly string[] }): Middleware | null {
+export function corsPolicy(options: {
+  allowedOrigins: readonly string[];
+  prefixes: readonly string[];
+}): Middleware | null {
   if (options.allowedOrigins.length === 0) return null;
   const any = options.allowedOrigins.includes('*');
   const allowed = new Set(options.allowedOrigins.map((o) => o.toLowerCase()));

@@ -33,7 +33,12 @@ beforeAll(async () => {
     description: 'Changes a thing.',
     tags: ['Test'],
     params: Type.Object({ id: Type.String() }),
-    body: { schema: Type.Object({ name: Type.Optional(Type.String()), tags: Type.Optional(Type.Array(Type.Object({ label: Type.String() }))) }, { additionalProperties: false }) },
+    body: {
+      schema: Type.Object(
+        { name: Type.Optional(Type.String()), tags: Type.Optional(Type.Array(Type.Object({ label: Type.String() }))) },
+        { additionalProperties: false },
+      ),
+    },
     responses: { 200: { description: 'changed' } },
     handler(ctx, input) {
       ctx.body = { id: input.params.id, ...input.body, multipart: input.multipart };
@@ -46,10 +51,22 @@ beforeAll(async () => {
     summary: 'test',
     description: 'Takes one file and a caption.',
     tags: ['Test'],
-    body: { schema: Type.Object({ caption: Type.Optional(Type.String()), file: Type.Optional(Type.String({ format: 'binary' })) }, { additionalProperties: false }), contentType: 'multipart/form-data', maxBytes: 64 * 1024, fileFields: ['file'] },
+    body: {
+      schema: Type.Object(
+        { caption: Type.Optional(Type.String()), file: Type.Optional(Type.String({ format: 'binary' })) },
+        { additionalProperties: false },
+      ),
+      contentType: 'multipart/form-data',
+      maxBytes: 64 * 1024,
+      fileFields: ['file'],
+    },
     responses: { 201: { description: 'stored' } },
     handler(ctx, input) {
-      seenInputs.push({ multipart: input.multipart, files: Object.keys(input.files), leftOnDisk: readdirSync(uploadDir).length });
+      seenInputs.push({
+        multipart: input.multipart,
+        files: Object.keys(input.files),
+        leftOnDisk: readdirSync(uploadDir).length,
+      });
       ctx.status = 201;
       ctx.body = { caption: input.body.caption ?? null, size: input.files.file?.size ?? null };
     },
@@ -63,7 +80,12 @@ beforeAll(async () => {
     tags: ['Test'],
     params: Type.Object({ id: Type.String({ format: 'uuid' }) }),
     query: Type.Object({ n: Type.Optional(Type.Integer({ minimum: 1 })) }),
-    body: { schema: Type.Object({ name: Type.String({ minLength: 1 }), severity: Type.Optional(Type.Enum(['low', 'high'])) }, { additionalProperties: false }) },
+    body: {
+      schema: Type.Object(
+        { name: Type.String({ minLength: 1 }), severity: Type.Optional(Type.Enum(['low', 'high'])) },
+        { additionalProperties: false },
+      ),
+    },
     responses: { 201: { description: 'created' } },
     handler(ctx, input) {
       ctx.status = 201;
@@ -142,30 +164,57 @@ describe('defineRoute and the error mapper', () => {
   });
 
   it('answers 415 for a +json type it does not read, instead of a misleading 400', async () => {
-    const res = await post(`/things/${id}`, JSON.stringify({ name: 'x' }), { 'content-type': 'application/vnd.api+json' });
+    const res = await post(`/things/${id}`, JSON.stringify({ name: 'x' }), {
+      'content-type': 'application/vnd.api+json',
+    });
     expect(res.status).toBe(415);
     expect(((await res.json()) as any).error.message).toBe('Send the body as application/json.');
   });
 
   it('accepts application/merge-patch+json on PATCH with the meaning of our JSON PATCH', async () => {
-    const res = await fetch(`${url}/things/abc`, { method: 'PATCH', body: JSON.stringify({ name: 'y' }), headers: { 'content-type': 'application/merge-patch+json' } });
+    const res = await fetch(`${url}/things/abc`, {
+      method: 'PATCH',
+      body: JSON.stringify({ name: 'y' }),
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
     expect(res.status).toBe(200);
     expect((await res.json()) as any).toEqual({ id: 'abc', name: 'y', multipart: false });
-    const post415 = await post(`/things/${id}`, JSON.stringify({ name: 'x' }), { 'content-type': 'application/merge-patch+json' });
+    const post415 = await post(`/things/${id}`, JSON.stringify({ name: 'x' }), {
+      'content-type': 'application/merge-patch+json',
+    });
     expect(post415.status).toBe(415);
   });
 
   it('answers 400 validation_failed naming the field for U+0000 anywhere in the input', async () => {
-    const deep = await fetch(`${url}/things/abc`, { method: 'PATCH', body: '{"tags":[{"label":"ok"},{"label":"a\\u0000b"}]}', headers: { 'content-type': 'application/json' } });
+    const deep = await fetch(`${url}/things/abc`, {
+      method: 'PATCH',
+      body: '{"tags":[{"label":"ok"},{"label":"a\\u0000b"}]}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(deep.status).toBe(400);
-    expect(((await deep.json()) as any).error).toMatchObject({ code: 'validation_failed', details: [{ path: '/tags/1/label', message: 'must not contain the character U+0000 (NUL)' }] });
-    const key = await fetch(`${url}/things/abc`, { method: 'PATCH', body: '{"na\\u0000me":"x"}', headers: { 'content-type': 'application/json' } });
+    expect(((await deep.json()) as any).error).toMatchObject({
+      code: 'validation_failed',
+      details: [{ path: '/tags/1/label', message: 'must not contain the character U+0000 (NUL)' }],
+    });
+    const key = await fetch(`${url}/things/abc`, {
+      method: 'PATCH',
+      body: '{"na\\u0000me":"x"}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(((await key.json()) as any).error.details[0].path).toBe('/na\\u0000me');
     const query = await post(`/things/${id}?n=%00`, JSON.stringify({ name: 'x' }));
     expect(query.status).toBe(400);
-    expect(((await query.json()) as any).error.details).toEqual([{ path: '/n', message: 'must not contain the character U+0000 (NUL)' }]);
-    const param = await fetch(`${url}/things/a%00b`, { method: 'PATCH', body: '{}', headers: { 'content-type': 'application/json' } });
-    expect(((await param.json()) as any).error.details).toEqual([{ path: '/id', message: 'must not contain the character U+0000 (NUL)' }]);
+    expect(((await query.json()) as any).error.details).toEqual([
+      { path: '/n', message: 'must not contain the character U+0000 (NUL)' },
+    ]);
+    const param = await fetch(`${url}/things/a%00b`, {
+      method: 'PATCH',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(((await param.json()) as any).error.details).toEqual([
+      { path: '/id', message: 'must not contain the character U+0000 (NUL)' },
+    ]);
   });
 
   it('reads one upload, tells the handler it was multipart, and removes the temporary file afterwards', async () => {
@@ -202,7 +251,9 @@ describe('defineRoute and the error mapper', () => {
     nul.append('file', new Blob([new Uint8Array(10)]), 'x.bin');
     const bad = await fetch(`${url}/uploads`, { method: 'POST', body: nul });
     expect(bad.status).toBe(400);
-    expect(((await bad.json()) as any).error.details).toEqual([{ path: '/caption', message: 'must not contain the character U+0000 (NUL)' }]);
+    expect(((await bad.json()) as any).error.details).toEqual([
+      { path: '/caption', message: 'must not contain the character U+0000 (NUL)' },
+    ]);
     await new Promise((r) => setTimeout(r, 50));
     expect(readdirSync(uploadDir)).toEqual([]);
   });
@@ -221,10 +272,19 @@ describe('defineRoute and the error mapper', () => {
 
   it('writes one access log line per request without query strings, headers or bodies', async () => {
     lines.length = 0;
-    await post(`/things/${id}?n=2`, JSON.stringify({ name: 'secret-body' }), { 'content-type': 'application/json', authorization: 'Bearer service_sk_secret' });
+    await post(`/things/${id}?n=2`, JSON.stringify({ name: 'secret-body' }), {
+      'content-type': 'application/json',
+      authorization: 'Bearer service_sk_secret',
+    });
     const access = lines.map((l) => JSON.parse(l)).filter((l) => l.event === 'request');
     expect(access).toHaveLength(1);
-    expect(access[0]).toMatchObject({ method: 'POST', path: `/things/${id}`, status: 201, requestId: expect.any(String), durationMs: expect.any(Number) });
+    expect(access[0]).toMatchObject({
+      method: 'POST',
+      path: `/things/${id}`,
+      status: 201,
+      requestId: expect.any(String),
+      durationMs: expect.any(Number),
+    });
     expect(lines.join('')).not.toMatch(/secret|n=2/);
   });
 

@@ -4,7 +4,13 @@ import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import type { Static, TSchema } from 'typebox';
-import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError, type ErrorDetail } from './http-error.ts';
+import {
+  BadRequestError,
+  PayloadTooLargeError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+  type ErrorDetail,
+} from './http-error.ts';
 import type { OpenApiRegistry, OperationDoc } from './openapi-registry.ts';
 import { MERGE_PATCH_JSON_TYPE } from './media-types.ts';
 import { Validator } from './validate.ts';
@@ -29,8 +35,11 @@ export interface RouteInput<P, Q, B> {
 
 type StaticOr<T, D> = T extends TSchema ? Static<T> : D;
 
-export interface RouteDefinition<P extends TSchema | undefined = undefined, Q extends TSchema | undefined = undefined, B extends TSchema | undefined = undefined>
-  extends Omit<OperationDoc, 'params' | 'query' | 'body'> {
+export interface RouteDefinition<
+  P extends TSchema | undefined = undefined,
+  Q extends TSchema | undefined = undefined,
+  B extends TSchema | undefined = undefined,
+> extends Omit<OperationDoc, 'params' | 'query' | 'body'> {
   params?: P;
   query?: Q;
   body?: {
@@ -49,7 +58,10 @@ export interface RouteDefinition<P extends TSchema | undefined = undefined, Q ex
   before?: Middleware[];
   /** Runs after parsing and validation, before the handler (e.g. idempotency). */
   use?: Middleware[];
-  handler(ctx: Context, input: RouteInput<StaticOr<P, Record<string, never>>, StaticOr<Q, Record<string, never>>, StaticOr<B, undefined>>): Promise<void> | void;
+  handler(
+    ctx: Context,
+    input: RouteInput<StaticOr<P, Record<string, never>>, StaticOr<Q, Record<string, never>>, StaticOr<B, undefined>>,
+  ): Promise<void> | void;
 }
 
 export interface RouteDefaults {
@@ -116,7 +128,11 @@ const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 /** formidable's error codes (formidable/src/FormidableError.js) this parser answers specially. */
 const FORMIDABLE_MALFORMED = new Set([1003, 1011, 1012, 1013, 1014]);
 
-function multipartBodyParser(maxBytes: number, fileFields: string[], uploadDirOf: () => string | undefined): Middleware {
+function multipartBodyParser(
+  maxBytes: number,
+  fileFields: string[],
+  uploadDirOf: () => string | undefined,
+): Middleware {
   return async (ctx, next) => {
     const uploadDir = uploadDirOf();
     if (!ctx.is('multipart/form-data')) throw new UnsupportedMediaTypeError('Send the upload as multipart/form-data.');
@@ -148,8 +164,13 @@ function multipartBodyParser(maxBytes: number, fileFields: string[], uploadDirOf
         onPart(part, handlePart) {
           if (!part.mimetype) return handlePart(part);
           const name = String(part.name ?? '');
-          if (!fileFields.includes(name)) problems.push({ path: `/${name}`, message: `is not a file field here (expected: ${fileFields.join(', ')})` });
-          else if (seen.has(name)) problems.push({ path: `/${name}`, message: 'holds more than one file; send exactly one' });
+          if (!fileFields.includes(name))
+            problems.push({
+              path: `/${name}`,
+              message: `is not a file field here (expected: ${fileFields.join(', ')})`,
+            });
+          else if (seen.has(name))
+            problems.push({ path: `/${name}`, message: 'holds more than one file; send exactly one' });
           else {
             seen.add(name);
             return handlePart(part);
@@ -166,12 +187,19 @@ function multipartBodyParser(maxBytes: number, fileFields: string[], uploadDirOf
         await parse(ctx, async () => {});
       } catch (err) {
         const code = (err as { code?: unknown }).code;
-        if (typeof code === 'number' && FORMIDABLE_MALFORMED.has(code)) throw new BadRequestError('The multipart body could not be read; send a well-formed multipart/form-data request.');
-        if (code === 1009 || code === 1016) throw new PayloadTooLargeError(`The uploaded file is larger than this endpoint accepts (${maxBytes} bytes).`);
+        if (typeof code === 'number' && FORMIDABLE_MALFORMED.has(code))
+          throw new BadRequestError(
+            'The multipart body could not be read; send a well-formed multipart/form-data request.',
+          );
+        if (code === 1009 || code === 1016)
+          throw new PayloadTooLargeError(`The uploaded file is larger than this endpoint accepts (${maxBytes} bytes).`);
         throw err;
       }
       if (problems.length > 0) {
-        throw new ValidationError(`The form field ${problems[0]!.path} ${problems[0]!.message}.`, problems.slice(0, 50));
+        throw new ValidationError(
+          `The form field ${problems[0]!.path} ${problems[0]!.message}.`,
+          problems.slice(0, 50),
+        );
       }
       await next();
     } finally {
@@ -185,12 +213,11 @@ function multipartBodyParser(maxBytes: number, fileFields: string[], uploadDirOf
  * TypeBox schemas, the route's own middleware, then the handler. The same schemas document the
  * route in the OpenAPI registry, so the reference cannot drift from what is enforced.
  */
-export function defineRoute<P extends TSchema | undefined = undefined, Q extends TSchema | undefined = undefined, B extends TSchema | undefined = undefined>(
-  router: Router,
-  registry: OpenApiRegistry,
-  defaults: RouteDefaults,
-  route: RouteDefinition<P, Q, B>,
-): void {
+export function defineRoute<
+  P extends TSchema | undefined = undefined,
+  Q extends TSchema | undefined = undefined,
+  B extends TSchema | undefined = undefined,
+>(router: Router, registry: OpenApiRegistry, defaults: RouteDefaults, route: RouteDefinition<P, Q, B>): void {
   registry.addOperation({
     method: route.method,
     path: route.path,
@@ -208,7 +235,9 @@ export function defineRoute<P extends TSchema | undefined = undefined, Q extends
           contentType: route.body.contentType,
           required: route.body.required,
           example: route.body.example,
-          alternatives: route.body.multipart ? [{ contentType: 'multipart/form-data', schema: route.body.multipart.schema }] : undefined,
+          alternatives: route.body.multipart
+            ? [{ contentType: 'multipart/form-data', schema: route.body.multipart.schema }]
+            : undefined,
         }
       : undefined,
     responses: route.responses,
@@ -220,7 +249,9 @@ export function defineRoute<P extends TSchema | undefined = undefined, Q extends
 
   const paramsValidator = route.params ? new Validator(route.params, 'path parameters') : null;
   const queryValidator = route.query ? new Validator(route.query, 'query') : null;
-  const bodyValidator = route.body ? new Validator(route.body.schema, route.body.contentType === 'multipart/form-data' ? 'form field' : 'body') : null;
+  const bodyValidator = route.body
+    ? new Validator(route.body.schema, route.body.contentType === 'multipart/form-data' ? 'form field' : 'body')
+    : null;
   // Why: a route either always takes an upload, or takes JSON and optionally an upload instead.
   const alwaysMultipart = route.body?.contentType === 'multipart/form-data';
   const alternative = route.body?.multipart;
@@ -229,12 +260,17 @@ export function defineRoute<P extends TSchema | undefined = undefined, Q extends
   if (route.body) {
     const json = alwaysMultipart ? null : jsonBodyParser(route.body.maxBytes ?? defaults.bodyLimitBytes, route.method);
     const upload = alwaysMultipart
-      ? multipartBodyParser(route.body.maxBytes ?? defaults.bodyLimitBytes, route.body.fileFields ?? ['file'], () => defaults.uploadDir)
+      ? multipartBodyParser(
+          route.body.maxBytes ?? defaults.bodyLimitBytes,
+          route.body.fileFields ?? ['file'],
+          () => defaults.uploadDir,
+        )
       : alternative
         ? multipartBodyParser(alternative.maxBytes, alternative.fileFields, () => defaults.uploadDir)
         : null;
     stack.push((ctx, next) => {
-      ctx.state.multipart = upload !== null && (alwaysMultipart || ctx.is('multipart/form-data') === 'multipart/form-data');
+      ctx.state.multipart =
+        upload !== null && (alwaysMultipart || ctx.is('multipart/form-data') === 'multipart/form-data');
       return ctx.state.multipart ? upload!(ctx, next) : json!(ctx, next);
     });
   }
@@ -249,16 +285,25 @@ export function defineRoute<P extends TSchema | undefined = undefined, Q extends
       if (multipart) {
         const uploaded = (ctx.request as { files?: Record<string, UploadedFile | UploadedFile[]> }).files ?? {};
         for (const [field, f] of Object.entries(uploaded)) {
-          if (!(alternative?.fileFields ?? route.body!.fileFields ?? ['file']).includes(field) || (Array.isArray(f) && f.length > 1)) {
-            throw new ValidationError(`The form field /${field} is not one file of an accepted file field.`, [{ path: `/${field}`, message: 'must be exactly one file of an accepted file field' }]);
+          if (
+            !(alternative?.fileFields ?? route.body!.fileFields ?? ['file']).includes(field) ||
+            (Array.isArray(f) && f.length > 1)
+          ) {
+            throw new ValidationError(`The form field /${field} is not one file of an accepted file field.`, [
+              { path: `/${field}`, message: 'must be exactly one file of an accepted file field' },
+            ]);
           }
           files[field] = Array.isArray(f) ? f[0]! : f;
         }
         body = (alternativeValidator ?? bodyValidator).parse(raw ?? {}, { convert: true });
       } else {
-        const present = raw !== undefined && !(typeof raw === 'object' && raw !== null && Object.keys(raw).length === 0 && !ctx.get('content-length'));
+        const present =
+          raw !== undefined &&
+          !(typeof raw === 'object' && raw !== null && Object.keys(raw).length === 0 && !ctx.get('content-length'));
         if (!present && route.body!.required !== false) {
-          throw new ValidationError('This endpoint needs a JSON body.', [{ path: '/', message: 'a JSON body is required' }]);
+          throw new ValidationError('This endpoint needs a JSON body.', [
+            { path: '/', message: 'a JSON body is required' },
+          ]);
         }
         body = present ? bodyValidator.parse(raw) : undefined;
       }

@@ -15,16 +15,20 @@ function statusOf(err: unknown): number | undefined {
 function translateParserError(err: unknown): HttpError | null {
   const e = err as { type?: string; message?: string };
   const status = statusOf(err);
-  if (status === 413 || e?.type === 'entity.too.large') return new PayloadTooLargeError('The request body is larger than this endpoint accepts.');
+  if (status === 413 || e?.type === 'entity.too.large')
+    return new PayloadTooLargeError('The request body is larger than this endpoint accepts.');
   if (status === 415) return new UnsupportedMediaTypeError('This content type is not accepted here.');
   if (e?.type === 'entity.parse.failed' || (status === 400 && err instanceof SyntaxError)) {
     return new HttpError(400, 'malformed_json', 'The request body is not valid JSON.');
   }
   if (status !== undefined && status >= 400 && status <= 501 && !(err instanceof HttpError)) {
     if (status === 405) return new HttpError(405, 'method_not_allowed', 'This method is not allowed on this path.');
-    if (status === 501) return new HttpError(501, 'not_implemented', 'This method is not implemented.', { expose: true });
-    if (e?.type === 'request.aborted') return new HttpError(400, 'request_aborted', 'The request was aborted by the client.');
-    if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') return new UnsupportedMediaTypeError('Unsupported body encoding.');
+    if (status === 501)
+      return new HttpError(501, 'not_implemented', 'This method is not implemented.', { expose: true });
+    if (e?.type === 'request.aborted')
+      return new HttpError(400, 'request_aborted', 'The request was aborted by the client.');
+    if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported')
+      return new UnsupportedMediaTypeError('Unsupported body encoding.');
     return new HttpError(status, 'bad_request', 'The request could not be read.');
   }
   return null;

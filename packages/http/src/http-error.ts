@@ -2,7 +2,8 @@
  * One problem an error is about. `details` of every error body is an array of these, whatever the
  * code, so a client reads it one way: `path` is a JSON Pointer to the input concerned (`/title`,
  * `/findings/3/severity` in a body; `/q` for a query or path parameter, `/Idempotency-Key` for a
- * header, `/file` for an upload, `/` for the request as a whole), `message` says what is wrong there, for a person, and `value`, when
+ * header, `/file` for an upload, `/` for the request as a whole), `message` says what is wrong there, for a person, and
+ * `value`, when
  * present, is a value the client needs to recover (the row's current `updatedAt` on a `conflict`).
  */
 export interface ErrorDetail {
@@ -29,7 +30,11 @@ function checkDetails(details: unknown): ErrorDetail[] | undefined {
     );
   // Why throw: a second shape of `details` would break every client that reads the first; this
   // fails the first test that builds such an error instead of the first client that receives it.
-  if (!ok) throw new TypeError(`HttpError details must be an array of { path, message[, value] } objects, got ${JSON.stringify(details)?.slice(0, 200)}`);
+  if (!ok)
+    throw new TypeError(
+      `HttpError details must be an array of { path, message[, value] } objects, got ` +
+        `${JSON.stringify(details)?.slice(0, 200)}`,
+    );
   return (details as ErrorDetail[]).map((d) => ({ ...d }));
 }
 
@@ -44,7 +49,17 @@ export class HttpError extends Error {
   readonly details?: ErrorDetail[];
   readonly headers?: Record<string, string>;
 
-  constructor(status: number, code: string, message: string, options: { details?: readonly ErrorDetail[]; cause?: unknown; headers?: Record<string, string>; expose?: boolean } = {}) {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    options: {
+      details?: readonly ErrorDetail[];
+      cause?: unknown;
+      headers?: Record<string, string>;
+      expose?: boolean;
+    } = {},
+  ) {
     super(message, { cause: options.cause });
     this.name = 'HttpError';
     this.status = status;
@@ -72,12 +87,20 @@ export const BEARER_CHALLENGE = 'Bearer realm="service"';
 
 export class UnauthenticatedError extends HttpError {
   constructor(message = 'Missing or invalid credentials.', options: { challenge?: string } = {}) {
-    super(401, 'unauthenticated', message, options.challenge ? { headers: { 'WWW-Authenticate': options.challenge } } : {});
+    super(
+      401,
+      'unauthenticated',
+      message,
+      options.challenge ? { headers: { 'WWW-Authenticate': options.challenge } } : {},
+    );
   }
 }
 
 export class ForbiddenError extends HttpError {
-  constructor(code: 'forbidden' | 'read_only_key' | 'client_not_allowed' | 'api_not_licensed' | 'cross_site_request' | string, message: string) {
+  constructor(
+    code: 'forbidden' | 'read_only_key' | 'client_not_allowed' | 'api_not_licensed' | 'cross_site_request' | string,
+    message: string,
+  ) {
     super(403, code, message);
   }
 }
@@ -92,7 +115,9 @@ export class NotFoundError extends HttpError {
  * Why the object form (`{ updatedAt: '...' }`) is still accepted: callers are moving over to
  * ErrorDetail[]; on the wire it becomes `[{ path: '/updatedAt', message, value }]` all the same.
  */
-function conflictDetails(details: readonly ErrorDetail[] | Readonly<Record<string, string>> | undefined): readonly ErrorDetail[] | undefined {
+function conflictDetails(
+  details: readonly ErrorDetail[] | Readonly<Record<string, string>> | undefined,
+): readonly ErrorDetail[] | undefined {
   if (details === undefined || Array.isArray(details)) return details as readonly ErrorDetail[] | undefined;
   return Object.entries(details).map(([key, value]) => ({ path: `/${key}`, message: `is now ${value}`, value }));
 }
@@ -123,7 +148,9 @@ export class UnprocessableError extends HttpError {
 
 export class RateLimitedError extends HttpError {
   constructor(retryAfterSeconds: number) {
-    super(429, 'rate_limited', `Too many requests; retry in ${retryAfterSeconds} s.`, { headers: { 'Retry-After': String(retryAfterSeconds) } });
+    super(429, 'rate_limited', `Too many requests; retry in ${retryAfterSeconds} s.`, {
+      headers: { 'Retry-After': String(retryAfterSeconds) },
+    });
   }
 }
 
@@ -132,6 +159,10 @@ export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 export class UnavailableError extends HttpError {
   constructor(message = 'A database the request needs is unavailable; try again shortly.', cause?: unknown) {
-    super(503, 'unavailable', message, { cause, expose: true, headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) } });
+    super(503, 'unavailable', message, {
+      cause,
+      expose: true,
+      headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
+    });
   }
 }

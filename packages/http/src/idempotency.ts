@@ -41,9 +41,11 @@ function canonicalJson(value: unknown): string {
 /** An empty or malformed key is refused (400 `invalid_idempotency_key`), never silently ignored. */
 export function validateIdempotencyKey(key: string): void {
   if (!KEY_PATTERN.test(key)) {
-    throw new BadRequestError('Idempotency-Key must be 1 to 255 printable ASCII characters (no spaces).', 'invalid_idempotency_key', [
-      { path: '/Idempotency-Key', message: 'must be 1 to 255 printable ASCII characters (no spaces)' },
-    ]);
+    throw new BadRequestError(
+      'Idempotency-Key must be 1 to 255 printable ASCII characters (no spaces).',
+      'invalid_idempotency_key',
+      [{ path: '/Idempotency-Key', message: 'must be 1 to 255 printable ASCII characters (no spaces)' }],
+    );
   }
 }
 
@@ -70,12 +72,18 @@ export async function runIdempotent(
     const lockKey = createHash('sha256').update(scope.apiKeyId).update('\u0000').update(key).digest().readBigInt64BE(0);
     const { rows } = await trx.raw('select pg_try_advisory_xact_lock(?) as locked', [lockKey.toString()]);
     if (!rows[0].locked) {
-      throw new ConflictError('A request with this Idempotency-Key is still being processed; retry when it has finished.', 'idempotency_in_progress');
+      throw new ConflictError(
+        'A request with this Idempotency-Key is still being processed; retry when it has finished.',
+        'idempotency_in_progress',
+      );
     }
     const existing = await trx('idempotency_records').where({ api_key_id: scope.apiKeyId, key }).first();
     if (existing && Date.now() - existing.created_at.getTime() < IDEMPOTENCY_WINDOW_MS) {
       if (existing.request_hash !== scope.fingerprint) {
-        throw new UnprocessableError('idempotency_key_reused', 'This Idempotency-Key was already used for a different request; use a new key for a new request.');
+        throw new UnprocessableError(
+          'idempotency_key_reused',
+          'This Idempotency-Key was already used for a different request; use a new key for a new request.',
+        );
       }
       return { status: existing.status, headers: existing.headers, body: existing.body, replayed: true };
     }
@@ -95,5 +103,7 @@ export async function runIdempotent(
 
 /** Removes records older than the window; the app calls it now and then. */
 export async function pruneIdempotencyRecords(db: Knex, now = Date.now()): Promise<number> {
-  return db('idempotency_records').where('created_at', '<', new Date(now - IDEMPOTENCY_WINDOW_MS)).delete();
+  return db('idempotency_records')
+    .where('created_at', '<', new Date(now - IDEMPOTENCY_WINDOW_MS))
+    .delete();
 }

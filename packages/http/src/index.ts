@@ -11,9 +11,22 @@ export { defineRoute } from './define-route.ts';
 export type { RouteDefinition, RouteInput, RouteDefaults, UploadedFile } from './define-route.ts';
 export { MERGE_PATCH_JSON_TYPE } from './media-types.ts';
 export * from './rate-limit/index.ts';
-export { PaginationQuery, toPage, setPaginationHeaders, PAGINATION_HEADERS, DEFAULT_PER_PAGE, MAX_PER_PAGE } from './pagination.ts';
+export {
+  PaginationQuery,
+  toPage,
+  setPaginationHeaders,
+  PAGINATION_HEADERS,
+  DEFAULT_PER_PAGE,
+  MAX_PER_PAGE,
+} from './pagination.ts';
 export type { Page } from './pagination.ts';
-export { runIdempotent, requestFingerprint, pruneIdempotencyRecords, validateIdempotencyKey, IDEMPOTENCY_WINDOW_MS } from './idempotency.ts';
+export {
+  runIdempotent,
+  requestFingerprint,
+  pruneIdempotencyRecords,
+  validateIdempotencyKey,
+  IDEMPOTENCY_WINDOW_MS,
+} from './idempotency.ts';
 export type { StoredResponse, IdempotencyOutcome } from './idempotency.ts';
 export { externalOrigin, externalOriginOf, resolveExternalOrigin } from './external-origin.ts';
 export type { ExternalOriginSource } from './external-origin.ts';

@@ -40,7 +40,13 @@ export interface OperationDoc {
   params?: TSchema;
   query?: TSchema;
   headers?: HeaderParameterDoc[];
-  body?: { schema: TSchema; contentType?: string; required?: boolean; example?: unknown; alternatives?: Array<{ contentType: string; schema: TSchema }> };
+  body?: {
+    schema: TSchema;
+    contentType?: string;
+    required?: boolean;
+    example?: unknown;
+    alternatives?: Array<{ contentType: string; schema: TSchema }>;
+  };
   responses: Record<number, ResponseDoc>;
   /**
    * Answers 429 `rate_limited` with `Retry-After` and carries the `X-RateLimit-*` headers.
@@ -62,15 +68,30 @@ export interface OperationDoc {
 export const IDEMPOTENCY_KEY_HEADER: HeaderParameterDoc = {
   name: 'Idempotency-Key',
   description:
-    'Makes a retry safe: the same key and request within 24 hours returns the original response with `Idempotent-Replayed: true` and creates nothing; the same key with a different request answers 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_in_progress`. 1 to 255 printable ASCII characters (no spaces), per API key; anything else answers 400 `invalid_idempotency_key`.',
+    'Makes a retry safe: the same key and request within 24 hours returns the ' +
+    'original response with `Idempotent-Replayed: true` and creates nothing; the same ' +
+    'key with a different request answers 422 `idempotency_key_reused`; while the ' +
+    'first request runs, 409 `idempotency_in_progress`. 1 to 255 printable ASCII ' +
+    'characters (no spaces), per API key; anything else answers 400 ' +
+    '`invalid_idempotency_key`.',
   required: false,
-  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$', examples: ['3f2b8c1e-import-2026-11-02'] },
+  schema: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 255,
+    pattern: '^[\\x21-\\x7e]+$',
+    examples: ['3f2b8c1e-import-2026-11-02'],
+  },
 };
 
 const X_REQUESTED_WITH: HeaderParameterDoc = {
   name: 'X-Requested-With',
   description:
-    'Required on state-changing requests of a signed-in session (any non-empty value, e.g. `XMLHttpRequest`). A browser cannot add it to a cross-site request without a CORS preflight this service never grants; when the browser sends `Origin`, it must also be this service\'s own origin (as the client sees it, also behind a reverse proxy listed in `TRUST_PROXY`). Otherwise 403 `cross_site_request`.',
+    'Required on state-changing requests of a signed-in session (any non-empty value, ' +
+    'e.g. `XMLHttpRequest`). A browser cannot add it to a cross-site request without ' +
+    'a CORS preflight this service never grants; when the browser sends `Origin`, it ' +
+    "must also be this service's own origin (as the client sees it, also behind a " +
+    'reverse proxy listed in `TRUST_PROXY`). Otherwise 403 `cross_site_request`.',
   required: true,
   schema: { type: 'string', minLength: 1, examples: ['XMLHttpRequest'] },
 };
@@ -84,15 +105,39 @@ const IF_NONE_MATCH: HeaderParameterDoc = {
 
 /** Response headers that recur; the document holds each once, under `components.headers`. */
 const RESPONSE_HEADERS = {
-  requestId: { description: 'The id of this request in the service log: the client\'s own `X-Request-Id` when it is 1 to 128 of `A-Za-z0-9._:-`, otherwise a new UUID.', schema: { type: 'string' } },
-  rateLimitLimit: { description: 'Requests of cost 1 allowed per minute by the budget that binds first (per client IP, or per API key).', schema: { type: 'integer' } },
-  rateLimitRemaining: { description: 'Requests of cost 1 still allowed now, after this one.', schema: { type: 'integer' } },
+  requestId: {
+    description:
+      "The id of this request in the service log: the client's own `X-Request-Id` when " +
+      'it is 1 to 128 of `A-Za-z0-9._:-`, otherwise a new UUID.',
+    schema: { type: 'string' },
+  },
+  rateLimitLimit: {
+    description:
+      'Requests of cost 1 allowed per minute by the budget that binds first (per client IP, or per API key).',
+    schema: { type: 'integer' },
+  },
+  rateLimitRemaining: {
+    description: 'Requests of cost 1 still allowed now, after this one.',
+    schema: { type: 'integer' },
+  },
   rateLimitReset: { description: 'Whole seconds until the full budget is back.', schema: { type: 'integer' } },
   retryAfter: { description: 'Whole seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
-  replayed: { description: '`true` when this is the stored response of an earlier request with the same `Idempotency-Key`; absent otherwise.', schema: { type: 'string', enum: ['true'] } },
+  replayed: {
+    description:
+      '`true` when this is the stored response of an earlier request with the same ' +
+      '`Idempotency-Key`; absent otherwise.',
+    schema: { type: 'string', enum: ['true'] },
+  },
   location: { description: 'The URL of what was created.', schema: { type: 'string' } },
-  etag: { description: 'A validator of this representation; send it back in `If-None-Match` to get 304 while it is unchanged.', schema: { type: 'string' } },
-  wwwAuthenticate: { description: 'The authentication scheme to use: `Bearer` (an API key).', schema: { type: 'string', examples: ['Bearer realm="service"'] } },
+  etag: {
+    description:
+      'A validator of this representation; send it back in `If-None-Match` to get 304 while it is unchanged.',
+    schema: { type: 'string' },
+  },
+  wwwAuthenticate: {
+    description: 'The authentication scheme to use: `Bearer` (an API key).',
+    schema: { type: 'string', examples: ['Bearer realm="service"'] },
+  },
 } satisfies Record<string, HeaderDoc>;
 
 /** Each shared header object, by its component name. */
@@ -116,11 +161,21 @@ const SHARED_PARAMETERS = new Map<string, HeaderParameterDoc>([
 ]);
 
 function headerComponent(h: HeaderDoc): Record<string, unknown> {
-  return { description: h.description, ...(h.required ? { required: true } : {}), schema: h.schema ?? { type: 'string' } };
+  return {
+    description: h.description,
+    ...(h.required ? { required: true } : {}),
+    schema: h.schema ?? { type: 'string' },
+  };
 }
 
 function parameterComponent(h: HeaderParameterDoc): Record<string, unknown> {
-  return { name: h.name, in: 'header', required: h.required ?? false, description: h.description, schema: h.schema ?? { type: 'string' } };
+  return {
+    name: h.name,
+    in: 'header',
+    required: h.required ?? false,
+    description: h.description,
+    schema: h.schema ?? { type: 'string' },
+  };
 }
 
 const ERROR_DETAIL_SCHEMA = {
@@ -129,9 +184,24 @@ const ERROR_DETAIL_SCHEMA = {
   required: ['path', 'message'],
   additionalProperties: false,
   properties: {
-    path: { type: 'string', description: 'JSON Pointer to the input concerned: `/title`, `/findings/3/severity` in a body; `/q` for a query or path parameter; `/file` for an upload; `/` for the request as a whole.', examples: ['/title'] },
-    message: { type: 'string', description: 'What is wrong there, for a person.', examples: ['must NOT have fewer than 1 characters'] },
-    value: { type: 'string', description: 'A value needed to recover, e.g. the row\'s current `updatedAt` on a `conflict`.', examples: ['2026-11-02T09:30:00.000Z'] },
+    path: {
+      type: 'string',
+      description:
+        'JSON Pointer to the input concerned: `/title`, `/findings/3/severity` in a body; ' +
+        '`/q` for a query or path parameter; `/file` for an upload; `/` for the request ' +
+        'as a whole.',
+      examples: ['/title'],
+    },
+    message: {
+      type: 'string',
+      description: 'What is wrong there, for a person.',
+      examples: ['must NOT have fewer than 1 characters'],
+    },
+    value: {
+      type: 'string',
+      description: "A value needed to recover, e.g. the row's current `updatedAt` on a `conflict`.",
+      examples: ['2026-11-02T09:30:00.000Z'],
+    },
   },
 };
 
@@ -144,13 +214,29 @@ const ERROR_SCHEMA = {
       type: 'object',
       required: ['code', 'message'],
       properties: {
-        code: { type: 'string', description: 'Stable machine-readable code, e.g. `validation_failed`, `not_found`, `conflict`.' },
+        code: {
+          type: 'string',
+          description: 'Stable machine-readable code, e.g. `validation_failed`, `not_found`, `conflict`.',
+        },
         message: { type: 'string', description: 'What went wrong, for a person.' },
-        details: { type: 'array', description: 'Per-input problems, when the error is about particular inputs.', items: { $ref: '#/components/schemas/ErrorDetail' }, maxItems: 50 },
+        details: {
+          type: 'array',
+          description: 'Per-input problems, when the error is about particular inputs.',
+          items: { $ref: '#/components/schemas/ErrorDetail' },
+          maxItems: 50,
+        },
       },
     },
   },
-  examples: [{ error: { code: 'validation_failed', message: 'The body field /name must NOT have fewer than 1 characters.', details: [{ path: '/name', message: 'must NOT have fewer than 1 characters' }] } }],
+  examples: [
+    {
+      error: {
+        code: 'validation_failed',
+        message: 'The body field /name must NOT have fewer than 1 characters.',
+        details: [{ path: '/name', message: 'must NOT have fewer than 1 characters' }],
+      },
+    },
+  ],
 };
 
 /** The automatic answers, by status: the codes the machinery knows an operation can answer. */
@@ -201,12 +287,22 @@ export class OpenApiRegistry {
       throw new Error(`OpenAPI: ${where} is registered twice`);
     }
     if (!CAMEL_CASE.test(op.operationId)) {
-      throw new Error(`OpenAPI: the operationId "${op.operationId}" of ${where} is not camelCase (generated clients name methods after it); rename it to "${camelCased(op.operationId)}".`);
+      throw new Error(
+        `OpenAPI: the operationId "${op.operationId}" of ${where} is not camelCase ` +
+          `(generated clients name methods after it); rename it to ` +
+          `"${camelCased(op.operationId)}".`,
+      );
     }
     const clash = this.operations.find((o) => o.operationId === op.operationId);
-    if (clash) throw new Error(`OpenAPI: the operationId "${op.operationId}" of ${where} is already used by ${clash.method.toUpperCase()} ${clash.path}; operationIds must be unique.`);
+    if (clash)
+      throw new Error(
+        `OpenAPI: the operationId "${op.operationId}" of ${where} is already used by ` +
+          `${clash.method.toUpperCase()} ${clash.path}; operationIds must be unique.`,
+      );
     if (!op.description?.trim()) {
-      throw new Error(`OpenAPI: ${where} (${op.operationId}) has no description; say what it does and what it answers.`);
+      throw new Error(
+        `OpenAPI: ${where} (${op.operationId}) has no description; say what it does and what it answers.`,
+      );
     }
     this.operations.push(op);
   }
@@ -238,7 +334,8 @@ export class OpenApiRegistry {
   private responseSchema(schema: ResponseDoc['schema']): unknown {
     if (schema === undefined) return undefined;
     if (typeof schema === 'string') return { $ref: `#/components/schemas/${schema}` };
-    if ('arrayOf' in schema && typeof schema.arrayOf === 'string') return { type: 'array', items: { $ref: `#/components/schemas/${schema.arrayOf}` } };
+    if ('arrayOf' in schema && typeof schema.arrayOf === 'string')
+      return { type: 'array', items: { $ref: `#/components/schemas/${schema.arrayOf}` } };
     return stripTypeBox(schema);
   }
 
@@ -247,7 +344,10 @@ export class OpenApiRegistry {
     if (schema === undefined) return null;
     const component = (name: string) => {
       const found = this.schemas.get(name);
-      if (!found) throw new Error(`OpenAPI: ${where} refers to the schema "${name}", which is not registered (registry.addSchema).`);
+      if (!found)
+        throw new Error(
+          `OpenAPI: ${where} refers to the schema "${name}", which is not registered (registry.addSchema).`,
+        );
       return found;
     };
     if (typeof schema === 'string') return component(schema);
@@ -261,7 +361,9 @@ export class OpenApiRegistry {
   private checkExample(schema: TSchema | null, example: unknown, where: string): void {
     if (schema === null || example === undefined) return;
     if (Value.Check(schema, example)) return;
-    const problems = [...Value.Errors(schema, example)].slice(0, 5).map((e) => `${(e as { instancePath?: string }).instancePath || '/'} ${(e as { message?: string }).message}`);
+    const problems = [...Value.Errors(schema, example)]
+      .slice(0, 5)
+      .map((e) => `${(e as { instancePath?: string }).instancePath || '/'} ${(e as { message?: string }).message}`);
     this.badExamples.push(`the example of ${where} does not match its schema (${problems.join('; ')})`);
   }
 
@@ -269,7 +371,10 @@ export class OpenApiRegistry {
   private automaticErrors(op: OperationDoc): Record<number, AutoError> {
     const security = op.security ?? 'none';
     const jsonBody = op.body !== undefined && (op.body.contentType ?? 'application/json') === 'application/json';
-    const uploads = op.body !== undefined && (op.body.contentType === 'multipart/form-data' || (op.body.alternatives ?? []).some((a) => a.contentType === 'multipart/form-data'));
+    const uploads =
+      op.body !== undefined &&
+      (op.body.contentType === 'multipart/form-data' ||
+        (op.body.alternatives ?? []).some((a) => a.contentType === 'multipart/form-data'));
     const idempotent = (op.headers ?? []).some((h) => h.name.toLowerCase() === 'idempotency-key');
     const rateLimited = op.rateLimited ?? security === 'apiKey';
     const crossSite = op.crossSiteCheck ?? (security === 'session' && op.method !== 'get');
@@ -280,20 +385,28 @@ export class OpenApiRegistry {
       if (headers) errors[status]!.headers = { ...errors[status]!.headers, ...headers };
     };
     if (op.params || op.query || op.body || (op.headers ?? []).length > 0) {
-      add(400, 'validation_failed', 'a parameter or the body does not match its schema, or text contains U+0000; `details` names each field');
+      add(
+        400,
+        'validation_failed',
+        'a parameter or the body does not match its schema, or text contains U+0000; `details` names each field',
+      );
     }
     if (jsonBody) add(400, 'malformed_json', 'the body is not JSON');
     if (uploads) add(400, 'bad_request', 'the multipart body cannot be read');
-    if (idempotent) add(400, 'invalid_idempotency_key', '`Idempotency-Key` is empty or not 1 to 255 printable ASCII characters');
+    if (idempotent)
+      add(400, 'invalid_idempotency_key', '`Idempotency-Key` is empty or not 1 to 255 printable ASCII characters');
     if (security === 'apiKey') {
-      add(401, 'unauthenticated', 'no API key, or a malformed, unknown, expired or revoked one; one message for all', { 'WWW-Authenticate': RESPONSE_HEADERS.wwwAuthenticate });
+      add(401, 'unauthenticated', 'no API key, or a malformed, unknown, expired or revoked one; one message for all', {
+        'WWW-Authenticate': RESPONSE_HEADERS.wwwAuthenticate,
+      });
       add(403, 'api_not_licensed', 'the licence or plan does not include the REST API');
       add(403, 'forbidden', "the key owner's role does not allow this");
       if (op.method !== 'get') {
         add(403, 'read_only_key', 'a read-only key cannot change anything');
         add(403, 'client_not_allowed', "the affected client is not on the key's allow-list");
       }
-      if (op.params || op.method !== 'get') add(404, 'not_found', 'it does not exist or you may not see it; the same answer for both');
+      if (op.params || op.method !== 'get')
+        add(404, 'not_found', 'it does not exist or you may not see it; the same answer for both');
     }
     if (security === 'session') {
       add(401, 'unauthenticated', 'not signed in, or the session has ended');
@@ -303,20 +416,41 @@ export class OpenApiRegistry {
     if (crossSite) add(403, 'cross_site_request', '`X-Requested-With` is missing, or `Origin` is not this service');
     if (op.body) {
       add(413, 'payload_too_large', 'the body or an uploaded file is larger than this operation accepts');
-      add(415, 'unsupported_media_type', `the body is not ${[op.body.contentType ?? 'application/json', ...(op.body.alternatives ?? []).map((a) => a.contentType), ...(op.method === 'patch' && jsonBody ? [MERGE_PATCH_JSON_TYPE] : [])].join(' or ')}`);
+      add(
+        415,
+        'unsupported_media_type',
+        `the body is not ` +
+          `${[op.body.contentType ?? 'application/json', ...(op.body.alternatives ?? []).map((a) => a.contentType), ...(op.method === 'patch' && jsonBody ? [MERGE_PATCH_JSON_TYPE] : [])].join(' or ')}`,
+      );
     }
-    if (rateLimited) add(429, 'rate_limited', 'too many requests; wait `Retry-After` seconds', { 'Retry-After': RESPONSE_HEADERS.retryAfter });
-    if (op.usesDatabase ?? true) add(503, 'unavailable', 'a database is unreachable or too slow right now; retry after `Retry-After` seconds', { 'Retry-After': RESPONSE_HEADERS.retryAfter });
+    if (rateLimited)
+      add(429, 'rate_limited', 'too many requests; wait `Retry-After` seconds', {
+        'Retry-After': RESPONSE_HEADERS.retryAfter,
+      });
+    if (op.usesDatabase ?? true)
+      add(503, 'unavailable', 'a database is unreachable or too slow right now; retry after `Retry-After` seconds', {
+        'Retry-After': RESPONSE_HEADERS.retryAfter,
+      });
     return errors;
   }
 
   /** `GET` of the REST API answering JSON: the ETag middleware serves it, so it is documented. */
   private static hasEtag(op: OperationDoc): boolean {
     const ok = op.responses[200];
-    return op.security === 'apiKey' && op.method === 'get' && ok !== undefined && ok.schema !== undefined && isJsonType(ok.contentType ?? 'application/json');
+    return (
+      op.security === 'apiKey' &&
+      op.method === 'get' &&
+      ok !== undefined &&
+      ok.schema !== undefined &&
+      isJsonType(ok.contentType ?? 'application/json')
+    );
   }
 
-  private buildOperation(op: OperationDoc, componentOf: (schema: unknown) => unknown, requestSchemas: Map<string, unknown>): Record<string, unknown> {
+  private buildOperation(
+    op: OperationDoc,
+    componentOf: (schema: unknown) => unknown,
+    requestSchemas: Map<string, unknown>,
+  ): Record<string, unknown> {
     const where = `${op.method.toUpperCase()} ${op.path} (${op.operationId})`;
     const security = op.security ?? 'none';
     const idempotent = (op.headers ?? []).some((h) => h.name.toLowerCase() === 'idempotency-key');
@@ -333,16 +467,29 @@ export class OpenApiRegistry {
         all[status] = { description: `${describeCodes(auto.codes)}.`, schema: 'Error', extraHeaders: auto.headers };
       } else {
         const missing = auto.codes.filter(([code]) => !declared.description.includes(`\`${code}\``));
-        all[status] = { ...declared, description: missing.length ? `${declared.description} Also ${describeCodes(missing)}.` : declared.description, extraHeaders: auto.headers };
+        all[status] = {
+          ...declared,
+          description: missing.length
+            ? `${declared.description} Also ${describeCodes(missing)}.`
+            : declared.description,
+          extraHeaders: auto.headers,
+        };
       }
     }
     if (etag) all[304] = { description: 'Not modified: the `If-None-Match` ETag is still current. No body.' };
 
     const responses: Record<string, unknown> = {};
-    for (const status of Object.keys(all).map(Number).sort((a, b) => a - b)) {
+    for (const status of Object.keys(all)
+      .map(Number)
+      .sort((a, b) => a - b)) {
       const res = all[status]!;
       const isError = status >= 400;
-      if (res.example !== undefined) this.checkExample(this.typeBoxSchema(res.schema, `${where} -> ${status}`), res.example, `the ${status} response of ${where}`);
+      if (res.example !== undefined)
+        this.checkExample(
+          this.typeBoxSchema(res.schema, `${where} -> ${status}`),
+          res.example,
+          `the ${status} response of ${where}`,
+        );
       const headers: Record<string, HeaderDoc> = { 'X-Request-Id': RESPONSE_HEADERS.requestId };
       if (rateLimited) {
         headers['X-RateLimit-Limit'] = RESPONSE_HEADERS.rateLimitLimit;
@@ -360,7 +507,13 @@ export class OpenApiRegistry {
         headers: Object.fromEntries(
           Object.entries(headers).map(([name, h]) => [
             name,
-            SHARED_HEADER_NAMES.get(h) ? { $ref: `#/components/headers/${SHARED_HEADER_NAMES.get(h)}` } : { description: h.description, ...(h.required ? { required: true } : {}), schema: h.schema ?? { type: 'string' } },
+            SHARED_HEADER_NAMES.get(h)
+              ? { $ref: `#/components/headers/${SHARED_HEADER_NAMES.get(h)}` }
+              : {
+                  description: h.description,
+                  ...(h.required ? { required: true } : {}),
+                  schema: h.schema ?? { type: 'string' },
+                },
           ]),
         ),
         ...(schema || isError
@@ -379,17 +532,20 @@ export class OpenApiRegistry {
     const headerParams: unknown[] = [];
     for (const h of op.headers ?? []) {
       // Why one definition: every operation taking Idempotency-Key enforces the same rule.
-      if (h.name.toLowerCase() === 'idempotency-key') headerParams.push({ $ref: '#/components/parameters/IdempotencyKey' });
+      if (h.name.toLowerCase() === 'idempotency-key')
+        headerParams.push({ $ref: '#/components/parameters/IdempotencyKey' });
       else headerParams.push(parameterComponent(h));
     }
-    if (crossSite && !(op.headers ?? []).some((h) => h.name.toLowerCase() === 'x-requested-with')) headerParams.push({ $ref: '#/components/parameters/XRequestedWith' });
+    if (crossSite && !(op.headers ?? []).some((h) => h.name.toLowerCase() === 'x-requested-with'))
+      headerParams.push({ $ref: '#/components/parameters/XRequestedWith' });
     if (etag) headerParams.push({ $ref: '#/components/parameters/IfNoneMatch' });
     const parameters = [...toParameters(op.params, 'path'), ...toParameters(op.query, 'query'), ...headerParams];
 
     let requestBody: Record<string, unknown> | undefined;
     if (op.body) {
       const contentType = op.body.contentType ?? 'application/json';
-      if (op.body.example !== undefined && isJsonType(contentType)) this.checkExample(op.body.schema, op.body.example, `the request body of ${where}`);
+      if (op.body.example !== undefined && isJsonType(contentType))
+        this.checkExample(op.body.schema, op.body.example, `the request body of ${where}`);
       let bodySchema = componentOf(stripTypeBox(op.body.schema));
       const mergePatch = op.method === 'patch' && contentType === 'application/json';
       if (mergePatch && !(bodySchema as { $ref?: string }).$ref) {
@@ -405,7 +561,9 @@ export class OpenApiRegistry {
           [contentType]: media,
           // Why: PATCH bodies mean the same as JSON Merge Patch (absent = unchanged); clients that speak it may say so.
           ...(mergePatch ? { [MERGE_PATCH_JSON_TYPE]: media } : {}),
-          ...Object.fromEntries((op.body.alternatives ?? []).map((a) => [a.contentType, { schema: componentOf(stripTypeBox(a.schema)) }])),
+          ...Object.fromEntries(
+            (op.body.alternatives ?? []).map((a) => [a.contentType, { schema: componentOf(stripTypeBox(a.schema)) }]),
+          ),
         },
       };
     }
@@ -427,7 +585,12 @@ export class OpenApiRegistry {
    * schema. Inline copies of registered component schemas become references to them, and
    * components nothing refers to are left out.
    */
-  document(info: { title: string; version: string; description?: string; license?: { name: string; identifier?: string; url?: string } }): Record<string, unknown> {
+  document(info: {
+    title: string;
+    version: string;
+    description?: string;
+    license?: { name: string; identifier?: string; url?: string };
+  }): Record<string, unknown> {
     const components = new Map<string, string>();
     for (const [name, schema] of this.schemas) components.set(JSON.stringify(stripTypeBox(schema)), name);
     // Why: a schema repeated inline (a model used in a body, an array item) reads better, and
@@ -438,12 +601,21 @@ export class OpenApiRegistry {
       const key = JSON.stringify(schema);
       const name = components.get(key);
       if (name && name !== self && key.length > 40) return { $ref: `#/components/schemas/${name}` };
-      return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, k === 'examples' || k === 'example' || k === 'enum' || k === 'const' || k === 'default' ? v : componentOf(v, self)]));
+      return Object.fromEntries(
+        Object.entries(schema).map(([k, v]) => [
+          k,
+          k === 'examples' || k === 'example' || k === 'enum' || k === 'const' || k === 'default'
+            ? v
+            : componentOf(v, self),
+        ]),
+      );
     };
 
     const paths: Record<string, Record<string, unknown>> = {};
     const requestSchemas = new Map<string, unknown>();
-    const sorted = [...this.operations].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
+    const sorted = [...this.operations].sort(
+      (a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method),
+    );
     this.badExamples = [];
     for (const op of sorted) {
       paths[op.path] ??= {};
@@ -451,19 +623,34 @@ export class OpenApiRegistry {
     }
     if (this.badExamples.length > 0) {
       // Why throw: the interactive reference shows examples as valid values, and generated clients' docs copy them.
-      throw new Error(`OpenAPI: ${this.badExamples.length === 1 ? 'an example does' : `${this.badExamples.length} examples do`} not match their schemas; fix each:\n- ${this.badExamples.join('\n- ')}`);
+      throw new Error(
+        `OpenAPI: ` +
+          `${this.badExamples.length === 1 ? 'an example does' : `${this.badExamples.length} examples do`} ` +
+          `not match their schemas; fix each:\n- ${this.badExamples.join('\n- ')}`,
+      );
     }
 
     const schemas: Record<string, unknown> = { Error: ERROR_SCHEMA, ErrorDetail: ERROR_DETAIL_SCHEMA };
-    for (const [name, schema] of [...this.schemas].sort(([a], [b]) => a.localeCompare(b))) schemas[name] = componentOf(stripTypeBox(schema), name);
+    for (const [name, schema] of [...this.schemas].sort(([a], [b]) => a.localeCompare(b)))
+      schemas[name] = componentOf(stripTypeBox(schema), name);
     for (const [name, schema] of requestSchemas) {
-      if (schemas[name]) throw new Error(`OpenAPI: the schema name ${name} (the body of a PATCH) is also a registered schema; rename one.`);
+      if (schemas[name])
+        throw new Error(
+          `OpenAPI: the schema name ${name} (the body of a PATCH) is also a registered schema; rename one.`,
+        );
       schemas[name] = schema;
     }
     const used = referencedComponents({ paths }, { schemas });
-    const pick = <T>(all: Record<string, T>, kind: string) => Object.fromEntries(Object.entries(all).filter(([name]) => used.has(`${kind}/${name}`)));
-    const headers = pick(Object.fromEntries([...SHARED_HEADER_NAMES].map(([h, name]) => [name, headerComponent(h)])), 'headers');
-    const parameters = pick(Object.fromEntries([...SHARED_PARAMETERS].map(([name, h]) => [name, parameterComponent(h)])), 'parameters');
+    const pick = <T>(all: Record<string, T>, kind: string) =>
+      Object.fromEntries(Object.entries(all).filter(([name]) => used.has(`${kind}/${name}`)));
+    const headers = pick(
+      Object.fromEntries([...SHARED_HEADER_NAMES].map(([h, name]) => [name, headerComponent(h)])),
+      'headers',
+    );
+    const parameters = pick(
+      Object.fromEntries([...SHARED_PARAMETERS].map(([name, h]) => [name, parameterComponent(h)])),
+      'parameters',
+    );
     const usedSchemas = pick(schemas, 'schemas');
     const usedTags = new Set(this.operations.flatMap((o) => o.tags));
 
@@ -483,13 +670,24 @@ export class OpenApiRegistry {
         headers,
         parameters,
         securitySchemes: {
-          apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'service_sk_…', description: 'A personal API key: `Authorization: Bearer service_sk_...` (the scheme name is case-insensitive). Without a valid key: 401 `unauthenticated` with `WWW-Authenticate: Bearer`.' },
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'service_sk_…',
+            description:
+              'A personal API key: `Authorization: Bearer service_sk_...` (the scheme name is ' +
+              'case-insensitive). Without a valid key: 401 `unauthenticated` with ' +
+              '`WWW-Authenticate: Bearer`.',
+          },
           session: {
             type: 'apiKey',
             in: 'cookie',
             name: 'service_session',
             description:
-              'Workspace sign-in session (HttpOnly, SameSite=Strict cookie set by `POST /api/auth/login`; `Secure` when the client reaches the service over HTTPS). State-changing requests must send `X-Requested-With`, and a browser `Origin` must be this service\'s own origin; otherwise 403 `cross_site_request`.',
+              'Workspace sign-in session (HttpOnly, SameSite=Strict cookie set by `POST ' +
+              '/api/auth/login`; `Secure` when the client reaches the service over HTTPS). ' +
+              'State-changing requests must send `X-Requested-With`, and a browser `Origin` ' +
+              "must be this service's own origin; otherwise 403 `cross_site_request`.",
           },
         },
       },

@@ -7,8 +7,19 @@ export const MAX_PER_PAGE = 100;
 
 /** `page` and `per_page` as every list accepts them; values above 100 are treated as 100. */
 export const PaginationQuery = {
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description: 'Page number, from 1.' })),
-  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: DEFAULT_PER_PAGE, description: `Rows per page (default ${DEFAULT_PER_PAGE}); values above ${MAX_PER_PAGE} are treated as ${MAX_PER_PAGE}.` })),
+  page: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description: 'Page number, from 1.' }),
+  ),
+  per_page: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 1_000_000,
+      default: DEFAULT_PER_PAGE,
+      description:
+        `Rows per page (default ${DEFAULT_PER_PAGE}); values above ${MAX_PER_PAGE} are ` +
+        `treated as ${MAX_PER_PAGE}.`,
+    }),
+  ),
 };
 
 export interface Page {
@@ -29,7 +40,11 @@ export const PAGINATION_HEADERS = {
   'X-Per-Page': { description: 'Rows per page.', schema: { type: 'integer' } },
   'X-Total-Pages': { description: 'Number of pages.', schema: { type: 'integer' } },
   Link: {
-    description: 'RFC 8288 links with absolute URLs: `first`, `prev`, `next`, `last`, e.g. `<https://reports.example.com/rest/v1/clients?page=2&per_page=25>; rel="next"`. Behind a reverse proxy listed in `TRUST_PROXY`, the scheme and host are the ones the client used.',
+    description:
+      'RFC 8288 links with absolute URLs: `first`, `prev`, `next`, `last`, e.g. ' +
+      '`<https://reports.example.com/rest/v1/clients?page=2&per_page=25>; rel="next"`. ' +
+      'Behind a reverse proxy listed in `TRUST_PROXY`, the scheme and host are the ones ' +
+      'the client used.',
     schema: { type: 'string' },
   },
 };

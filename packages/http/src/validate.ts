@@ -29,9 +29,11 @@ function toIssues(errors: Iterable<RawIssue>): ErrorDetail[] {
     if (e.keyword === 'boolean') continue;
     if (e.keyword === 'const' && unionPaths.has(e.instancePath)) continue;
     if (e.keyword === 'required') {
-      for (const name of (e.params.requiredProperties as string[]) ?? []) push(`${e.instancePath}/${name}`, 'is required');
+      for (const name of (e.params.requiredProperties as string[]) ?? [])
+        push(`${e.instancePath}/${name}`, 'is required');
     } else if (e.keyword === 'additionalProperties') {
-      for (const name of (e.params.additionalProperties as string[]) ?? []) push(`${e.instancePath}/${name}`, 'is not a known field');
+      for (const name of (e.params.additionalProperties as string[]) ?? [])
+        push(`${e.instancePath}/${name}`, 'is not a known field');
     } else if (e.keyword === 'enum') {
       push(e.instancePath, `must be one of: ${((e.params.allowedValues as unknown[]) ?? []).join(', ')}`);
     } else if (e.keyword === 'anyOf') {
@@ -84,7 +86,8 @@ export class Validator<T = unknown> {
     const nul = findNulCharacters(value);
     if (nul.length > 0) {
       throw new ValidationError(
-        `The ${this.where} field ${nul[0]} contains the character U+0000 (NUL), which is not accepted${nul.length > 1 ? ` (and ${nul.length - 1} more)` : ''}.`,
+        `The ${this.where} field ${nul[0]} contains the character U+0000 (NUL), which is ` +
+          `not accepted${nul.length > 1 ? ` (and ${nul.length - 1} more)` : ''}.`,
         nul.map((path) => ({ path, message: 'must not contain the character U+0000 (NUL)' })),
       );
     }
@@ -93,7 +96,8 @@ export class Validator<T = unknown> {
     const issues = toIssues(this.compiled.Errors(input) as Iterable<RawIssue>);
     const first = issues[0];
     throw new ValidationError(
-      `The ${this.where} ${first ? `field ${first.path} ${first.message}` : 'is invalid'}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ''}.`,
+      `The ${this.where} ` +
+        `${first ? `field ${first.path} ${first.message}` : 'is invalid'}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ''}.`,
       issues,
     );
   }

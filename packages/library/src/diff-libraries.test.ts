@@ -40,9 +40,15 @@ describe('diffLibraries', () => {
 
 describe('revisions and versions', () => {
   it('serialise content canonically: key order does not matter, values do', () => {
-    expect(canonicalJson({ b: [1, { d: 'x', c: null }], a: 'é', skip: undefined })).toBe('{"a":"é","b":[1,{"c":null,"d":"x"}]}');
-    expect(itemRevision('narrative', 'scope', { title: 'Scope', content: 'x' })).toBe(itemRevision('narrative', 'scope', { content: 'x', title: 'Scope' }));
-    expect(itemRevision('narrative', 'scope', { title: 'Scope', content: 'x' })).not.toBe(itemRevision('narrative', 'scope', { title: 'Scope', content: 'y' }));
+    expect(canonicalJson({ b: [1, { d: 'x', c: null }], a: 'é', skip: undefined })).toBe(
+      '{"a":"é","b":[1,{"c":null,"d":"x"}]}',
+    );
+    expect(itemRevision('narrative', 'scope', { title: 'Scope', content: 'x' })).toBe(
+      itemRevision('narrative', 'scope', { content: 'x', title: 'Scope' }),
+    );
+    expect(itemRevision('narrative', 'scope', { title: 'Scope', content: 'x' })).not.toBe(
+      itemRevision('narrative', 'scope', { title: 'Scope', content: 'y' }),
+    );
     expect(itemRevision('narrative', 'scope', {})).toMatch(/^[0-9a-f]{16}$/);
   });
 

@@ -25,7 +25,10 @@ export interface LibraryDiff {
  * revision changed, and items `next` no longer has. Items are identified by kind and key; each
  * list is sorted by kind, then key.
  */
-export function diffLibraries(previous: { items: readonly LibraryItemVersion[] }, next: { items: readonly LibraryItemVersion[] }): LibraryDiff {
+export function diffLibraries(
+  previous: { items: readonly LibraryItemVersion[] },
+  next: { items: readonly LibraryItemVersion[] },
+): LibraryDiff {
   const id = (i: LibraryItemVersion) => `${i.kind}\u0000${i.key}`;
   const before = new Map(previous.items.map((i) => [id(i), i]));
   const diff: LibraryDiff = { added: [], updated: [], removed: [], unchanged: 0 };
@@ -34,7 +37,8 @@ export function diffLibraries(previous: { items: readonly LibraryItemVersion[] }
     seen.add(id(item));
     const old = before.get(id(item));
     if (!old) diff.added.push({ kind: item.kind, key: item.key, from: null, to: item.revision });
-    else if (old.revision !== item.revision) diff.updated.push({ kind: item.kind, key: item.key, from: old.revision, to: item.revision });
+    else if (old.revision !== item.revision)
+      diff.updated.push({ kind: item.kind, key: item.key, from: old.revision, to: item.revision });
     else diff.unchanged++;
   }
   for (const item of [...previous.items].sort(compareItems)) {
@@ -54,5 +58,8 @@ export interface LibraryManifest {
 }
 
 export function libraryManifest(library: { version: string; items: readonly LibraryItemVersion[] }): LibraryManifest {
-  return { version: library.version, items: [...library.items].sort(compareItems).map(({ kind, key, revision }) => ({ kind, key, revision })) };
+  return {
+    version: library.version,
+    items: [...library.items].sort(compareItems).map(({ kind, key, revision }) => ({ kind, key, revision })),
+  };
 }

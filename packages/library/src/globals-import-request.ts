@@ -8,20 +8,29 @@ import { LibraryError } from './library-error.ts';
  * database (a fresh installation imports the full library at its first start anyway).
  */
 export async function requestGlobalsImport(controlPlane: Knex): Promise<Date> {
-  const [row] = (await controlPlane('installation').where({ id: 1 }).update({ globals_import_requested_at: controlPlane.fn.now(3) }).returning('globals_import_requested_at')) as Array<{
+  const [row] = (await controlPlane('installation')
+    .where({ id: 1 })
+    .update({ globals_import_requested_at: controlPlane.fn.now(3) })
+    .returning('globals_import_requested_at')) as Array<{
     globals_import_requested_at: Date;
   }>;
   if (!row) {
-    throw new LibraryError('library_not_loaded', 'The service has not started on this database yet, so there is no installation to ask for an import.', {
-      hint: 'Start the service: a new installation imports the full library at its first start.',
-    });
+    throw new LibraryError(
+      'library_not_loaded',
+      'The service has not started on this database yet, so there is no installation to ask for an import.',
+      {
+        hint: 'Start the service: a new installation imports the full library at its first start.',
+      },
+    );
   }
   return row.globals_import_requested_at;
 }
 
 /** When an import was requested and not yet done, or null. */
 export async function pendingGlobalsImportRequest(controlPlane: Knex): Promise<Date | null> {
-  const row = (await controlPlane('installation').where({ id: 1 }).first('globals_import_requested_at')) as { globals_import_requested_at: Date | null } | undefined;
+  const row = (await controlPlane('installation').where({ id: 1 }).first('globals_import_requested_at')) as
+    | { globals_import_requested_at: Date | null }
+    | undefined;
   return row?.globals_import_requested_at ?? null;
 }
 
@@ -30,9 +39,14 @@ export async function pendingGlobalsImportRequest(controlPlane: Knex): Promise<D
  * The installation row stays locked meanwhile, so of two processes starting at once one imports
  * and the other then finds no request. Returns whether there was one, and what `importNow` gave.
  */
-export async function takeGlobalsImportRequest<T>(controlPlane: Knex, importNow: (requestedAt: Date) => Promise<T>): Promise<{ taken: false } | { taken: true; requestedAt: Date; result: T }> {
+export async function takeGlobalsImportRequest<T>(
+  controlPlane: Knex,
+  importNow: (requestedAt: Date) => Promise<T>,
+): Promise<{ taken: false } | { taken: true; requestedAt: Date; result: T }> {
   return controlPlane.transaction(async (trx) => {
-    const row = (await trx('installation').where({ id: 1 }).forUpdate().first('globals_import_requested_at')) as { globals_import_requested_at: Date | null } | undefined;
+    const row = (await trx('installation').where({ id: 1 }).forUpdate().first('globals_import_requested_at')) as
+      | { globals_import_requested_at: Date | null }
+      | undefined;
     const requestedAt = row?.globals_import_requested_at ?? null;
     if (requestedAt === null) return { taken: false as const };
     const result = await importNow(requestedAt);

@@ -71,25 +71,38 @@ async function libraryOf(files: Record<string, string | Uint8Array | null>): Pro
   }
 }
 
-/** Version 1 of the library, and version 2: one template changed, one narrative and one template new, one project type gone. */
+/**
+ * Version 1 of the library, and version 2: one template changed, one narrative and one template new, one project type
+ * gone.
+ */
 let v1: Library;
 let v2: Library;
 
 beforeAll(async () => {
   databases = await createTestDatabases();
-  dbs = Object.fromEntries(DATABASE_NAMES.map((n) => [n, createKnex(databases.urls[n], 5)])) as Record<DatabaseName, Knex>;
+  dbs = Object.fromEntries(DATABASE_NAMES.map((n) => [n, createKnex(databases.urls[n], 5)])) as Record<
+    DatabaseName,
+    Knex
+  >;
   otherProcess = createKnex(databases.urls.shared, 5, 'service-second-process');
   await prepareDatabases(dbs, '0.1.0');
   v1 = await libraryOf(withStyleTemplate(fakeDocx('v1')));
   v2 = await libraryOf({
     ...withStyleTemplate(fakeDocx('v1')),
-    'finding-templates/outdated-php.md': base['finding-templates/outdated-php.md']!.replace('Upgrade PHP to a supported release.', 'Upgrade PHP to a release that still receives security fixes.'),
-    'finding-templates/telnet-enabled.md': base['finding-templates/smb-signing-disabled.md']!
-      .replace('key: smb-signing-disabled', 'key: telnet-enabled')
+    'finding-templates/outdated-php.md': base['finding-templates/outdated-php.md']!.replace(
+      'Upgrade PHP to a supported release.',
+      'Upgrade PHP to a release that still receives security fixes.',
+    ),
+    'finding-templates/telnet-enabled.md': base['finding-templates/smb-signing-disabled.md']!.replace(
+      'key: smb-signing-disabled',
+      'key: telnet-enabled',
+    )
       .replace('nessus: [57608]', 'nessus: [10281]')
       .replace('"open-port:445/tcp"', '"open-port:23/tcp"')
       .replace('# SMB signing not required', '# Telnet service enabled'),
-    'narratives/glossary.md': '---\nkey: glossary\ntitle: Glossary\ncategory: glossary\n---\n\n**CVE.** A public identifier of a vulnerability.\n',
+    'narratives/glossary.md':
+      '---\nkey: glossary\ntitle: Glossary\ncategory: glossary\n---\n\n**CVE.** A ' +
+      'public identifier of a vulnerability.\n',
     'project-types/web-test.yaml': null,
   });
 });
@@ -106,7 +119,10 @@ describe('refreshSharedLibrary', () => {
     expect(results.find((r) => r.refreshed)!.diff.added).toHaveLength(v1.items.length);
     expect(await refreshSharedLibrary(dbs.shared, v1)).toMatchObject({ refreshed: false, previousVersion: v1.version });
     expect(await loadSharedLibrary(dbs.shared)).toEqual(v1);
-    expect(await dbs.shared('library_release').first('library_version', 'item_count')).toEqual({ library_version: v1.version, item_count: v1.items.length });
+    expect(await dbs.shared('library_release').first('library_version', 'item_count')).toEqual({
+      library_version: v1.version,
+      item_count: v1.items.length,
+    });
   });
 
   it('replaces the copy when the release ships another version, and says what changed', async () => {
@@ -137,19 +153,32 @@ describe('importGlobals', () => {
       severity: 'medium',
       scanner_rules: ['nessus:57608', 'nmap:open-port:445/tcp'],
       language: 'en',
-      translations: { de: { title: 'SMB-Signierung nicht erzwungen', description: 'Der Server erzwingt keine SMB-Signierung.' } },
+      translations: {
+        de: { title: 'SMB-Signierung nicht erzwungen', description: 'Der Server erzwingt keine SMB-Signierung.' },
+      },
       global_revision: v1.items.find((i) => i.key === 'smb-signing-disabled')!.revision,
       edited: false,
       global_removed_at: null,
     });
     const style = await dbs.tenant('report_styles').where({ global_key: 'plain' }).first();
-    expect(style).toMatchObject({ name: 'Plain', page_size: 'A4', template_file_name: 'customer.docx', template_storage_key: 'key-1', template_size: fakeDocx('v1').length });
+    expect(style).toMatchObject({
+      name: 'Plain',
+      page_size: 'A4',
+      template_file_name: 'customer.docx',
+      template_storage_key: 'key-1',
+      template_size: fakeDocx('v1').length,
+    });
     expect(files.files.get('key-1')).toEqual(fakeDocx('v1'));
     const template = await dbs.tenant('report_templates').where({ global_key: 'pentest-report' }).first();
     expect(template.style_id).toBe(style.id);
     expect(template.tabs[0]).toEqual({ title: 'Scope', content: 'The assessment covered the systems listed below.' });
     const projectType = await dbs.tenant('project_types').where({ global_key: 'web-test' }).first();
-    expect(projectType).toMatchObject({ report_template_id: template.id, estimated_days_min: 3, estimated_days_max: 10, standards: ['OWASP WSTG'] });
+    expect(projectType).toMatchObject({
+      report_template_id: template.id,
+      estimated_days_min: 3,
+      estimated_days_max: 10,
+      standards: ['OWASP WSTG'],
+    });
   });
 
   it('changes nothing when run again', async () => {
@@ -161,40 +190,77 @@ describe('importGlobals', () => {
     expect(files.puts).toBe(1);
   });
 
-  it('overwrites a user edit, keeps the user own item, adds new items and marks removed ones (dry run first)', async () => {
-    await dbs.tenant('finding_templates').where({ global_key: 'smb-signing-disabled' }).update({ description: 'Our own words.' });
-    await dbs.tenant('finding_templates').insert({ title: 'Our own template', severity: 'low', scanner_rules: ['nessus:57608'], description: 'Mine.' });
-    expect(await dbs.tenant('finding_templates').where({ global_key: 'smb-signing-disabled' }).first('edited')).toEqual({ edited: true });
-    await refreshSharedLibrary(dbs.shared, v2);
-    const shared = await loadSharedLibrary(dbs.shared);
+  it(
+    'overwrites a user edit, keeps the user own item, adds new items and marks ' + 'removed ones (dry run first)',
+    async () => {
+      await dbs
+        .tenant('finding_templates')
+        .where({ global_key: 'smb-signing-disabled' })
+        .update({ description: 'Our own words.' });
+      await dbs
+        .tenant('finding_templates')
+        .insert({ title: 'Our own template', severity: 'low', scanner_rules: ['nessus:57608'], description: 'Mine.' });
+      expect(
+        await dbs.tenant('finding_templates').where({ global_key: 'smb-signing-disabled' }).first('edited'),
+      ).toEqual({ edited: true });
+      await refreshSharedLibrary(dbs.shared, v2);
+      const shared = await loadSharedLibrary(dbs.shared);
 
-    const snapshot = async () => Promise.all(['finding_templates', 'narratives', 'project_types', 'report_styles', 'library_import'].map((t) => dbs.tenant(t).orderBy(t === 'library_import' ? 'id' : 'id').select()));
-    const before = await snapshot();
-    const dry = await importGlobals(dbs.tenant, shared, { dryRun: true });
-    expect(await snapshot()).toEqual(before);
+      const snapshot = async () =>
+        Promise.all(
+          ['finding_templates', 'narratives', 'project_types', 'report_styles', 'library_import'].map((t) =>
+            dbs
+              .tenant(t)
+              .orderBy(t === 'library_import' ? 'id' : 'id')
+              .select(),
+          ),
+        );
+      const before = await snapshot();
+      const dry = await importGlobals(dbs.tenant, shared, { dryRun: true });
+      expect(await snapshot()).toEqual(before);
 
-    const result = await importGlobals(dbs.tenant, shared, { files });
-    const { dryRun: _d, ...counted } = result;
-    const { dryRun: _r, ...dryCounted } = dry;
-    expect(dryCounted).toEqual(counted);
-    expect(result.total).toEqual({ added: 2, updated: 2, unchanged: v1.items.length - 3, removed: 1, overwrittenEdits: 1 });
-    expect(result.changes).toEqual([
-      { kind: 'narrative', key: 'glossary', action: 'added', overwrittenEdit: false },
-      { kind: 'project-type', key: 'web-test', action: 'removed', overwrittenEdit: false },
-      { kind: 'finding-template', key: 'outdated-php', action: 'updated', overwrittenEdit: false },
-      { kind: 'finding-template', key: 'smb-signing-disabled', action: 'updated', overwrittenEdit: true },
-      { kind: 'finding-template', key: 'telnet-enabled', action: 'added', overwrittenEdit: false },
-    ]);
+      const result = await importGlobals(dbs.tenant, shared, { files });
+      const { dryRun: _d, ...counted } = result;
+      const { dryRun: _r, ...dryCounted } = dry;
+      expect(dryCounted).toEqual(counted);
+      expect(result.total).toEqual({
+        added: 2,
+        updated: 2,
+        unchanged: v1.items.length - 3,
+        removed: 1,
+        overwrittenEdits: 1,
+      });
+      expect(result.changes).toEqual([
+        { kind: 'narrative', key: 'glossary', action: 'added', overwrittenEdit: false },
+        { kind: 'project-type', key: 'web-test', action: 'removed', overwrittenEdit: false },
+        { kind: 'finding-template', key: 'outdated-php', action: 'updated', overwrittenEdit: false },
+        { kind: 'finding-template', key: 'smb-signing-disabled', action: 'updated', overwrittenEdit: true },
+        { kind: 'finding-template', key: 'telnet-enabled', action: 'added', overwrittenEdit: false },
+      ]);
 
-    expect(await dbs.tenant('finding_templates').where({ global_key: 'smb-signing-disabled' }).first('description', 'edited')).toEqual({ description: 'The server does not require SMB signing.', edited: false });
-    expect(await dbs.tenant('finding_templates').whereNull('global_key').select('title', 'description', 'edited')).toEqual([{ title: 'Our own template', description: 'Mine.', edited: false }]);
-    const removed = await dbs.tenant('project_types').where({ global_key: 'web-test' }).first();
-    expect(removed.global_removed_at).toBeInstanceOf(Date);
-    expect(removed.name).toBe('Web application test');
+      expect(
+        await dbs
+          .tenant('finding_templates')
+          .where({ global_key: 'smb-signing-disabled' })
+          .first('description', 'edited'),
+      ).toEqual({ description: 'The server does not require SMB signing.', edited: false });
+      expect(
+        await dbs.tenant('finding_templates').whereNull('global_key').select('title', 'description', 'edited'),
+      ).toEqual([{ title: 'Our own template', description: 'Mine.', edited: false }]);
+      const removed = await dbs.tenant('project_types').where({ global_key: 'web-test' }).first();
+      expect(removed.global_removed_at).toBeInstanceOf(Date);
+      expect(removed.name).toBe('Web application test');
 
-    const again = await importGlobals(dbs.tenant, shared, { files });
-    expect(again.total).toEqual({ added: 0, updated: 0, unchanged: v2.items.length, removed: 0, overwrittenEdits: 0 });
-  });
+      const again = await importGlobals(dbs.tenant, shared, { files });
+      expect(again.total).toEqual({
+        added: 0,
+        updated: 0,
+        unchanged: v2.items.length,
+        removed: 0,
+        overwrittenEdits: 0,
+      });
+    },
+  );
 
   it('stores a changed Word template once and removes the replaced file after the commit', async () => {
     const v3 = await libraryOf({ ...withStyleTemplate(fakeDocx('v3')) });
@@ -206,17 +272,29 @@ describe('importGlobals', () => {
     expect(files.files.get(style.template_storage_key)).toEqual(fakeDocx('v3'));
     expect(files.removed).toEqual(['key-1']);
     // v3 ships the web-test project type again: the marked row is updated and no longer marked.
-    expect(await dbs.tenant('project_types').where({ global_key: 'web-test' }).first('global_removed_at')).toEqual({ global_removed_at: null });
+    expect(await dbs.tenant('project_types').where({ global_key: 'web-test' }).first('global_removed_at')).toEqual({
+      global_removed_at: null,
+    });
   });
 
   it('matches scanner findings against the workspace rows', async () => {
-    const rows = (await dbs.tenant('finding_templates').orderByRaw('global_key is not null, created_at, id').select(FINDING_TEMPLATE_MATCH_COLUMNS)) as Array<FindingTemplateMatchRow & { global_key: string | null }>;
+    const rows = (await dbs
+      .tenant('finding_templates')
+      .orderByRaw('global_key is not null, created_at, id')
+      .select(FINDING_TEMPLATE_MATCH_COLUMNS)) as Array<FindingTemplateMatchRow & { global_key: string | null }>;
     const index = buildTemplateMatchIndex(rows.map(matchableTemplateOfRow));
     const own = rows.find((r) => r.global_key === null)!;
     const php = rows.find((r) => r.global_key === 'outdated-php')!;
     // The user's own template comes first, so it wins the rule both declare.
-    expect(matchTemplates({ source: { scanner: 'nessus' }, ruleId: '57608', title: 'SMB Signing Disabled' }, index)).toEqual({ templateKey: own.id, matchedOn: 'rule', detail: 'nessus:57608' });
-    expect(matchTemplates({ source: { scanner: 'nessus' }, ruleId: '24907', title: 'PHP < 5.2.1 Multiple Vulnerabilities' }, index)).toEqual({ templateKey: php.id, matchedOn: 'titlePattern', detail: '/^PHP (\\d\\.x )?< ?\\d/' });
+    expect(
+      matchTemplates({ source: { scanner: 'nessus' }, ruleId: '57608', title: 'SMB Signing Disabled' }, index),
+    ).toEqual({ templateKey: own.id, matchedOn: 'rule', detail: 'nessus:57608' });
+    expect(
+      matchTemplates(
+        { source: { scanner: 'nessus' }, ruleId: '24907', title: 'PHP < 5.2.1 Multiple Vulnerabilities' },
+        index,
+      ),
+    ).toEqual({ templateKey: php.id, matchedOn: 'titlePattern', detail: '/^PHP (\\d\\.x )?< ?\\d/' });
   });
 
   it('runs inside a caller transaction (tenant provisioning) and leaves nothing when that rolls back', async () => {
@@ -247,7 +325,9 @@ describe('the import request of the control plane', () => {
     const requestedAt = await requestGlobalsImport(dbs.controlPlane);
     expect(await pendingGlobalsImportRequest(dbs.controlPlane)).toEqual(requestedAt);
 
-    await expect(takeGlobalsImportRequest(dbs.controlPlane, async () => Promise.reject(new Error('disk full')))).rejects.toThrow('disk full');
+    await expect(
+      takeGlobalsImportRequest(dbs.controlPlane, async () => Promise.reject(new Error('disk full'))),
+    ).rejects.toThrow('disk full');
     expect(await pendingGlobalsImportRequest(dbs.controlPlane)).toEqual(requestedAt);
 
     let imports = 0;

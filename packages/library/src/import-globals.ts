@@ -72,7 +72,11 @@ interface ExistingRow {
  * items the release no longer ships as removed from the global library without deleting them.
  * Running it again changes nothing. A dry run returns the same counts and writes nothing.
  */
-export async function importGlobals(tenantDb: Knex, library: Library, options: ImportGlobalsOptions = {}): Promise<ImportGlobalsResult> {
+export async function importGlobals(
+  tenantDb: Knex,
+  library: Library,
+  options: ImportGlobalsOptions = {},
+): Promise<ImportGlobalsResult> {
   const dryRun = options.dryRun ?? false;
   const filesBySha = new Map(library.files.map((f) => [f.sha256, f]));
   const stored: string[] = [];
@@ -94,8 +98,20 @@ export async function importGlobals(tenantDb: Knex, library: Library, options: I
       for (const kind of LIBRARY_KINDS) {
         const table = WORKSPACE_TABLES[kind];
         const counts = result.byKind[kind];
-        const columns = ['id', 'global_key', 'global_revision', 'edited', 'global_removed_at', ...(kind === 'report-style' ? ['template_storage_key', 'template_sha256'] : [])];
-        const existing = new Map(((await trx(table).whereNotNull('global_key').forUpdate().select(columns)) as ExistingRow[]).map((r) => [r.global_key, r]));
+        const columns = [
+          'id',
+          'global_key',
+          'global_revision',
+          'edited',
+          'global_removed_at',
+          ...(kind === 'report-style' ? ['template_storage_key', 'template_sha256'] : []),
+        ];
+        const existing = new Map(
+          ((await trx(table).whereNotNull('global_key').forUpdate().select(columns)) as ExistingRow[]).map((r) => [
+            r.global_key,
+            r,
+          ]),
+        );
         const touched: string[] = [];
         const release = library.items.filter((i) => i.kind === kind);
 
@@ -112,21 +128,34 @@ export async function importGlobals(tenantDb: Knex, library: Library, options: I
           result.changes.push({ kind, key: item.key, action, overwrittenEdit: row?.edited ?? false });
           if (dryRun) continue;
 
-          const templateFile = kind === 'report-style' ? await templateFileFor(item, row, filesBySha, options.files, stored, obsolete) : null;
-          const values = { ...workspaceRowOf(item, ids, templateFile), global_revision: item.revision, global_removed_at: null };
+          const templateFile =
+            kind === 'report-style'
+              ? await templateFileFor(item, row, filesBySha, options.files, stored, obsolete)
+              : null;
+          const values = {
+            ...workspaceRowOf(item, ids, templateFile),
+            global_revision: item.revision,
+            global_removed_at: null,
+          };
           let id: string;
           if (row) {
-            await trx(table).where({ id: row.id }).update({ ...values, updated_at: trx.fn.now(3) });
+            await trx(table)
+              .where({ id: row.id })
+              .update({ ...values, updated_at: trx.fn.now(3) });
             id = row.id;
           } else {
-            [{ id }] = (await trx(table).insert({ ...values, global_key: item.key }).returning('id')) as Array<{ id: string }>;
+            [{ id }] = (await trx(table)
+              .insert({ ...values, global_key: item.key })
+              .returning('id')) as Array<{ id: string }>;
           }
           touched.push(id);
           rememberId(ids, kind, item.key, id);
         }
 
         const shipped = new Set(release.map((i) => i.key));
-        const gone = [...existing.values()].filter((r) => !shipped.has(r.global_key) && r.global_removed_at === null).sort((a, b) => (a.global_key < b.global_key ? -1 : 1));
+        const gone = [...existing.values()]
+          .filter((r) => !shipped.has(r.global_key) && r.global_removed_at === null)
+          .sort((a, b) => (a.global_key < b.global_key ? -1 : 1));
         for (const row of gone) {
           counts.removed++;
           result.changes.push({ kind, key: row.global_key, action: 'removed', overwrittenEdit: false });
@@ -134,17 +163,30 @@ export async function importGlobals(tenantDb: Knex, library: Library, options: I
         if (dryRun) continue;
         if (gone.length > 0) {
           await trx(table)
-            .whereIn('id', gone.map((r) => r.id))
+            .whereIn(
+              'id',
+              gone.map((r) => r.id),
+            )
             .update({ global_removed_at: trx.fn.now(3), updated_at: trx.fn.now(3) });
         }
         // The hash of what was just written is the baseline "edited" compares against.
-        if (touched.length > 0) await trx(table).whereIn('id', touched).update({ imported_hash: trx.ref('content_hash') });
+        if (touched.length > 0)
+          await trx(table)
+            .whereIn('id', touched)
+            .update({ imported_hash: trx.ref('content_hash') });
       }
 
-      for (const kind of LIBRARY_KINDS) for (const key of Object.keys(result.total) as Array<keyof ImportCounts>) result.total[key] += result.byKind[kind][key];
+      for (const kind of LIBRARY_KINDS)
+        for (const key of Object.keys(result.total) as Array<keyof ImportCounts>)
+          result.total[key] += result.byKind[kind][key];
       if (!dryRun) {
         await trx('library_import')
-          .insert({ id: 1, library_version: library.version, counts: JSON.stringify(result.total), imported_at: trx.fn.now(3) })
+          .insert({
+            id: 1,
+            library_version: library.version,
+            counts: JSON.stringify(result.total),
+            imported_at: trx.fn.now(3),
+          })
           .onConflict('id')
           .merge();
       }
@@ -182,10 +224,20 @@ async function templateFileFor(
     if (current) obsolete.push(current);
     return null;
   }
-  if (current && row?.template_sha256 === ref.sha256) return { storageKey: current, fileName: ref.fileName, sha256: ref.sha256, size: ref.size };
+  if (current && row?.template_sha256 === ref.sha256)
+    return { storageKey: current, fileName: ref.fileName, sha256: ref.sha256, size: ref.size };
   const file = filesBySha.get(ref.sha256);
-  if (!file) throw new LibraryError('invalid_argument', `The library names the Word template ${ref.fileName} (${ref.sha256}) for style ${item.key}, but does not hold its bytes.`);
-  if (!files) throw new LibraryError('invalid_argument', `Importing style ${item.key} stores its Word template ${ref.fileName}; pass options.files to importGlobals.`);
+  if (!file)
+    throw new LibraryError(
+      'invalid_argument',
+      `The library names the Word template ${ref.fileName} (${ref.sha256}) for style ` +
+        `${item.key}, but does not hold its bytes.`,
+    );
+  if (!files)
+    throw new LibraryError(
+      'invalid_argument',
+      `Importing style ${item.key} stores its Word template ${ref.fileName}; pass options.files to importGlobals.`,
+    );
   const storageKey = await files.put(file.bytes);
   stored.push(storageKey);
   if (current) obsolete.push(current);
@@ -198,7 +250,11 @@ export async function workspaceHasLibrary(tenantDb: Knex): Promise<boolean> {
 }
 
 /** The last import into the workspace: library version, time and counts; null when it never imported. */
-export async function lastGlobalsImport(tenantDb: Knex): Promise<{ libraryVersion: string; importedAt: Date; counts: ImportCounts } | null> {
-  const row = (await tenantDb('library_import').where({ id: 1 }).first('library_version', 'imported_at', 'counts')) as { library_version: string; imported_at: Date; counts: ImportCounts } | undefined;
+export async function lastGlobalsImport(
+  tenantDb: Knex,
+): Promise<{ libraryVersion: string; importedAt: Date; counts: ImportCounts } | null> {
+  const row = (await tenantDb('library_import').where({ id: 1 }).first('library_version', 'imported_at', 'counts')) as
+    | { library_version: string; imported_at: Date; counts: ImportCounts }
+    | undefined;
   return row ? { libraryVersion: row.library_version, importedAt: row.imported_at, counts: row.counts } : null;
 }

@@ -31,7 +31,14 @@ export { LIBRARY_LIMITS } from './library-text.ts';
 export { NARRATIVE_CATEGORIES, ScopingSectionSchema } from './library-file-schemas.ts';
 export { kindLabel, loadLibrary, readLibrary, type ReadLibraryResult } from './read-library.ts';
 export { canonicalJson, itemRevision, libraryVersion } from './item-revision.ts';
-export { diffLibraries, libraryManifest, type LibraryDiff, type LibraryItemChange, type LibraryItemVersion, type LibraryManifest } from './diff-libraries.ts';
+export {
+  diffLibraries,
+  libraryManifest,
+  type LibraryDiff,
+  type LibraryItemChange,
+  type LibraryItemVersion,
+  type LibraryManifest,
+} from './diff-libraries.ts';
 export { BURP_EXTENSION_ISSUE_TYPE, ruleIdProblem } from './match-rules.ts';
 export { titlePatternProblem } from './title-pattern.ts';
 export {
@@ -59,6 +66,10 @@ export {
   type LibraryFileStore,
 } from './import-globals.ts';
 export { WORKSPACE_TABLES } from './workspace-rows.ts';
-export { pendingGlobalsImportRequest, requestGlobalsImport, takeGlobalsImportRequest } from './globals-import-request.ts';
+export {
+  pendingGlobalsImportRequest,
+  requestGlobalsImport,
+  takeGlobalsImportRequest,
+} from './globals-import-request.ts';
 export { prepareLibraryOnStart, type LibraryOnStart } from './prepare-library-on-start.ts';
 export { measureCoverage, type CoverageFinding, type CoverageReport, type ScannerCoverage } from './scan-coverage.ts';

@@ -12,7 +12,11 @@ export class LibraryError extends Error {
   readonly hint: string | undefined;
   readonly problems: LibraryProblem[];
 
-  constructor(code: LibraryErrorCode, message: string, options: { hint?: string; problems?: LibraryProblem[]; cause?: unknown } = {}) {
+  constructor(
+    code: LibraryErrorCode,
+    message: string,
+    options: { hint?: string; problems?: LibraryProblem[]; cause?: unknown } = {},
+  ) {
     super(message, { cause: options.cause });
     this.name = 'LibraryError';
     this.code = code;
@@ -24,9 +28,14 @@ export class LibraryError extends Error {
     const errors = problems.filter((p) => p.level === 'error');
     const shown = errors.slice(0, 10).map((p) => `  ${formatProblem(p)}`);
     const more = errors.length > shown.length ? `\n  ... and ${errors.length - shown.length} more` : '';
-    return new LibraryError('invalid_library', `The library in ${dir} has ${errors.length} problem${errors.length === 1 ? '' : 's'}:\n${shown.join('\n')}${more}`, {
-      hint: 'Run `npm run library:check` for the full list and fix each file.',
-      problems,
-    });
+    return new LibraryError(
+      'invalid_library',
+      `The library in ${dir} has ${errors.length} ` +
+        `problem${errors.length === 1 ? '' : 's'}:\n${shown.join('\n')}${more}`,
+      {
+        hint: 'Run `npm run library:check` for the full list and fix each file.',
+        problems,
+      },
+    );
   }
 }

@@ -44,7 +44,13 @@ export const ReportStyleFileSchema = Type.Object(
   {
     key: Key,
     ...ReportStyleSchema.properties,
-    wordTemplate: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*\\.docx$', maxLength: 200, description: 'A .docx file in library/report-styles/.' })),
+    wordTemplate: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*\\.docx$',
+        maxLength: 200,
+        description: 'A .docx file in library/report-styles/.',
+      }),
+    ),
   },
   strict,
 );
@@ -57,7 +63,14 @@ export const ReportTemplateFileSchema = Type.Object(
     language: Type.Optional(LanguageSchema),
     style: Type.Optional(KeyRef),
     tabs: Type.Array(
-      Type.Object({ title: Title(300), narrative: Type.Optional(KeyRef), content: Type.Optional(MarkdownText(TEXT_LIMITS.tabContent)) }, strict),
+      Type.Object(
+        {
+          title: Title(300),
+          narrative: Type.Optional(KeyRef),
+          content: Type.Optional(MarkdownText(TEXT_LIMITS.tabContent)),
+        },
+        strict,
+      ),
       { minItems: 1, maxItems: 100 },
     ),
   },
@@ -79,7 +92,13 @@ export const ScopingSectionSchema = Type.Object(
           type: Type.Enum([...QUESTION_TYPES]),
           help: Type.Optional(Type.String({ maxLength: 5_000 })),
           required: Type.Optional(Type.Boolean()),
-          options: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { minItems: 2, maxItems: 100, uniqueItems: true })),
+          options: Type.Optional(
+            Type.Array(Type.String({ minLength: 1, maxLength: 300 }), {
+              minItems: 2,
+              maxItems: 100,
+              uniqueItems: true,
+            }),
+          ),
         },
         strict,
       ),
@@ -109,9 +128,18 @@ export const ProjectTypeFileSchema = Type.Object(
     reportTemplate: KeyRef,
     retestReportTemplate: Type.Optional(KeyRef),
     scopingTemplate: Type.Optional(KeyRef),
-    estimatedDays: Type.Optional(Type.Object({ min: Type.Integer({ minimum: 1, maximum: 365 }), max: Type.Integer({ minimum: 1, maximum: 365 }) }, strict)),
-    standards: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { maxItems: 50, uniqueItems: true })),
-    checklist: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 1_000 }), { maxItems: 200, uniqueItems: true })),
+    estimatedDays: Type.Optional(
+      Type.Object(
+        { min: Type.Integer({ minimum: 1, maximum: 365 }), max: Type.Integer({ minimum: 1, maximum: 365 }) },
+        strict,
+      ),
+    ),
+    standards: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { maxItems: 50, uniqueItems: true }),
+    ),
+    checklist: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 1_000 }), { maxItems: 200, uniqueItems: true }),
+    ),
   },
   strict,
 );

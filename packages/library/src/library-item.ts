@@ -1,7 +1,14 @@
 import type { FindingContent, ReportStyle } from '@service/report-model';
 
 /** The six kinds of SPEC "Global library", each in its own folder of `library/`. */
-export const LIBRARY_KINDS = ['report-style', 'narrative', 'report-template', 'scoping-template', 'project-type', 'finding-template'] as const;
+export const LIBRARY_KINDS = [
+  'report-style',
+  'narrative',
+  'report-template',
+  'scoping-template',
+  'project-type',
+  'finding-template',
+] as const;
 export type LibraryKind = (typeof LIBRARY_KINDS)[number];
 
 /** Folder of each kind under `library/`, and the file extension its items use. */
@@ -81,7 +88,16 @@ export interface ReportTemplateContent {
   tabs: ReportTemplateTabContent[];
 }
 
-export const QUESTION_TYPES = ['text', 'textarea', 'number', 'yes-no', 'choice', 'multi-choice', 'date', 'list'] as const;
+export const QUESTION_TYPES = [
+  'text',
+  'textarea',
+  'number',
+  'yes-no',
+  'choice',
+  'multi-choice',
+  'date',
+  'list',
+] as const;
 export type QuestionType = (typeof QUESTION_TYPES)[number];
 
 export interface ScopingQuestion {

@@ -22,7 +22,10 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 export function decodeLibraryText(bytes: Uint8Array, problems: ProblemList): string | null {
   const start = { line: 1, column: 1 };
   if (bytes.length > LIBRARY_LIMITS.textFileBytes) {
-    problems.error(start, `the file is ${bytes.length} bytes; library files may be at most ${LIBRARY_LIMITS.textFileBytes} bytes`);
+    problems.error(
+      start,
+      `the file is ${bytes.length} bytes; library files may be at most ${LIBRARY_LIMITS.textFileBytes} bytes`,
+    );
     return null;
   }
   let text: string;
@@ -38,7 +41,10 @@ export function decodeLibraryText(bytes: Uint8Array, problems: ProblemList): str
   if (nul >= 0) {
     const before = text.slice(0, nul);
     const line = before.split('\n').length;
-    problems.error({ line, column: nul - before.lastIndexOf('\n') }, 'the file holds the character U+0000, which no library field may contain');
+    problems.error(
+      { line, column: nul - before.lastIndexOf('\n') },
+      'the file holds the character U+0000, which no library field may contain',
+    );
     return null;
   }
   return text;
@@ -60,12 +66,18 @@ export function readFrontMatterFile(text: string, problems: ProblemList): FrontM
   const lines = text.split('\n');
   const fence = /^---[ \t]*$/;
   if (!fence.test(lines[0] ?? '')) {
-    problems.error({ line: 1, column: 1 }, 'expected front matter: a line `---`, YAML fields, and a closing line `---`');
+    problems.error(
+      { line: 1, column: 1 },
+      'expected front matter: a line `---`, YAML fields, and a closing line `---`',
+    );
     return null;
   }
   const close = lines.findIndex((line, i) => i > 0 && (fence.test(line) || /^\.\.\.[ \t]*$/.test(line)));
   if (close < 0) {
-    problems.error({ line: 1, column: 1 }, 'the front matter opened on line 1 is never closed: expected a line `---` after its fields');
+    problems.error(
+      { line: 1, column: 1 },
+      'the front matter opened on line 1 is never closed: expected a line `---` after its fields',
+    );
     return null;
   }
   const front = readYaml(lines.slice(1, close).join('\n'), 2, problems, 'the front matter');

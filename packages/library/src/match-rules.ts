@@ -18,8 +18,14 @@ const NMAP_OPEN_PORT = /^open-port:(\d{1,5})\/(tcp|udp|sctp)$/;
 const RULE_FORMS: Record<MatchScanner, { pattern: RegExp; describe: string }> = {
   nessus: { pattern: /^\d{1,7}$/, describe: 'a Nessus plugin id (digits, such as 57608)' },
   burp: { pattern: /^\d{1,10}$/, describe: 'a Burp issue type number (digits, such as 5245344)' },
-  nuclei: { pattern: /^[A-Za-z0-9][A-Za-z0-9._-]{0,299}$/, describe: 'a Nuclei template-id (such as git-config or CVE-2021-44228)' },
-  nmap: { pattern: /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,299}$/, describe: 'open-port:<port>/<tcp|udp|sctp>, an NSE script id or a vulners id' },
+  nuclei: {
+    pattern: /^[A-Za-z0-9][A-Za-z0-9._-]{0,299}$/,
+    describe: 'a Nuclei template-id (such as git-config or CVE-2021-44228)',
+  },
+  nmap: {
+    pattern: /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,299}$/,
+    describe: 'open-port:<port>/<tcp|udp|sctp>, an NSE script id or a vulners id',
+  },
 };
 
 /**
@@ -30,11 +36,15 @@ const RULE_FORMS: Record<MatchScanner, { pattern: RegExp; describe: string }> = 
 export function ruleIdProblem(scanner: MatchScanner, ruleId: string): string | null {
   const form = RULE_FORMS[scanner];
   if (scanner === 'burp' && ruleId === BURP_EXTENSION_ISSUE_TYPE) {
-    return `burp type ${BURP_EXTENSION_ISSUE_TYPE} is shared by every extension-generated issue; match those by title with \`titlePatterns.burp\``;
+    return (
+      `burp type ${BURP_EXTENSION_ISSUE_TYPE} is shared by every extension-generated ` +
+      `issue; match those by title with \`titlePatterns.burp\``
+    );
   }
   if (scanner === 'nmap' && ruleId.startsWith('open-port:')) {
     const m = NMAP_OPEN_PORT.exec(ruleId);
-    if (!m || Number(m[1]) < 1 || Number(m[1]) > 65_535) return `"${ruleId}" is not of the form open-port:<port 1-65535>/<tcp|udp|sctp>`;
+    if (!m || Number(m[1]) < 1 || Number(m[1]) > 65_535)
+      return `"${ruleId}" is not of the form open-port:<port 1-65535>/<tcp|udp|sctp>`;
     return null;
   }
   return form.pattern.test(ruleId) ? null : `"${ruleId}" is not ${form.describe}`;
@@ -43,7 +53,8 @@ export function ruleIdProblem(scanner: MatchScanner, ruleId: string): string | n
 const MATCH_KEYS = [...MATCH_SCANNERS, 'cves', 'cwes', 'titlePatterns'] as const;
 const CVE = /^CVE-\d{4}-\d{4,}$/;
 
-const isMapping = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isMapping = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** An empty rule set: a template that only matches when picked by hand. */
 export const noMatchRules = (): TemplateMatchRules => ({ rules: [], cves: [], cwes: [], titlePatterns: {} });
@@ -52,21 +63,37 @@ export const noMatchRules = (): TemplateMatchRules => ({ rules: [], cves: [], cw
  * Reads a finding template's `match` block into normalised rules, reporting every malformed
  * entry at its position. `pointer` is where the block is (`/match`).
  */
-export function readMatchRules(value: unknown, pointer: string, where: PositionLookup, problems: ProblemList): TemplateMatchRules {
+export function readMatchRules(
+  value: unknown,
+  pointer: string,
+  where: PositionLookup,
+  problems: ProblemList,
+): TemplateMatchRules {
   const rules = noMatchRules();
   if (value === undefined || value === null) return rules;
   if (!isMapping(value)) {
-    problems.error(where.at(pointer), '`match` must be a mapping with any of the keys nessus, burp, nuclei, nmap, cves, cwes, titlePatterns');
+    problems.error(
+      where.at(pointer),
+      '`match` must be a mapping with any of the keys nessus, burp, nuclei, nmap, cves, cwes, titlePatterns',
+    );
     return rules;
   }
   for (const key of Object.keys(value)) {
-    if (!(MATCH_KEYS as readonly string[]).includes(key)) problems.error(where.keyAt(`${pointer}/${key}`), `unknown key \`${key}\` in \`match\` (known keys: ${MATCH_KEYS.join(', ')})`);
+    if (!(MATCH_KEYS as readonly string[]).includes(key))
+      problems.error(
+        where.keyAt(`${pointer}/${key}`),
+        `unknown key \`${key}\` in \`match\` (known keys: ${MATCH_KEYS.join(', ')})`,
+      );
   }
   const list = (key: string): Array<{ value: unknown; at: string }> => {
     const v = value[key];
     if (v === undefined || v === null) return [];
     if (!Array.isArray(v)) {
-      problems.error(where.at(`${pointer}/${key}`), `\`match.${key}\` must be a list, such as \`${key}: [${key === 'cves' ? 'CVE-2021-44228' : key === 'cwes' ? '89' : '...'}]\``);
+      problems.error(
+        where.at(`${pointer}/${key}`),
+        `\`match.${key}\` must be a list, such as \`${key}: ` +
+          `[${key === 'cves' ? 'CVE-2021-44228' : key === 'cwes' ? '89' : '...'}]\``,
+      );
       return [];
     }
     return v.map((item, i) => ({ value: item, at: `${pointer}/${key}/${i}` }));
@@ -85,7 +112,10 @@ export function readMatchRules(value: unknown, pointer: string, where: PositionL
     for (const item of list(scanner)) {
       const id = typeof item.value === 'number' && Number.isInteger(item.value) ? String(item.value) : item.value;
       if (typeof id !== 'string') {
-        problems.error(where.at(item.at), `\`match.${scanner}\` entries must be rule ids (text or whole numbers), found ${JSON.stringify(item.value)}`);
+        problems.error(
+          where.at(item.at),
+          `\`match.${scanner}\` entries must be rule ids (text or whole numbers), found ${JSON.stringify(item.value)}`,
+        );
         continue;
       }
       const problem = ruleIdProblem(scanner, id);
@@ -95,23 +125,44 @@ export function readMatchRules(value: unknown, pointer: string, where: PositionL
   }
   for (const item of list('cves')) {
     const cve = typeof item.value === 'string' ? item.value.trim().toUpperCase() : '';
-    if (!CVE.test(cve)) problems.error(where.at(item.at), `\`match.cves\` entries must be CVE ids such as CVE-2021-44228, found ${JSON.stringify(item.value)}`);
+    if (!CVE.test(cve))
+      problems.error(
+        where.at(item.at),
+        `\`match.cves\` entries must be CVE ids such as CVE-2021-44228, found ${JSON.stringify(item.value)}`,
+      );
     else if (once(cve, item.at, cve)) rules.cves.push(cve);
   }
   for (const item of list('cwes')) {
-    const m = typeof item.value === 'number' ? (Number.isInteger(item.value) && item.value > 0 ? [String(item.value), String(item.value)] : null) : typeof item.value === 'string' ? /^(?:CWE-)?(\d{1,6})$/i.exec(item.value.trim()) : null;
-    if (!m) problems.error(where.at(item.at), `\`match.cwes\` entries must be CWE numbers such as 89 or "CWE-89", found ${JSON.stringify(item.value)}`);
+    const m =
+      typeof item.value === 'number'
+        ? Number.isInteger(item.value) && item.value > 0
+          ? [String(item.value), String(item.value)]
+          : null
+        : typeof item.value === 'string'
+          ? /^(?:CWE-)?(\d{1,6})$/i.exec(item.value.trim())
+          : null;
+    if (!m)
+      problems.error(
+        where.at(item.at),
+        `\`match.cwes\` entries must be CWE numbers such as 89 or "CWE-89", found ${JSON.stringify(item.value)}`,
+      );
     else if (once(`CWE-${Number(m[1])}`, item.at, `CWE-${Number(m[1])}`)) rules.cwes.push(Number(m[1]));
   }
   const patterns = value.titlePatterns;
   if (patterns !== undefined && patterns !== null) {
     if (!isMapping(patterns)) {
-      problems.error(where.at(`${pointer}/titlePatterns`), `\`match.titlePatterns\` must be a mapping of scanner (${MATCH_SCANNERS.join(', ')}) to a list of patterns`);
+      problems.error(
+        where.at(`${pointer}/titlePatterns`),
+        `\`match.titlePatterns\` must be a mapping of scanner (${MATCH_SCANNERS.join(', ')}) to a list of patterns`,
+      );
     } else {
       for (const [scanner, entries] of Object.entries(patterns)) {
         const at = `${pointer}/titlePatterns/${scanner}`;
         if (!(MATCH_SCANNERS as readonly string[]).includes(scanner)) {
-          problems.error(where.keyAt(at), `unknown scanner \`${scanner}\` in \`match.titlePatterns\` (known: ${MATCH_SCANNERS.join(', ')})`);
+          problems.error(
+            where.keyAt(at),
+            `unknown scanner \`${scanner}\` in \`match.titlePatterns\` (known: ${MATCH_SCANNERS.join(', ')})`,
+          );
           continue;
         }
         if (entries === null) continue;
@@ -122,12 +173,16 @@ export function readMatchRules(value: unknown, pointer: string, where: PositionL
         const kept: string[] = [];
         entries.forEach((entry, i) => {
           if (typeof entry !== 'string') {
-            problems.error(where.at(`${at}/${i}`), `title patterns must be text (a regular expression in quotes), found ${JSON.stringify(entry)}`);
+            problems.error(
+              where.at(`${at}/${i}`),
+              `title patterns must be text (a regular expression in quotes), found ${JSON.stringify(entry)}`,
+            );
             return;
           }
           const problem = titlePatternProblem(entry);
           if (problem) problems.error(where.at(`${at}/${i}`), `match.titlePatterns.${scanner}: ${problem}: /${entry}/`);
-          else if (kept.includes(entry)) problems.error(where.at(`${at}/${i}`), `the title pattern /${entry}/ is listed twice`);
+          else if (kept.includes(entry))
+            problems.error(where.at(`${at}/${i}`), `the title pattern /${entry}/ is listed twice`);
           else kept.push(entry);
         });
         if (kept.length > 0) rules.titlePatterns[scanner as MatchScanner] = kept;

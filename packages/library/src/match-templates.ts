@@ -106,7 +106,10 @@ export function matchTemplates(finding: MatchableFinding, index: TemplateMatchIn
   const byRule = index.byRule.get(rule);
   if (byRule !== undefined) return { templateKey: index.keys[byRule]!, matchedOn: 'rule', detail: rule };
 
-  const cve = firstByOrder((finding.cves ?? []).map((c) => c.toUpperCase()), index.byCve);
+  const cve = firstByOrder(
+    (finding.cves ?? []).map((c) => c.toUpperCase()),
+    index.byCve,
+  );
   if (cve) return { templateKey: index.keys[cve.order]!, matchedOn: 'cve', detail: cve.value };
 
   const cwe = firstByOrder(finding.cwes ?? [], index.byCwe);
@@ -114,7 +117,8 @@ export function matchTemplates(finding: MatchableFinding, index: TemplateMatchIn
 
   const title = finding.title.length > TITLE_CHARS ? finding.title.slice(0, TITLE_CHARS) : finding.title;
   for (const p of index.patterns.get(scanner) ?? []) {
-    if (p.regex.test(title)) return { templateKey: index.keys[p.order]!, matchedOn: 'titlePattern', detail: `/${p.source}/` };
+    if (p.regex.test(title))
+      return { templateKey: index.keys[p.order]!, matchedOn: 'titlePattern', detail: `/${p.source}/` };
   }
   return null;
 }
@@ -142,7 +146,15 @@ export function matchableTemplatesOfLibrary(library: Pick<Library, 'items'>): Ma
 }
 
 /** The columns of a workspace `finding_templates` row that matching reads. */
-export const FINDING_TEMPLATE_MATCH_COLUMNS = ['id', 'global_key', 'scanner_rules', 'cves', 'match_cves', 'match_cwes', 'title_patterns'] as const;
+export const FINDING_TEMPLATE_MATCH_COLUMNS = [
+  'id',
+  'global_key',
+  'scanner_rules',
+  'cves',
+  'match_cves',
+  'match_cwes',
+  'title_patterns',
+] as const;
 
 export interface FindingTemplateMatchRow {
   id: string;

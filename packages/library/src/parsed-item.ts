@@ -32,17 +32,29 @@ const KEY_FORM = /^[a-z0-9]+(-[a-z0-9]+)*$/;
  * Checks an item's `key`: present, kebab-case, and equal to the file name, so a file can be found
  * from its key and renaming one is a visible change. Returns the key, or null when unusable.
  */
-export function checkItemKey(value: unknown, fileKey: string, at: SourcePosition, problems: ProblemList): string | null {
+export function checkItemKey(
+  value: unknown,
+  fileKey: string,
+  at: SourcePosition,
+  problems: ProblemList,
+): string | null {
   if (value === undefined) {
     problems.error(at, `\`key\` is required: add \`key: ${fileKey}\` (the file name without its extension)`);
     return null;
   }
   if (typeof value !== 'string' || !KEY_FORM.test(value) || value.length > 200) {
-    problems.error(at, `\`key\` must be kebab-case (lower-case letters and digits separated by single hyphens), found ${JSON.stringify(value)}`);
+    problems.error(
+      at,
+      `\`key\` must be kebab-case (lower-case letters and digits separated by single ` +
+        `hyphens), found ${JSON.stringify(value)}`,
+    );
     return null;
   }
   if (value !== fileKey) {
-    problems.error(at, `\`key: ${value}\` must equal the file name: rename the file to ${value}.<ext> or write \`key: ${fileKey}\``);
+    problems.error(
+      at,
+      `\`key: ${value}\` must equal the file name: rename the file to ${value}.<ext> or write \`key: ${fileKey}\``,
+    );
     return null;
   }
   return value;

@@ -12,7 +12,10 @@ const files: LibraryFileStore = { put: async () => 'unused', remove: async () =>
 
 beforeAll(async () => {
   databases = await createTestDatabases();
-  dbs = Object.fromEntries(DATABASE_NAMES.map((n) => [n, createKnex(databases.urls[n], 5)])) as Record<DatabaseName, Knex>;
+  dbs = Object.fromEntries(DATABASE_NAMES.map((n) => [n, createKnex(databases.urls[n], 5)])) as Record<
+    DatabaseName,
+    Knex
+  >;
   await prepareDatabases(dbs, '0.1.0');
 });
 
@@ -25,29 +28,53 @@ afterAll(async () => {
 function start(libraryFiles: Record<string, string | null>) {
   const tree = writeLibraryTree(libraryFiles);
   trees.push(tree);
-  return prepareLibraryOnStart({ libraryDir: tree.dir, sharedDb: dbs.shared, tenantDb: dbs.tenant, controlPlane: dbs.controlPlane, files });
+  return prepareLibraryOnStart({
+    libraryDir: tree.dir,
+    sharedDb: dbs.shared,
+    tenantDb: dbs.tenant,
+    controlPlane: dbs.controlPlane,
+    files,
+  });
 }
 
 describe('prepareLibraryOnStart', () => {
   const v1 = sampleLibraryFiles();
-  const v2 = { ...v1, 'narratives/glossary.md': '---\nkey: glossary\ntitle: Glossary\ncategory: glossary\n---\n\n**CVE.** A public identifier of a vulnerability.\n' };
+  const v2 = {
+    ...v1,
+    'narratives/glossary.md':
+      '---\nkey: glossary\ntitle: Glossary\ncategory: glossary\n---\n\n**CVE.** A ' +
+      'public identifier of a vulnerability.\n',
+  };
 
   it('gives a new installation the full library at its first start, and does nothing at the next', async () => {
     const first = await start(v1);
-    expect(first).toMatchObject({ shared: { refreshed: true }, importReason: 'new-workspace', imported: { total: { added: 8 } } });
+    expect(first).toMatchObject({
+      shared: { refreshed: true },
+      importReason: 'new-workspace',
+      imported: { total: { added: 8 } },
+    });
     const second = await start(v1);
     expect(second).toMatchObject({ shared: { refreshed: false }, importReason: null, imported: null });
   });
 
   it('after an upgrade refreshes the shared copy but changes no workspace until an import is requested', async () => {
     const upgraded = await start(v2);
-    expect(upgraded).toMatchObject({ shared: { refreshed: true, diff: { added: [{ kind: 'narrative', key: 'glossary' }] } }, importReason: null });
+    expect(upgraded).toMatchObject({
+      shared: { refreshed: true, diff: { added: [{ kind: 'narrative', key: 'glossary' }] } },
+      importReason: null,
+    });
     expect(await dbs.tenant('narratives').where({ global_key: 'glossary' }).first()).toBeUndefined();
 
     await requestGlobalsImport(dbs.controlPlane);
     const requested = await start(v2);
-    expect(requested).toMatchObject({ shared: { refreshed: false }, importReason: 'requested', imported: { total: { added: 1, updated: 0, removed: 0 } } });
-    expect(await dbs.tenant('narratives').where({ global_key: 'glossary' }).first('title')).toEqual({ title: 'Glossary' });
+    expect(requested).toMatchObject({
+      shared: { refreshed: false },
+      importReason: 'requested',
+      imported: { total: { added: 1, updated: 0, removed: 0 } },
+    });
+    expect(await dbs.tenant('narratives').where({ global_key: 'glossary' }).first('title')).toEqual({
+      title: 'Glossary',
+    });
     expect(await start(v2)).toMatchObject({ importReason: null });
   });
 });

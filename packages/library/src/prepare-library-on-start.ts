@@ -1,6 +1,11 @@
 import type { Knex } from 'knex';
 import { takeGlobalsImportRequest } from './globals-import-request.ts';
-import { importGlobals, workspaceHasLibrary, type ImportGlobalsResult, type LibraryFileStore } from './import-globals.ts';
+import {
+  importGlobals,
+  workspaceHasLibrary,
+  type ImportGlobalsResult,
+  type LibraryFileStore,
+} from './import-globals.ts';
 import { loadLibrary } from './read-library.ts';
 import { refreshSharedLibrary, type SharedLibraryRefresh } from './shared-library.ts';
 
@@ -19,7 +24,13 @@ export interface LibraryOnStart {
  * the installer or `import-globals`. Nothing else is imported automatically: after an upgrade,
  * workspaces keep their items until an import is requested.
  */
-export async function prepareLibraryOnStart(deps: { libraryDir: string; sharedDb: Knex; tenantDb: Knex; controlPlane: Knex; files: LibraryFileStore }): Promise<LibraryOnStart> {
+export async function prepareLibraryOnStart(deps: {
+  libraryDir: string;
+  sharedDb: Knex;
+  tenantDb: Knex;
+  controlPlane: Knex;
+  files: LibraryFileStore;
+}): Promise<LibraryOnStart> {
   const library = await loadLibrary(deps.libraryDir);
   const shared = await refreshSharedLibrary(deps.sharedDb, library);
   const run = () => importGlobals(deps.tenantDb, library, { files: deps.files });

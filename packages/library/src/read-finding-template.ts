@@ -47,7 +47,12 @@ export function headingLines(text: string, fromLine: number): { title: number; s
 }
 
 /** Reads one English finding template (`finding-templates/<key>.md`) and checks it on its own. */
-export function readFindingTemplate(text: string, file: string, fileKey: string, problems: ProblemList): ParsedItem<'finding-template'> | null {
+export function readFindingTemplate(
+  text: string,
+  file: string,
+  fileKey: string,
+  problems: ProblemList,
+): ParsedItem<'finding-template'> | null {
   let parsed: ParsedFindingFile;
   try {
     parsed = parseFindingFile(text);
@@ -64,24 +69,47 @@ export function readFindingTemplate(text: string, file: string, fileKey: string,
   const { finding, extra } = parsed;
 
   for (const key of Object.keys(extra)) {
-    if (!EXTRA_KEYS.includes(key)) problems.error(where.at(`/${key}`), `unknown key \`${key}\` in the front matter (a finding template has key, language, severity, cvss, cwes, cves, references, match)`);
+    if (!EXTRA_KEYS.includes(key))
+      problems.error(
+        where.at(`/${key}`),
+        `unknown key \`${key}\` in the front matter (a finding template has key, ` +
+          `language, severity, cvss, cwes, cves, references, match)`,
+      );
   }
   const key = checkItemKey(extra.key, fileKey, where.at('/key'), problems);
   let language = 'en';
   if (extra.language !== undefined) {
-    if (typeof extra.language !== 'string' || !isLanguageCode(extra.language)) problems.error(where.at('/language'), `\`language\` must be a language code such as en or de, found ${JSON.stringify(extra.language)}`);
+    if (typeof extra.language !== 'string' || !isLanguageCode(extra.language))
+      problems.error(
+        where.at('/language'),
+        `\`language\` must be a language code such as en or de, found ${JSON.stringify(extra.language)}`,
+      );
     else language = extra.language;
   }
 
   const cvss = checkCvss(finding.cvss, finding.severity, where, listAt('cvss'), problems);
-  if (finding.cwes.length === 0) problems.error(listAt('cwes'), '`cwes` must list at least one CWE number, such as `cwes: [89]`');
-  if (finding.references.length === 0) problems.error(listAt('references'), '`references` must list at least one reference (a URL of a standard, advisory or vendor guide)');
+  if (finding.cwes.length === 0)
+    problems.error(listAt('cwes'), '`cwes` must list at least one CWE number, such as `cwes: [89]`');
+  if (finding.references.length === 0)
+    problems.error(
+      listAt('references'),
+      '`references` must list at least one reference (a URL of a standard, advisory or vendor guide)',
+    );
 
   const headings = headingLines(text, 1);
-  for (const [field, heading] of [['description', 'Description'], ['impact', 'Impact'], ['remediation', 'Remediation']] as const) {
+  for (const [field, heading] of [
+    ['description', 'Description'],
+    ['impact', 'Impact'],
+    ['remediation', 'Remediation'],
+  ] as const) {
     if (finding[field].trim() === '') {
       const line = headings.sections.get(field);
-      problems.error(line ? { line, column: 1 } : { line: headings.title, column: 1 }, line ? `the \`## ${heading}\` section is empty` : `the template has no \`## ${heading}\` section; add one after the title`);
+      problems.error(
+        line ? { line, column: 1 } : { line: headings.title, column: 1 },
+        line
+          ? `the \`## ${heading}\` section is empty`
+          : `the template has no \`## ${heading}\` section; add one after the title`,
+      );
     }
   }
 
@@ -99,7 +127,12 @@ function collectMatchPositions(match: unknown, where: PositionLookup, out: Map<s
   for (const [list, values] of Object.entries(match as Record<string, unknown>)) {
     if (!Array.isArray(values) || list === 'titlePatterns') continue;
     values.forEach((v, i) => {
-      const id = list === 'cves' ? String(v).trim().toUpperCase() : list === 'cwes' ? `CWE-${String(v).replace(/^CWE-/i, '')}` : `${list}:${String(v)}`;
+      const id =
+        list === 'cves'
+          ? String(v).trim().toUpperCase()
+          : list === 'cwes'
+            ? `CWE-${String(v).replace(/^CWE-/i, '')}`
+            : `${list}:${String(v)}`;
       if (!out.has(id)) out.set(id, where.at(`/match/${list}/${i}`));
     });
   }
@@ -110,21 +143,36 @@ function collectMatchPositions(match: unknown, where: PositionLookup, out: Map<s
  * one per version; a written base score must be the computed one (scores are computed, so they
  * cannot drift from the vector); a template above `info` has a 3.1 vector.
  */
-function checkCvss(entries: Cvss[], severity: string, where: PositionLookup, listAt: SourcePosition, problems: ProblemList): Cvss[] {
+function checkCvss(
+  entries: Cvss[],
+  severity: string,
+  where: PositionLookup,
+  listAt: SourcePosition,
+  problems: ProblemList,
+): Cvss[] {
   const out: Cvss[] = [];
   const versions = new Set<string>();
   entries.forEach((entry, i) => {
     const at = where.at(`/cvss/${i}`);
     if (entry.vector === null) {
-      problems.error(at, 'every CVSS entry needs a vector; write the vector alone, such as `- CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H`');
+      problems.error(
+        at,
+        'every CVSS entry needs a vector; write the vector alone, such as `- ' +
+          'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H`',
+      );
       return;
     }
     const version = cvssVersionOfVector(entry.vector);
     if (version !== '3.1' && version !== '4.0') {
-      problems.error(at, `library templates use CVSS 3.1 and 4.0 vectors; "${entry.vector}" is ${version ? `CVSS ${version}` : 'not a CVSS vector'}`);
+      problems.error(
+        at,
+        `library templates use CVSS 3.1 and 4.0 vectors; "${entry.vector}" is ` +
+          `${version ? `CVSS ${version}` : 'not a CVSS vector'}`,
+      );
       return;
     }
-    if (entry.version !== version) problems.error(at, `\`version: ${entry.version}\` does not match the vector, which is CVSS ${version}`);
+    if (entry.version !== version)
+      problems.error(at, `\`version: ${entry.version}\` does not match the vector, which is CVSS ${version}`);
     let base: number;
     try {
       base = scoreCvssVector(entry.vector).base;
@@ -132,12 +180,20 @@ function checkCvss(entries: Cvss[], severity: string, where: PositionLookup, lis
       problems.error(at, (err as Error).message);
       return;
     }
-    if (entry.baseScore !== null && entry.baseScore !== base) problems.error(at, `baseScore ${entry.baseScore} differs from the score the vector computes to (${base}); leave the score out, it is computed`);
-    if (entry.temporalScore !== undefined || entry.temporalVector !== undefined) problems.error(at, 'library templates carry base vectors only; remove temporalScore and temporalVector');
-    if (versions.has(version)) problems.error(at, `a second CVSS ${version} vector; a template has at most one vector per CVSS version`);
+    if (entry.baseScore !== null && entry.baseScore !== base)
+      problems.error(
+        at,
+        `baseScore ${entry.baseScore} differs from the score the vector computes to ` +
+          `(${base}); leave the score out, it is computed`,
+      );
+    if (entry.temporalScore !== undefined || entry.temporalVector !== undefined)
+      problems.error(at, 'library templates carry base vectors only; remove temporalScore and temporalVector');
+    if (versions.has(version))
+      problems.error(at, `a second CVSS ${version} vector; a template has at most one vector per CVSS version`);
     versions.add(version);
     out.push({ version, vector: entry.vector, baseScore: base });
   });
-  if (severity !== 'info' && !versions.has('3.1')) problems.error(listAt, `a template of severity ${severity} needs a CVSS 3.1 vector in \`cvss\``);
+  if (severity !== 'info' && !versions.has('3.1'))
+    problems.error(listAt, `a template of severity ${severity} needs a CVSS 3.1 vector in \`cvss\``);
   return out;
 }

@@ -22,7 +22,13 @@ const TRANSLATION_KEYS = ['key', 'language'];
  * Reads `finding-templates/translations/<lang>/<key>.md`: front matter with `key` and `language`,
  * then the translated `# title` and any of the three sections, in the finding file format.
  */
-export function readFindingTranslation(text: string, file: string, folderLanguage: string, fileKey: string, problems: ProblemList): ParsedTranslation | null {
+export function readFindingTranslation(
+  text: string,
+  file: string,
+  folderLanguage: string,
+  fileKey: string,
+  problems: ProblemList,
+): ParsedTranslation | null {
   const split = readFrontMatterFile(text, problems);
   if (!split) return null;
   const front = split.front;
@@ -35,13 +41,21 @@ export function readFindingTranslation(text: string, file: string, folderLanguag
   let ok = true;
   for (const name of Object.keys(fields)) {
     if (!TRANSLATION_KEYS.includes(name)) {
-      problems.error(front.keyAt(`/${name}`), `\`${name}\` cannot be translated: a translation's front matter holds only \`key\` and \`language\`; the title and the Description, Impact and Remediation sections are the translated fields`);
+      problems.error(
+        front.keyAt(`/${name}`),
+        `\`${name}\` cannot be translated: a translation's front matter holds only \`key\` ` +
+          `and \`language\`; the title and the Description, Impact and Remediation sections ` +
+          `are the translated fields`,
+      );
       ok = false;
     }
   }
   const key = fields.key;
   if (typeof key !== 'string' || !isKebabKey(key)) {
-    problems.error(front.at('/key'), `\`key\` must name the English template this translates (kebab-case), found ${JSON.stringify(key ?? null)}`);
+    problems.error(
+      front.at('/key'),
+      `\`key\` must name the English template this translates (kebab-case), found ${JSON.stringify(key ?? null)}`,
+    );
     ok = false;
   } else if (key !== fileKey) {
     problems.error(front.at('/key'), `\`key: ${key}\` must equal the file name (${fileKey}.md)`);
@@ -49,10 +63,16 @@ export function readFindingTranslation(text: string, file: string, folderLanguag
   }
   const language = fields.language;
   if (typeof language !== 'string' || !isLanguageCode(language)) {
-    problems.error(front.at('/language'), `\`language\` must be a language code such as de, found ${JSON.stringify(language ?? null)}`);
+    problems.error(
+      front.at('/language'),
+      `\`language\` must be a language code such as de, found ${JSON.stringify(language ?? null)}`,
+    );
     ok = false;
   } else if (language !== folderLanguage) {
-    problems.error(front.at('/language'), `\`language: ${language}\` must equal the folder name (translations/${folderLanguage}/)`);
+    problems.error(
+      front.at('/language'),
+      `\`language: ${language}\` must equal the folder name (translations/${folderLanguage}/)`,
+    );
     ok = false;
   }
   if (!ok) return null;
@@ -76,5 +96,12 @@ export function readFindingTranslation(text: string, file: string, folderLanguag
   for (const field of ['description', 'impact', 'remediation'] as const) {
     if (parsed.finding[field] !== '') translation[field] = parsed.finding[field];
   }
-  return { file, key: key as string, language: language as string, translation, keyAt: front.at('/key'), languageAt: front.at('/language') };
+  return {
+    file,
+    key: key as string,
+    language: language as string,
+    translation,
+    keyAt: front.at('/key'),
+    languageAt: front.at('/language'),
+  };
 }

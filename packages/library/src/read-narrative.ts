@@ -11,19 +11,35 @@ const frontCheck = new SchemaCheck(NarrativeFrontSchema);
  * Reads `narratives/<key>.md`: front matter (key, title, category, description, language) and a
  * Markdown body, which is the narrative's text as it goes into a report tab.
  */
-export function readNarrative(text: string, file: string, fileKey: string, problems: ProblemList): ParsedItem<'narrative'> | null {
+export function readNarrative(
+  text: string,
+  file: string,
+  fileKey: string,
+  problems: ProblemList,
+): ParsedItem<'narrative'> | null {
   const split = readFrontMatterFile(text, problems);
   if (!split) return null;
   const { front, body, bodyLine, closeLine } = split;
   const value = front.value as Record<string, unknown> | null;
-  const key = checkItemKey(value && typeof value === 'object' ? value.key : undefined, fileKey, front.at('/key'), problems);
+  const key = checkItemKey(
+    value && typeof value === 'object' ? value.key : undefined,
+    fileKey,
+    front.at('/key'),
+    problems,
+  );
   if (!frontCheck.report(value, front, problems)) return null;
   if (body.trim() === '') {
-    problems.error({ line: closeLine + 1, column: 1 }, 'the narrative has no text: write its Markdown after the front matter');
+    problems.error(
+      { line: closeLine + 1, column: 1 },
+      'the narrative has no text: write its Markdown after the front matter',
+    );
     return null;
   }
   if (body.length > TEXT_LIMITS.tabContent) {
-    problems.error({ line: bodyLine, column: 1 }, `the narrative is ${body.length} characters long; at most ${TEXT_LIMITS.tabContent} fit a report tab`);
+    problems.error(
+      { line: bodyLine, column: 1 },
+      `the narrative is ${body.length} characters long; at most ${TEXT_LIMITS.tabContent} fit a report tab`,
+    );
     return null;
   }
   if (key === null) return null;
@@ -32,7 +48,13 @@ export function readNarrative(text: string, file: string, fileKey: string, probl
     kind: 'narrative',
     key,
     file,
-    content: { title: v.title, category: v.category, description: v.description ?? '', language: v.language ?? 'en', content: body },
+    content: {
+      title: v.title,
+      category: v.category,
+      description: v.description ?? '',
+      language: v.language ?? 'en',
+      content: body,
+    },
     keyAt: front.at('/key'),
     references: [],
   };

@@ -1,6 +1,17 @@
 import type { ReportStyle } from '@service/report-model';
-import { ProjectTypeFileSchema, ReportStyleFileSchema, ReportTemplateFileSchema, ScopingTemplateFileSchema } from './library-file-schemas.ts';
-import type { LibraryKind, ProjectTypeContent, ReportTemplateContent, ScopingSection, ScopingTemplateContent } from './library-item.ts';
+import {
+  ProjectTypeFileSchema,
+  ReportStyleFileSchema,
+  ReportTemplateFileSchema,
+  ScopingTemplateFileSchema,
+} from './library-file-schemas.ts';
+import type {
+  LibraryKind,
+  ProjectTypeContent,
+  ReportTemplateContent,
+  ScopingSection,
+  ScopingTemplateContent,
+} from './library-item.ts';
 import type { ProblemList } from './library-problem.ts';
 import { checkItemKey, type ItemReference, type ParsedItem } from './parsed-item.ts';
 import { SchemaCheck } from './schema-check.ts';
@@ -16,7 +27,13 @@ const checks: Record<YamlKind, SchemaCheck> = {
 };
 
 /** Reads one YAML item (style, report template, scoping template, project type) and checks it on its own. */
-export function readYamlItem(kind: YamlKind, text: string, file: string, fileKey: string, problems: ProblemList): ParsedItem | null {
+export function readYamlItem(
+  kind: YamlKind,
+  text: string,
+  file: string,
+  fileKey: string,
+  problems: ProblemList,
+): ParsedItem | null {
   const source = readYaml(text, 1, problems, 'the file');
   if (!source) return null;
   const value = source.value;
@@ -58,19 +75,47 @@ function readStyle(fields: Record<string, unknown>, source: YamlSource, base: Ba
   };
 }
 
-function readReportTemplate(fields: Record<string, unknown>, source: YamlSource, base: Base): ParsedItem<'report-template'> {
-  const f = fields as { name: string; description?: string; language?: string; style?: string; tabs: Array<{ title: string; narrative?: string; content?: string }> };
+function readReportTemplate(
+  fields: Record<string, unknown>,
+  source: YamlSource,
+  base: Base,
+): ParsedItem<'report-template'> {
+  const f = fields as {
+    name: string;
+    description?: string;
+    language?: string;
+    style?: string;
+    tabs: Array<{ title: string; narrative?: string; content?: string }>;
+  };
   const references: ItemReference[] = [];
-  if (f.style !== undefined) references.push({ kind: 'report-style', key: f.style, field: 'style', at: source.at('/style') });
+  if (f.style !== undefined)
+    references.push({ kind: 'report-style', key: f.style, field: 'style', at: source.at('/style') });
   const tabs = f.tabs.map((tab, i) => {
-    if (tab.narrative !== undefined) references.push({ kind: 'narrative', key: tab.narrative, field: `tabs[${i}].narrative`, at: source.at(`/tabs/${i}/narrative`) });
+    if (tab.narrative !== undefined)
+      references.push({
+        kind: 'narrative',
+        key: tab.narrative,
+        field: `tabs[${i}].narrative`,
+        at: source.at(`/tabs/${i}/narrative`),
+      });
     return { title: tab.title, narrative: tab.narrative ?? null, content: tab.content ?? '' };
   });
-  const content: ReportTemplateContent = { name: f.name, description: f.description ?? '', language: f.language ?? 'en', style: f.style ?? null, tabs };
+  const content: ReportTemplateContent = {
+    name: f.name,
+    description: f.description ?? '',
+    language: f.language ?? 'en',
+    style: f.style ?? null,
+    tabs,
+  };
   return { ...base, kind: 'report-template', content, references };
 }
 
-function readScopingTemplate(fields: Record<string, unknown>, source: YamlSource, base: Base, problems: ProblemList): ParsedItem<'scoping-template'> {
+function readScopingTemplate(
+  fields: Record<string, unknown>,
+  source: YamlSource,
+  base: Base,
+  problems: ProblemList,
+): ParsedItem<'scoping-template'> {
   const f = fields as { name: string; description?: string; language?: string; sections: ScopingSection[] };
   const ids = new Map<string, string>();
   const sections = f.sections.map((section, s) => ({
@@ -79,19 +124,48 @@ function readScopingTemplate(fields: Record<string, unknown>, source: YamlSource
     questions: section.questions.map((q, i) => {
       const at = `/sections/${s}/questions/${i}`;
       const earlier = ids.get(q.id);
-      if (earlier) problems.error(source.at(`${at}/id`), `question id \`${q.id}\` is already used by ${earlier}; ids must be unique within a scoping template`);
+      if (earlier)
+        problems.error(
+          source.at(`${at}/id`),
+          `question id \`${q.id}\` is already used by ${earlier}; ids must be unique within a scoping template`,
+        );
       ids.set(q.id, `sections[${s}].questions[${i}]`);
       const choice = q.type === 'choice' || q.type === 'multi-choice';
-      if (choice && !q.options) problems.error(source.at(at), `a question of type ${q.type} needs \`options\` (at least two answers to choose from)`);
-      if (!choice && q.options) problems.error(source.at(`${at}/options`), `\`options\` only fit questions of type choice or multi-choice, not ${q.type}`);
-      return { id: q.id, text: q.text, type: q.type, ...(q.help !== undefined ? { help: q.help } : {}), required: q.required ?? false, ...(q.options ? { options: q.options } : {}) };
+      if (choice && !q.options)
+        problems.error(
+          source.at(at),
+          `a question of type ${q.type} needs \`options\` (at least two answers to choose from)`,
+        );
+      if (!choice && q.options)
+        problems.error(
+          source.at(`${at}/options`),
+          `\`options\` only fit questions of type choice or multi-choice, not ${q.type}`,
+        );
+      return {
+        id: q.id,
+        text: q.text,
+        type: q.type,
+        ...(q.help !== undefined ? { help: q.help } : {}),
+        required: q.required ?? false,
+        ...(q.options ? { options: q.options } : {}),
+      };
     }),
   }));
-  const content: ScopingTemplateContent = { name: f.name, description: f.description ?? '', language: f.language ?? 'en', sections };
+  const content: ScopingTemplateContent = {
+    name: f.name,
+    description: f.description ?? '',
+    language: f.language ?? 'en',
+    sections,
+  };
   return { ...base, kind: 'scoping-template', content, references: [] };
 }
 
-function readProjectType(fields: Record<string, unknown>, source: YamlSource, base: Base, problems: ProblemList): ParsedItem<'project-type'> {
+function readProjectType(
+  fields: Record<string, unknown>,
+  source: YamlSource,
+  base: Base,
+  problems: ProblemList,
+): ParsedItem<'project-type'> {
   const f = fields as {
     name: string;
     description?: string;
@@ -103,10 +177,28 @@ function readProjectType(fields: Record<string, unknown>, source: YamlSource, ba
     standards?: string[];
     checklist?: string[];
   };
-  if (f.estimatedDays && f.estimatedDays.min > f.estimatedDays.max) problems.error(source.at('/estimatedDays'), `estimatedDays.min (${f.estimatedDays.min}) is larger than estimatedDays.max (${f.estimatedDays.max})`);
-  const references: ItemReference[] = [{ kind: 'report-template', key: f.reportTemplate, field: 'reportTemplate', at: source.at('/reportTemplate') }];
-  if (f.retestReportTemplate !== undefined) references.push({ kind: 'report-template', key: f.retestReportTemplate, field: 'retestReportTemplate', at: source.at('/retestReportTemplate') });
-  if (f.scopingTemplate !== undefined) references.push({ kind: 'scoping-template', key: f.scopingTemplate, field: 'scopingTemplate', at: source.at('/scopingTemplate') });
+  if (f.estimatedDays && f.estimatedDays.min > f.estimatedDays.max)
+    problems.error(
+      source.at('/estimatedDays'),
+      `estimatedDays.min (${f.estimatedDays.min}) is larger than estimatedDays.max (${f.estimatedDays.max})`,
+    );
+  const references: ItemReference[] = [
+    { kind: 'report-template', key: f.reportTemplate, field: 'reportTemplate', at: source.at('/reportTemplate') },
+  ];
+  if (f.retestReportTemplate !== undefined)
+    references.push({
+      kind: 'report-template',
+      key: f.retestReportTemplate,
+      field: 'retestReportTemplate',
+      at: source.at('/retestReportTemplate'),
+    });
+  if (f.scopingTemplate !== undefined)
+    references.push({
+      kind: 'scoping-template',
+      key: f.scopingTemplate,
+      field: 'scopingTemplate',
+      at: source.at('/scopingTemplate'),
+    });
   const content: ProjectTypeContent = {
     name: f.name,
     description: f.description ?? '',

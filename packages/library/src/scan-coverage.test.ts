@@ -12,10 +12,14 @@ describe('the shipped library against the fixture scans', () => {
     const library = await loadLibrary(path.join(REPO, 'library'));
     const findings: CompleteFinding[] = [];
     for (const format of SCAN_FORMATS) {
-      for (const name of readdirSync(path.join(FIXTURES, format))) findings.push(...parseScan(readFileSync(path.join(FIXTURES, format, name)), { format }).findings);
+      for (const name of readdirSync(path.join(FIXTURES, format)))
+        findings.push(...parseScan(readFileSync(path.join(FIXTURES, format, name)), { format }).findings);
     }
     const report = measureCoverage(findings, buildTemplateMatchIndex(matchableTemplatesOfLibrary(library)));
     expect(report.total).toBeGreaterThan(50);
-    expect(report.percent, `unmatched: ${JSON.stringify(Object.values(report.byScanner).flatMap((s) => s.unmatched.map((u) => u.title)))}`).toBeGreaterThanOrEqual(60);
+    expect(
+      report.percent,
+      `unmatched: ${JSON.stringify(Object.values(report.byScanner).flatMap((s) => s.unmatched.map((u) => u.title)))}`,
+    ).toBeGreaterThanOrEqual(60);
   });
 });

@@ -22,7 +22,8 @@ export interface CoverageReport {
   percent: number;
 }
 
-export const percentOf = (matched: number, total: number): number => (total === 0 ? 0 : Math.round((matched / total) * 1000) / 10);
+export const percentOf = (matched: number, total: number): number =>
+  total === 0 ? 0 : Math.round((matched / total) * 1000) / 10;
 
 /**
  * The share of distinct non-informational scanner findings (one per scanner and group key,
@@ -39,7 +40,12 @@ export function measureCoverage(findings: Iterable<CoverageFinding>, index: Temp
     const id = `${scanner}\u0000${finding.groupKey}`;
     if (seen.has(id)) continue;
     seen.add(id);
-    const entry = (byScanner[scanner] ??= { total: 0, matched: 0, byMatch: { rule: 0, cve: 0, cwe: 0, titlePattern: 0 }, unmatched: [] });
+    const entry = (byScanner[scanner] ??= {
+      total: 0,
+      matched: 0,
+      byMatch: { rule: 0, cve: 0, cwe: 0, titlePattern: 0 },
+      unmatched: [],
+    });
     entry.total++;
     total++;
     const match = matchTemplates(finding, index);
@@ -48,7 +54,12 @@ export function measureCoverage(findings: Iterable<CoverageFinding>, index: Temp
       entry.byMatch[match.matchedOn]++;
       matched++;
     } else {
-      entry.unmatched.push({ ruleId: finding.ruleId, groupKey: finding.groupKey, title: finding.title, severity: finding.severity });
+      entry.unmatched.push({
+        ruleId: finding.ruleId,
+        groupKey: finding.groupKey,
+        title: finding.title,
+        severity: finding.severity,
+      });
     }
   }
   return { byScanner, total, matched, percent: percentOf(matched, total) };

@@ -39,7 +39,9 @@ export class SchemaCheck {
     for (const issue of issues) {
       if (/\/anyOf\/\d+$/.test(issue.schemaPath)) {
         const list = unionBranches.get(issue.instancePath) ?? [];
-        list.push(issue.message.replace(/^must be /, '').replace(/^must match pattern .*/, 'text of the required form'));
+        list.push(
+          issue.message.replace(/^must be /, '').replace(/^must match pattern .*/, 'text of the required form'),
+        );
         unionBranches.set(issue.instancePath, list);
       }
     }
@@ -49,12 +51,19 @@ export class SchemaCheck {
       if (issue.keyword === 'boolean') {
         const key = issue.instancePath.slice(issue.instancePath.lastIndexOf('/') + 1);
         const parent = issue.instancePath.slice(0, issue.instancePath.lastIndexOf('/'));
-        this.once(reported, pointer, () => problems.error(source.keyAt(pointer), `unknown key \`${key}\`${parent ? ` in ${fieldName(`${pointerPrefix}${parent}`)}` : ''}`));
+        this.once(reported, pointer, () =>
+          problems.error(
+            source.keyAt(pointer),
+            `unknown key \`${key}\`${parent ? ` in ${fieldName(`${pointerPrefix}${parent}`)}` : ''}`,
+          ),
+        );
         continue;
       }
       const branches = unionBranches.get(issue.instancePath);
       if (branches && /\/anyOf\/\d+$/.test(issue.schemaPath)) {
-        this.once(reported, pointer, () => problems.error(source.at(pointer), `${fieldName(pointer)} must be ${[...new Set(branches)].join(' or ')}`));
+        this.once(reported, pointer, () =>
+          problems.error(source.at(pointer), `${fieldName(pointer)} must be ${[...new Set(branches)].join(' or ')}`),
+        );
         continue;
       }
       if (issue.keyword === 'required') {
@@ -65,7 +74,9 @@ export class SchemaCheck {
         }
         continue;
       }
-      this.once(reported, pointer, () => problems.error(source.at(pointer), `${fieldName(pointer)} ${describeIssue(issue)}`));
+      this.once(reported, pointer, () =>
+        problems.error(source.at(pointer), `${fieldName(pointer)} ${describeIssue(issue)}`),
+      );
     }
     if (reported.size === 0) problems.error(source.at(pointerPrefix), `${fieldName(pointerPrefix)} is invalid`);
     return false;
@@ -99,7 +110,9 @@ function describeIssue(issue: RawIssue): string {
     case 'minItems':
       return `must list at least ${String(issue.params.limit)} item${issue.params.limit === 1 ? '' : 's'}`;
     case 'minLength':
-      return issue.params.limit === 1 ? 'must not be empty' : `must be at least ${String(issue.params.limit)} characters long`;
+      return issue.params.limit === 1
+        ? 'must not be empty'
+        : `must be at least ${String(issue.params.limit)} characters long`;
     case 'maxLength':
       return `must be at most ${String(issue.params.limit)} characters long`;
     case 'maxItems':

@@ -33,10 +33,17 @@ export interface SharedLibraryRefresh {
 export async function refreshSharedLibrary(sharedDb: Knex, library: Library): Promise<SharedLibraryRefresh> {
   return sharedDb.transaction(async (trx) => {
     await trx.raw('select pg_advisory_xact_lock(?)', [REFRESH_LOCK]);
-    const release = (await trx('library_release').where({ id: 1 }).first('library_version')) as { library_version: string } | undefined;
+    const release = (await trx('library_release').where({ id: 1 }).first('library_version')) as
+      | { library_version: string }
+      | undefined;
     const previousVersion = release?.library_version ?? null;
     if (previousVersion === library.version) {
-      return { refreshed: false, previousVersion, version: library.version, diff: { added: [], updated: [], removed: [], unchanged: library.items.length } };
+      return {
+        refreshed: false,
+        previousVersion,
+        version: library.version,
+        diff: { added: [], updated: [], removed: [], unchanged: library.items.length },
+      };
     }
     const previousItems = (await trx('library_items').select('kind', 'key', 'revision')) as LibraryItem[];
     await trx('library_items').del();
@@ -51,13 +58,24 @@ export async function refreshSharedLibrary(sharedDb: Knex, library: Library): Pr
     }));
     for (let i = 0; i < rows.length; i += BATCH) await trx('library_items').insert(rows.slice(i, i + BATCH));
     for (const file of library.files) {
-      await trx('library_files').insert({ sha256: file.sha256, file_name: file.fileName, size: file.size, content: Buffer.from(file.bytes), library_version: library.version });
+      await trx('library_files').insert({
+        sha256: file.sha256,
+        file_name: file.fileName,
+        size: file.size,
+        content: Buffer.from(file.bytes),
+        library_version: library.version,
+      });
     }
     await trx('library_release')
       .insert({ id: 1, library_version: library.version, item_count: library.items.length, loaded_at: trx.fn.now(3) })
       .onConflict('id')
       .merge();
-    return { refreshed: true, previousVersion, version: library.version, diff: diffLibraries({ items: previousItems }, library) };
+    return {
+      refreshed: true,
+      previousVersion,
+      version: library.version,
+      diff: diffLibraries({ items: previousItems }, library),
+    };
   });
 }
 
@@ -66,15 +84,32 @@ export async function refreshSharedLibrary(sharedDb: Knex, library: Library): Pr
  * importGlobals. Throws `library_not_loaded` before the first refresh.
  */
 export async function loadSharedLibrary(sharedDb: Knex): Promise<Library> {
-  const release = (await sharedDb('library_release').where({ id: 1 }).first('library_version')) as { library_version: string } | undefined;
+  const release = (await sharedDb('library_release').where({ id: 1 }).first('library_version')) as
+    | { library_version: string }
+    | undefined;
   if (!release) {
-    throw new LibraryError('library_not_loaded', 'The shared database holds no global library yet.', { hint: 'Start the service once (it loads the library of its release on start), then import.' });
+    throw new LibraryError('library_not_loaded', 'The shared database holds no global library yet.', {
+      hint: 'Start the service once (it loads the library of its release on start), then import.',
+    });
   }
-  const items = (await sharedDb('library_items').select('kind', 'key', 'revision', 'language', 'content')) as LibraryItem[];
-  const files = (await sharedDb('library_files').select('sha256', 'file_name', 'size', 'content')) as Array<{ sha256: string; file_name: string; size: number; content: Buffer }>;
+  const items = (await sharedDb('library_items').select(
+    'kind',
+    'key',
+    'revision',
+    'language',
+    'content',
+  )) as LibraryItem[];
+  const files = (await sharedDb('library_files').select('sha256', 'file_name', 'size', 'content')) as Array<{
+    sha256: string;
+    file_name: string;
+    size: number;
+    content: Buffer;
+  }>;
   return {
     version: release.library_version,
     items: items.sort(compareItems),
-    files: files.map((f): LibraryFile => ({ sha256: f.sha256, fileName: f.file_name, size: f.size, bytes: new Uint8Array(f.content) })),
+    files: files.map(
+      (f): LibraryFile => ({ sha256: f.sha256, fileName: f.file_name, size: f.size, bytes: new Uint8Array(f.content) }),
+    ),
   };
 }

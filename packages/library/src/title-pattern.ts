@@ -9,11 +9,15 @@ import { LIBRARY_LIMITS } from './library-text.ts';
  */
 export function titlePatternProblem(pattern: string): string | null {
   if (pattern.length === 0) return 'a title pattern must not be empty';
-  if (pattern.length > LIBRARY_LIMITS.titlePatternChars) return `a title pattern may be at most ${LIBRARY_LIMITS.titlePatternChars} characters long`;
+  if (pattern.length > LIBRARY_LIMITS.titlePatternChars)
+    return `a title pattern may be at most ${LIBRARY_LIMITS.titlePatternChars} characters long`;
   try {
     new RegExp(pattern, 'i');
   } catch (err) {
-    return `the title pattern does not compile: ${(err as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '')}`;
+    return (
+      `the title pattern does not compile: ` +
+      `${(err as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '')}`
+    );
   }
   return nestingProblem(pattern);
 }
@@ -30,7 +34,8 @@ function nestingProblem(source: string): string | null {
     const c = source[i]!;
     if (c === '\\') {
       const next = source[i + 1] ?? '';
-      if (/[1-9]/.test(next) || (next === 'k' && source[i + 2] === '<')) return 'title patterns may not use back-references (\\1, \\k<name>)';
+      if (/[1-9]/.test(next) || (next === 'k' && source[i + 2] === '<'))
+        return 'title patterns may not use back-references (\\1, \\k<name>)';
       i++;
       continue;
     }
@@ -50,7 +55,11 @@ function nestingProblem(source: string): string | null {
     if (c === ')') {
       const inner = groups.length > 1 ? groups.pop()! : false;
       const unbounded = unboundedQuantifierAt(source, i + 1);
-      if (unbounded && inner) return 'title patterns may not repeat a group that itself repeats without bound (such as `(a+)+`): it can take exponential time';
+      if (unbounded && inner)
+        return (
+          'title patterns may not repeat a group that itself repeats without bound (such as ' +
+          '`(a+)+`): it can take exponential time'
+        );
       if (unbounded || inner) groups[groups.length - 1] = true;
       continue;
     }

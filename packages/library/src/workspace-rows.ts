@@ -32,7 +32,11 @@ const json = (value: unknown) => JSON.stringify(value ?? {});
  * content hash reads (see the tenant migration), so a row written from an item and never
  * touched again is not `edited`.
  */
-export function workspaceRowOf(item: LibraryItem, ids: WorkspaceIds, templateFile: StoredTemplateFile | null): Record<string, unknown> {
+export function workspaceRowOf(
+  item: LibraryItem,
+  ids: WorkspaceIds,
+  templateFile: StoredTemplateFile | null,
+): Record<string, unknown> {
   switch (item.kind) {
     case 'finding-template':
       return findingTemplateRow(item);
@@ -68,7 +72,13 @@ export function workspaceRowOf(item: LibraryItem, ids: WorkspaceIds, templateFil
     }
     case 'narrative': {
       const n = item.content;
-      return { title: n.title, category: n.category, description: n.description, content: n.content, language: n.language };
+      return {
+        title: n.title,
+        category: n.category,
+        description: n.description,
+        content: n.content,
+        language: n.language,
+      };
     }
     case 'scoping-template': {
       const s = item.content;
@@ -81,7 +91,8 @@ export function workspaceRowOf(item: LibraryItem, ids: WorkspaceIds, templateFil
         description: p.description,
         language: p.language,
         report_template_id: ids.reportTemplates.get(p.reportTemplate) ?? null,
-        retest_report_template_id: p.retestReportTemplate === null ? null : (ids.reportTemplates.get(p.retestReportTemplate) ?? null),
+        retest_report_template_id:
+          p.retestReportTemplate === null ? null : (ids.reportTemplates.get(p.retestReportTemplate) ?? null),
         scoping_template_id: p.scopingTemplate === null ? null : (ids.scopingTemplates.get(p.scopingTemplate) ?? null),
         estimated_days_min: p.estimatedDays?.min ?? null,
         estimated_days_max: p.estimatedDays?.max ?? null,

@@ -42,10 +42,20 @@ export function readYaml(text: string, firstLine: number, problems: ProblemList,
   };
   const start = { line: firstLine, column: 1 };
   try {
-    const doc = parseDocument(text, { version: '1.2', schema: 'core', uniqueKeys: true, strict: true, prettyErrors: false, lineCounter });
+    const doc = parseDocument(text, {
+      version: '1.2',
+      schema: 'core',
+      uniqueKeys: true,
+      strict: true,
+      prettyErrors: false,
+      lineCounter,
+    });
     if (doc.errors.length > 0) {
       for (const error of doc.errors.slice(0, 5)) {
-        problems.error(toPosition(error.pos[0]), `${what} is not valid YAML: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`);
+        problems.error(
+          toPosition(error.pos[0]),
+          `${what} is not valid YAML: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`,
+        );
       }
       return null;
     }
@@ -59,13 +69,24 @@ export function readYaml(text: string, firstLine: number, problems: ProblemList,
     }
     return new YamlSource(value ?? null, keys, values, start);
   } catch (err) {
-    const message = err instanceof RangeError ? 'it is nested too deeply' : /alias/i.test(String((err as Error).message)) ? 'YAML aliases (`*name`) are not allowed' : String((err as Error).message);
+    const message =
+      err instanceof RangeError
+        ? 'it is nested too deeply'
+        : /alias/i.test(String((err as Error).message))
+          ? 'YAML aliases (`*name`) are not allowed'
+          : String((err as Error).message);
     problems.error(start, `${what} cannot be read: ${message}`);
     return null;
   }
 }
 
-function collectPositions(node: YamlNode, path: string, keys: Map<string, SourcePosition>, values: Map<string, SourcePosition>, at: (offset: number) => SourcePosition): void {
+function collectPositions(
+  node: YamlNode,
+  path: string,
+  keys: Map<string, SourcePosition>,
+  values: Map<string, SourcePosition>,
+  at: (offset: number) => SourcePosition,
+): void {
   if (isMap(node)) {
     for (const pair of node.items) {
       if (!isPair(pair)) continue;

@@ -26,12 +26,23 @@ export class FieldReader {
   }
 
   mapping(value: unknown, path: string, name: string): Record<string, unknown> {
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) this.fail(path, `${name} as a YAML mapping (\`key: value\` lines)`, `${name} must be a mapping of \`key: value\` lines, found ${describe(value)}`);
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+      this.fail(
+        path,
+        `${name} as a YAML mapping (\`key: value\` lines)`,
+        `${name} must be a mapping of \`key: value\` lines, found ${describe(value)}`,
+      );
     return value as Record<string, unknown>;
   }
 
   string(value: unknown, path: string, name: string): string {
-    if (typeof value !== 'string') this.fail(path, `text for \`${name}\``, `\`${name}\` must be text, found ${describe(value)}${typeof value === 'number' || typeof value === 'boolean' ? ` (write it in quotes: "${String(value)}")` : ''}`);
+    if (typeof value !== 'string')
+      this.fail(
+        path,
+        `text for \`${name}\``,
+        `\`${name}\` must be text, found ` +
+          `${describe(value)}${typeof value === 'number' || typeof value === 'boolean' ? ` (write it in quotes: "${String(value)}")` : ''}`,
+      );
     return value;
   }
 
@@ -41,19 +52,33 @@ export class FieldReader {
 
   oneOf<T extends string>(value: unknown, path: string, name: string, allowed: readonly T[]): T {
     if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
-      this.fail(path, `one of ${allowed.join(', ')}`, `\`${name}\` must be one of ${allowed.join(', ')}; found ${describe(value)}`);
+      this.fail(
+        path,
+        `one of ${allowed.join(', ')}`,
+        `\`${name}\` must be one of ${allowed.join(', ')}; found ${describe(value)}`,
+      );
     }
     return value as T;
   }
 
   numberOrNull(value: unknown, path: string, name: string): number | null {
     if (value === null) return null;
-    if (typeof value !== 'number' || !Number.isFinite(value)) this.fail(path, `a number or null for \`${name}\``, `\`${name}\` must be a number or null, found ${describe(value)}`);
+    if (typeof value !== 'number' || !Number.isFinite(value))
+      this.fail(
+        path,
+        `a number or null for \`${name}\``,
+        `\`${name}\` must be a number or null, found ${describe(value)}`,
+      );
     return value;
   }
 
   list(value: unknown, path: string, name: string, example: string): unknown[] {
-    if (!Array.isArray(value)) this.fail(path, `a list for \`${name}\``, `\`${name}\` must be a list (for example \`${name}: ${example}\`), found ${describe(value)}`);
+    if (!Array.isArray(value))
+      this.fail(
+        path,
+        `a list for \`${name}\``,
+        `\`${name}\` must be a list (for example \`${name}: ${example}\`), found ${describe(value)}`,
+      );
     return value;
   }
 }

@@ -1,4 +1,14 @@
-import { FINDING_STATUSES, FINDING_SOURCE_KINDS, SEVERITIES_DESCENDING, scoreCvssVector, type Cvss, type CvssVersion, type Finding, type FindingContent, type FindingSource } from '@service/report-model';
+import {
+  FINDING_STATUSES,
+  FINDING_SOURCE_KINDS,
+  SEVERITIES_DESCENDING,
+  scoreCvssVector,
+  type Cvss,
+  type CvssVersion,
+  type Finding,
+  type FindingContent,
+  type FindingSource,
+} from '@service/report-model';
 import { FieldReader, describe } from './field-reader.ts';
 import { isHeadingSafe } from './heading-title.ts';
 import type { YamlLayout, YamlValue } from './write-yaml.ts';
@@ -47,16 +57,31 @@ export function cvssYaml(c: Cvss): YamlValue {
     const scored = scoreShorthand(c.vector);
     if (scored && scored.version === c.version && scored.base === c.baseScore) return c.vector;
   }
-  return { version: c.version, vector: c.vector, baseScore: c.baseScore, temporalScore: c.temporalScore, temporalVector: c.temporalVector };
+  return {
+    version: c.version,
+    vector: c.vector,
+    baseScore: c.baseScore,
+    temporalScore: c.temporalScore,
+    temporalVector: c.temporalVector,
+  };
 }
 
 function sourceYaml(s: FindingSource): YamlValue {
   // Why no templateId: it is a database id, and files never carry those (templateKey names the template).
-  return { kind: s.kind, templateKey: s.templateKey, scanner: s.scanner, scannerVersion: s.scannerVersion, ruleId: s.ruleId };
+  return {
+    kind: s.kind,
+    templateKey: s.templateKey,
+    scanner: s.scanner,
+    scannerVersion: s.scannerVersion,
+    ruleId: s.ruleId,
+  };
 }
 
 /** The YAML entries of a finding's structured fields; `report` adds status and source. */
-export function findingYamlEntries(f: FindingContent & Partial<Pick<Finding, 'status' | 'source'>>, report: boolean): Array<[string, YamlValue]> {
+export function findingYamlEntries(
+  f: FindingContent & Partial<Pick<Finding, 'status' | 'source'>>,
+  report: boolean,
+): Array<[string, YamlValue]> {
   const entries: Array<[string, YamlValue]> = [];
   if (!isHeadingSafe(f.title)) entries.push(['title', f.title]);
   entries.push(['severity', f.severity]);
@@ -67,7 +92,16 @@ export function findingYamlEntries(f: FindingContent & Partial<Pick<Finding, 'st
 }
 
 export const FINDING_FILE_KEYS = ['title', 'severity', 'cvss', 'cves', 'cwes', 'references'] as const;
-export const REPORT_FINDING_KEYS = ['title', 'severity', 'status', 'cvss', 'cves', 'cwes', 'references', 'source'] as const;
+export const REPORT_FINDING_KEYS = [
+  'title',
+  'severity',
+  'status',
+  'cvss',
+  'cves',
+  'cwes',
+  'references',
+  'source',
+] as const;
 
 export interface FindingFields {
   title?: string;
@@ -99,33 +133,47 @@ function readCvss(r: FieldReader, value: unknown, path: string, warnings: string
       } catch (err) {
         reason = (err as Error).message;
       }
-      r.fail(path, 'a CVSS vector (`CVSS:3.1/AV:N/...`) or a mapping with version, vector and baseScore', `${reason}; write a full vector, or a mapping with \`version\`, \`vector\` and \`baseScore\``);
+      r.fail(
+        path,
+        'a CVSS vector (`CVSS:3.1/AV:N/...`) or a mapping with version, vector and baseScore',
+        `${reason}; write a full vector, or a mapping with \`version\`, \`vector\` and \`baseScore\``,
+      );
     }
     return { version: scored.version, vector: value, baseScore: scored.base };
   }
   const m = r.mapping(value, path, 'a CVSS entry');
-  for (const key of Object.keys(m)) if (!CVSS_KEYS.includes(key)) warnings.push(unknownKeyWarning(r, `${path}/${key}`, key, 'CVSS entry', CVSS_KEYS));
-  if (!('version' in m)) r.fail(path, 'a `version` key', 'this CVSS entry needs a `version` ("2.0", "3.0", "3.1" or "4.0")');
+  for (const key of Object.keys(m))
+    if (!CVSS_KEYS.includes(key)) warnings.push(unknownKeyWarning(r, `${path}/${key}`, key, 'CVSS entry', CVSS_KEYS));
+  if (!('version' in m))
+    r.fail(path, 'a `version` key', 'this CVSS entry needs a `version` ("2.0", "3.0", "3.1" or "4.0")');
   const entry: Cvss = {
     version: readCvssVersion(r, m.version, `${path}/version`),
     vector: r.stringOrNull(m.vector ?? null, `${path}/vector`, 'vector'),
     baseScore: r.numberOrNull(m.baseScore ?? null, `${path}/baseScore`, 'baseScore'),
   };
-  if ('temporalScore' in m) entry.temporalScore = r.numberOrNull(m.temporalScore, `${path}/temporalScore`, 'temporalScore');
-  if ('temporalVector' in m) entry.temporalVector = r.stringOrNull(m.temporalVector, `${path}/temporalVector`, 'temporalVector');
+  if ('temporalScore' in m)
+    entry.temporalScore = r.numberOrNull(m.temporalScore, `${path}/temporalScore`, 'temporalScore');
+  if ('temporalVector' in m)
+    entry.temporalVector = r.stringOrNull(m.temporalVector, `${path}/temporalVector`, 'temporalVector');
   return entry;
 }
 
 function readCwe(r: FieldReader, value: unknown, path: string): number {
   if (typeof value === 'number' && Number.isInteger(value)) return value;
   const m = typeof value === 'string' ? /^(?:CWE-)?(\d{1,6})$/i.exec(value.trim()) : null;
-  if (!m) r.fail(path, 'a CWE number such as 79 or "CWE-79"', `a CWE must be a number such as 79 or "CWE-79", found ${describe(value)}`);
+  if (!m)
+    r.fail(
+      path,
+      'a CWE number such as 79 or "CWE-79"',
+      `a CWE must be a number such as 79 or "CWE-79", found ${describe(value)}`,
+    );
   return Number(m[1]);
 }
 
 function readSource(r: FieldReader, value: unknown, path: string, warnings: string[]): FindingSource {
   const m = r.mapping(value, path, '`source`');
-  for (const key of Object.keys(m)) if (!SOURCE_KEYS.includes(key)) warnings.push(unknownKeyWarning(r, `${path}/${key}`, key, '`source`', SOURCE_KEYS));
+  for (const key of Object.keys(m))
+    if (!SOURCE_KEYS.includes(key)) warnings.push(unknownKeyWarning(r, `${path}/${key}`, key, '`source`', SOURCE_KEYS));
   const source: FindingSource = { kind: r.oneOf(m.kind, `${path}/kind`, 'kind', FINDING_SOURCE_KINDS) };
   for (const key of ['templateKey', 'scanner', 'scannerVersion', 'ruleId'] as const) {
     if (m[key] !== undefined) source[key] = r.string(m[key], `${path}/${key}`, key);
@@ -133,29 +181,63 @@ function readSource(r: FieldReader, value: unknown, path: string, warnings: stri
   return source;
 }
 
-export function unknownKeyWarning(r: FieldReader, path: string, key: string, where: string, known: readonly string[]): string {
+export function unknownKeyWarning(
+  r: FieldReader,
+  path: string,
+  key: string,
+  where: string,
+  known: readonly string[],
+): string {
   const at = r.block.keys.get(path) ?? r.position(path);
-  return `line ${at.line}, column ${at.column}: unknown key \`${key}\` in ${where} ignored (known keys: ${known.join(', ')})`;
+  return (
+    `line ${at.line}, column ${at.column}: unknown key \`${key}\` in ${where} ignored ` +
+    `(known keys: ${known.join(', ')})`
+  );
 }
 
 /**
  * Reads a finding's structured fields from a YAML mapping. Keys not in `known` are returned in
  * `unknown` in their order (the finding file hands them to the caller; the report warns about them).
  */
-export function readFindingFields(r: FieldReader, value: unknown, known: readonly string[], warnings: string[]): { fields: FindingFields; unknown: Array<[string, unknown]> } {
+export function readFindingFields(
+  r: FieldReader,
+  value: unknown,
+  known: readonly string[],
+  warnings: string[],
+): { fields: FindingFields; unknown: Array<[string, unknown]> } {
   const m = r.mapping(value, '', r.what);
   const unknown: Array<[string, unknown]> = [];
   for (const [key, v] of Object.entries(m)) if (!known.includes(key)) unknown.push([key, v]);
-  if (!('severity' in m)) r.fail('', `a \`severity\` key (${SEVERITY_LIST.join(', ')})`, `${r.what} needs a \`severity\`: one of ${SEVERITY_LIST.join(', ')}`);
+  if (!('severity' in m))
+    r.fail(
+      '',
+      `a \`severity\` key (${SEVERITY_LIST.join(', ')})`,
+      `${r.what} needs a \`severity\`: one of ${SEVERITY_LIST.join(', ')}`,
+    );
   const fields: FindingFields = {
     severity: r.oneOf(m.severity, '/severity', 'severity', SEVERITY_LIST),
-    cvss: m.cvss === undefined ? [] : r.list(m.cvss, '/cvss', 'cvss', '[CVSS:3.1/AV:N/...]').map((c, i) => readCvss(r, c, `/cvss/${i}`, warnings)),
-    cves: m.cves === undefined ? [] : r.list(m.cves, '/cves', 'cves', '[CVE-2021-44228]').map((c, i) => r.string(c, `/cves/${i}`, 'cves')),
-    cwes: m.cwes === undefined ? [] : r.list(m.cwes, '/cwes', 'cwes', '[79, 89]').map((c, i) => readCwe(r, c, `/cwes/${i}`)),
-    references: m.references === undefined ? [] : r.list(m.references, '/references', 'references', '[https://...]').map((c, i) => r.string(c, `/references/${i}`, 'references')),
+    cvss:
+      m.cvss === undefined
+        ? []
+        : r.list(m.cvss, '/cvss', 'cvss', '[CVSS:3.1/AV:N/...]').map((c, i) => readCvss(r, c, `/cvss/${i}`, warnings)),
+    cves:
+      m.cves === undefined
+        ? []
+        : r.list(m.cves, '/cves', 'cves', '[CVE-2021-44228]').map((c, i) => r.string(c, `/cves/${i}`, 'cves')),
+    cwes:
+      m.cwes === undefined
+        ? []
+        : r.list(m.cwes, '/cwes', 'cwes', '[79, 89]').map((c, i) => readCwe(r, c, `/cwes/${i}`)),
+    references:
+      m.references === undefined
+        ? []
+        : r
+            .list(m.references, '/references', 'references', '[https://...]')
+            .map((c, i) => r.string(c, `/references/${i}`, 'references')),
   };
   if (m.title !== undefined && known.includes('title')) fields.title = r.string(m.title, '/title', 'title');
-  if (known.includes('status') && m.status !== undefined) fields.status = r.oneOf(m.status, '/status', 'status', FINDING_STATUSES);
+  if (known.includes('status') && m.status !== undefined)
+    fields.status = r.oneOf(m.status, '/status', 'status', FINDING_STATUSES);
   if (known.includes('source') && m.source !== undefined) fields.source = readSource(r, m.source, '/source', warnings);
   return { fields, unknown };
 }

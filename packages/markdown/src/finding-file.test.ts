@@ -53,7 +53,11 @@ describe('finding files', () => {
     ]);
     expect(parsed.finding.cwes).toEqual([89]);
     expect(parsed.finding.description).toContain('```http\nPOST /login HTTP/1.1');
-    expect(parsed.extra).toEqual({ key: 'web-sql-injection', language: 'en', match: { nessus: [11139], burp: ['1049088'] } });
+    expect(parsed.extra).toEqual({
+      key: 'web-sql-injection',
+      language: 'en',
+      match: { nessus: [11139], burp: ['1049088'] },
+    });
     expect(Object.keys(parsed.extra)).toEqual(['key', 'language', 'match']);
     expect(parsed.positions.get('/match/burp/0')).toEqual({ line: 17, column: 7 });
     expect(parsed.warnings).toEqual([]);
@@ -61,7 +65,12 @@ describe('finding files', () => {
   });
 
   it('hands extra keys back untouched and writes them around the finding fields', () => {
-    const extra = { key: 'k', language: 'de', match: { nessus: [1, 2], titlePatterns: ['PHP < 5\\.2'] }, translations: { de: { title: 'SQL-Injection' } } };
+    const extra = {
+      key: 'k',
+      language: 'de',
+      match: { nessus: [1, 2], titlePatterns: ['PHP < 5\\.2'] },
+      translations: { de: { title: 'SQL-Injection' } },
+    };
     const text = serializeFindingFile({ finding: sample, extra });
     expect(text.indexOf('key: k')).toBeLessThan(text.indexOf('severity:'));
     expect(text.indexOf('match:')).toBeGreaterThan(text.indexOf('references:'));
@@ -91,24 +100,53 @@ describe('finding files', () => {
   });
 
   it('accepts a hand-written file with sections missing, in another order, CRLF and a BOM', () => {
-    const text = '\ufeff---\r\nseverity: low\r\n---\r\n# Banner\r\n## Remediation\r\nHide it.\r\n## Description\r\nShows version.';
+    const text =
+      '\ufeff---\r\nseverity: low\r\n---\r\n# Banner\r\n## Remediation\r\nHide it.\r\n## Description\r\nShows version.';
     const { finding } = parseFindingFile(text);
-    expect(finding).toEqual({ ...emptyContent('Banner', 'low'), description: 'Shows version.', remediation: 'Hide it.' });
+    expect(finding).toEqual({
+      ...emptyContent('Banner', 'low'),
+      description: 'Shows version.',
+      remediation: 'Hide it.',
+    });
   });
 
   it.each([
     ['no front matter', '# T\n', 1, 1, /front matter/],
     ['unclosed front matter', '---\nseverity: high\n', 1, 1, /never closed/],
-    ['a misspelt severity', '---\nseverity: hgih\n---\n# T\n', 2, 11, /`severity` must be one of critical, high, medium, low, info; found "hgih"/],
+    [
+      'a misspelt severity',
+      '---\nseverity: hgih\n---\n# T\n',
+      2,
+      11,
+      /`severity` must be one of critical, high, medium, low, info; found "hgih"/,
+    ],
     ['no severity', '---\ncwes: [1]\n---\n# T\n', 2, 1, /needs a `severity`/],
     ['broken YAML', '---\nseverity: [high\n---\n# T\n', 2, 1, /not valid YAML/],
     ['a bad CVSS vector', '---\nseverity: high\ncvss:\n  - CVSS:3.1/AV:X\n---\n# T\n', 4, 5, /CVSS/],
     ['a bad CVE', '---\nseverity: high\ncves: [CVE-1]\n---\n# T\n', 3, 8, /`cves.0`/],
     ['no title', '---\nseverity: high\n---\n\nText\n', 5, 1, /title as a level-1 heading/],
-    ['an unknown section', '---\nseverity: high\n---\n# T\n## Details\n', 5, 1, /expected a section heading .* found `## Details`/],
+    [
+      'an unknown section',
+      '---\nseverity: high\n---\n# T\n## Details\n',
+      5,
+      1,
+      /expected a section heading .* found `## Details`/,
+    ],
     ['a section twice', '---\nseverity: high\n---\n# T\n## Impact\n## Impact\n', 6, 1, /appears twice/],
-    ['an unclosed fence', '---\nseverity: high\n---\n# T\n## Impact\n\n````markdown\ntext\n```\n', 7, 1, /never closed/],
-    ['text after a fence', '---\nseverity: high\n---\n# T\n## Impact\n```markdown\na\n```\nb\n', 9, 1, /only a heading may follow/],
+    [
+      'an unclosed fence',
+      '---\nseverity: high\n---\n# T\n## Impact\n\n````markdown\ntext\n```\n',
+      7,
+      1,
+      /never closed/,
+    ],
+    [
+      'text after a fence',
+      '---\nseverity: high\n---\n# T\n## Impact\n```markdown\na\n```\nb\n',
+      9,
+      1,
+      /only a heading may follow/,
+    ],
     ['aliases', '---\nseverity: high\nx: &a [1]\ny: *a\n---\n# T\n', 2, 1, /aliases/],
   ])('refuses %s with line and column', (_name, text, line, column, message) => {
     const err = error(() => parseFindingFile(text));
@@ -126,15 +164,24 @@ describe('finding files', () => {
 
   it('round-trips every generated finding exactly', () => {
     fc.assert(
-      fc.property(findingContentArb, fc.dictionary(fc.constantFrom('key', 'language', 'match', 'revision'), fc.jsonValue({ maxDepth: 2 })), (finding, extra) => {
-        const text = serializeFindingFile({ finding, extra });
-        const parsed = parseFindingFile(text, { maxBytes: 10_000_000 });
-        expect(parsed.finding).toEqual(finding);
-        expect(parsed.extra).toEqual(extra);
-        expect(serializeFindingFile(parsed)).toBe(text);
-        const body = text.slice(text.indexOf('\n---\n') + 5);
-        expect(renderedOutline(body)).toEqual([`# ${body.split('\n')[1]!.slice(2)}`, '## Description', '## Impact', '## Remediation']);
-      }),
+      fc.property(
+        findingContentArb,
+        fc.dictionary(fc.constantFrom('key', 'language', 'match', 'revision'), fc.jsonValue({ maxDepth: 2 })),
+        (finding, extra) => {
+          const text = serializeFindingFile({ finding, extra });
+          const parsed = parseFindingFile(text, { maxBytes: 10_000_000 });
+          expect(parsed.finding).toEqual(finding);
+          expect(parsed.extra).toEqual(extra);
+          expect(serializeFindingFile(parsed)).toBe(text);
+          const body = text.slice(text.indexOf('\n---\n') + 5);
+          expect(renderedOutline(body)).toEqual([
+            `# ${body.split('\n')[1]!.slice(2)}`,
+            '## Description',
+            '## Impact',
+            '## Remediation',
+          ]);
+        },
+      ),
       { numRuns: Number(process.env.MARKDOWN_PROPERTY_RUNS ?? 300) },
     );
   });

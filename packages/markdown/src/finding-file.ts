@@ -1,7 +1,13 @@
 import { stringify } from 'yaml';
 import { FindingContentSchema, type FindingContent } from '@service/report-model';
 import { FieldReader } from './field-reader.ts';
-import { FINDING_FILE_KEYS, FINDING_SECTIONS, FINDING_YAML_LAYOUT, findingYamlEntries, readFindingFields } from './finding-fields.ts';
+import {
+  FINDING_FILE_KEYS,
+  FINDING_SECTIONS,
+  FINDING_YAML_LAYOUT,
+  findingYamlEntries,
+  readFindingFields,
+} from './finding-fields.ts';
 import { headingDisplay, isHeadingSafe, readHeading } from './heading-title.ts';
 import { MarkdownFormatError, type SourcePosition } from './markdown-format-error.ts';
 import { MARKDOWN_LIMITS } from './markdown-limits.ts';
@@ -47,14 +53,18 @@ export function serializeFindingFile(file: FindingFile): string {
   const structuredExtras: Array<[string, unknown]> = [];
   for (const [key, value] of Object.entries(extra)) {
     if (value === undefined) continue;
-    if (KNOWN.has(key)) throw new TypeError(`serializeFindingFile: extra key "${key}" is a finding field; pass it in \`finding\``);
+    if (KNOWN.has(key))
+      throw new TypeError(`serializeFindingFile: extra key "${key}" is a finding field; pass it in \`finding\``);
     (value !== null && typeof value === 'object' ? structuredExtras : scalarExtras).push([key, value]);
   }
   // Why this order: identity first (key, language), then the finding, then long structures (match).
   for (const [key, value] of scalarExtras) front.push(extraYaml(key, value));
   writeYamlMapping(front, findingYamlEntries(finding, false), FINDING_YAML_LAYOUT);
   for (const [key, value] of structuredExtras) front.push(extraYaml(key, value));
-  const blocks = [`---\n${front.join('\n')}\n---`, `# ${isHeadingSafe(finding.title) ? finding.title : headingDisplay(finding.title)}`];
+  const blocks = [
+    `---\n${front.join('\n')}\n---`,
+    `# ${isHeadingSafe(finding.title) ? finding.title : headingDisplay(finding.title)}`,
+  ];
   for (const { field, heading } of FINDING_SECTIONS) {
     blocks.push(`## ${heading}`);
     const block = textFieldBlock(finding[field], 'markdown');
@@ -65,7 +75,10 @@ export function serializeFindingFile(file: FindingFile): string {
 
 function extraYaml(key: string, value: unknown): string {
   // Why no aliases: the reader refuses them (a few bytes of aliases can expand into gigabytes).
-  return stringify({ [key]: value }, { version: '1.2', lineWidth: 0, minContentWidth: 0, aliasDuplicateObjects: false }).replace(/\n$/, '');
+  return stringify(
+    { [key]: value },
+    { version: '1.2', lineWidth: 0, minContentWidth: 0, aliasDuplicateObjects: false },
+  ).replace(/\n$/, '');
 }
 
 const isFrontMatterFence = (line: string) => /^---[ \t]*$/.test(line);
@@ -73,7 +86,11 @@ const isFrontMatterFence = (line: string) => /^---[ \t]*$/.test(line);
 /** Index of the line closing front matter opened on line 0; throws when there is none. */
 export function findFrontMatterEnd(source: SourceText, what: string): number {
   if (source.lineCount === 0 || !isFrontMatterFence(source.line(0))) {
-    throw new MarkdownFormatError(source.position(0), 'front matter starting with a line `---`', `expected ${what} to start with front matter: a line \`---\`, YAML fields, and a closing line \`---\``);
+    throw new MarkdownFormatError(
+      source.position(0),
+      'front matter starting with a line `---`',
+      `expected ${what} to start with front matter: a line \`---\`, YAML fields, and a closing line \`---\``,
+    );
   }
   for (let i = 1; i < source.lineCount; i++) {
     if (source.firstChar(i) === 45 || source.firstChar(i) === 46) {
@@ -81,7 +98,11 @@ export function findFrontMatterEnd(source: SourceText, what: string): number {
       if (isFrontMatterFence(line) || /^\.\.\.[ \t]*$/.test(line)) return i;
     }
   }
-  throw new MarkdownFormatError(source.position(0), 'a line `---` closing the front matter', 'the front matter opened on line 1 is never closed: expected a line `---` after its fields');
+  throw new MarkdownFormatError(
+    source.position(0),
+    'a line `---` closing the front matter',
+    'the front matter opened on line 1 is never closed: expected a line `---` after its fields',
+  );
 }
 
 /**
@@ -101,7 +122,12 @@ export function parseFindingFile(text: string | Uint8Array, options: ParseFindin
   let i = close + 1;
   while (i < source.lineCount && source.isBlank(i)) i++;
   const title = i < source.lineCount ? readHeading(source.line(i)) : null;
-  if (!title || title.level !== 1) throw new MarkdownFormatError(source.position(i), "the finding's title as a heading `# ...`", "expected the finding's title as a level-1 heading `# ...` after the front matter");
+  if (!title || title.level !== 1)
+    throw new MarkdownFormatError(
+      source.position(i),
+      "the finding's title as a heading `# ...`",
+      "expected the finding's title as a level-1 heading `# ...` after the front matter",
+    );
   const titleLine = i;
   const endsField = (line: number) => {
     const h = source.firstChar(line) === 35 ? readHeading(source.line(line)) : null;
@@ -114,12 +140,29 @@ export function parseFindingFile(text: string | Uint8Array, options: ParseFindin
     while (i < source.lineCount && source.isBlank(i)) i++;
     if (i >= source.lineCount) break;
     const h = readHeading(source.line(i));
-    const section = h?.level === 2 ? FINDING_SECTIONS.find((s) => s.heading.toLowerCase() === h.text.toLowerCase()) : undefined;
+    const section =
+      h?.level === 2 ? FINDING_SECTIONS.find((s) => s.heading.toLowerCase() === h.text.toLowerCase()) : undefined;
     if (!section) {
-      if (h?.level === 1) throw new MarkdownFormatError(source.position(i), '`## Description`, `## Impact` or `## Remediation`', 'a finding file holds one finding: expected `## Description`, `## Impact` or `## Remediation`, not a second level-1 heading');
-      throw new MarkdownFormatError(source.position(i), '`## Description`, `## Impact` or `## Remediation`', `expected a section heading \`## Description\`, \`## Impact\` or \`## Remediation\`${h ? `, found \`${'#'.repeat(h.level)} ${h.text}\`` : ''}`);
+      if (h?.level === 1)
+        throw new MarkdownFormatError(
+          source.position(i),
+          '`## Description`, `## Impact` or `## Remediation`',
+          'a finding file holds one finding: expected `## Description`, `## Impact` or `## ' +
+            'Remediation`, not a second level-1 heading',
+        );
+      throw new MarkdownFormatError(
+        source.position(i),
+        '`## Description`, `## Impact` or `## Remediation`',
+        `expected a section heading \`## Description\`, \`## Impact\` or \`## ` +
+          `Remediation\`${h ? `, found \`${'#'.repeat(h.level)} ${h.text}\`` : ''}`,
+      );
     }
-    if (sectionLines.has(section.field)) throw new MarkdownFormatError(source.position(i), `one \`## ${section.heading}\` section`, `\`## ${section.heading}\` appears twice (first on line ${sectionLines.get(section.field)! + 1})`);
+    if (sectionLines.has(section.field))
+      throw new MarkdownFormatError(
+        source.position(i),
+        `one \`## ${section.heading}\` section`,
+        `\`## ${section.heading}\` appears twice (first on line ${sectionLines.get(section.field)! + 1})`,
+      );
     sectionLines.set(section.field, i);
     const read = readTextField(source, i + 1, 'markdown', endsField, `the ${section.heading.toLowerCase()}`);
     texts[section.field] = read.value;
@@ -130,10 +173,17 @@ export function parseFindingFile(text: string | Uint8Array, options: ParseFindin
   if (fields.title !== undefined) {
     findingTitle = fields.title;
     if (title.text !== fields.title && title.text !== headingDisplay(fields.title)) {
-      warnings.push(`line ${titleLine + 1}, column 1: the heading reads "${title.text}" but the front matter's \`title\` is ${JSON.stringify(fields.title)}; the \`title\` key wins`);
+      warnings.push(
+        `line ${titleLine + 1}, column 1: the heading reads "${title.text}" but the front ` +
+          `matter's \`title\` is ${JSON.stringify(fields.title)}; the \`title\` key wins`,
+      );
     }
   } else if (findingTitle === '') {
-    throw new MarkdownFormatError(source.position(titleLine), 'a title after `# `', 'the title heading is empty: write the finding\'s title after `# `');
+    throw new MarkdownFormatError(
+      source.position(titleLine),
+      'a title after `# `',
+      "the title heading is empty: write the finding's title after `# `",
+    );
   }
   const finding: FindingContent = {
     title: findingTitle,
@@ -149,8 +199,18 @@ export function parseFindingFile(text: string | Uint8Array, options: ParseFindin
   const problem = findingCheck.firstProblem(finding);
   if (problem) {
     const field = problem.path.split('/')[1] ?? '';
-    const at = field === 'title' && fields.title === undefined ? source.position(titleLine) : sectionLines.has(field) ? source.position(sectionLines.get(field)!) : reader.position(problem.path);
-    throw new MarkdownFormatError(at, `a valid \`${field}\``, `\`${problem.path.slice(1).replaceAll('/', '.')}\` ${problem.message}`, { path: problem.path });
+    const at =
+      field === 'title' && fields.title === undefined
+        ? source.position(titleLine)
+        : sectionLines.has(field)
+          ? source.position(sectionLines.get(field)!)
+          : reader.position(problem.path);
+    throw new MarkdownFormatError(
+      at,
+      `a valid \`${field}\``,
+      `\`${problem.path.slice(1).replaceAll('/', '.')}\` ${problem.message}`,
+      { path: problem.path },
+    );
   }
   return { finding, extra, positions: block.positions, warnings };
 }

@@ -18,7 +18,13 @@ import { headingDisplay, readHeading } from './heading-title.ts';
 import { MarkdownFormatError, type SourcePosition } from './markdown-format-error.ts';
 import { MARKDOWN_LIMITS } from './markdown-limits.ts';
 import { readYamlBlock, type YamlBlock } from './read-yaml-block.ts';
-import { REPORT_FORMAT, REPORT_PARTS, reportSectionNamed, type ReportFindingSection, type ReportPart } from './report-layout.ts';
+import {
+  REPORT_FORMAT,
+  REPORT_PARTS,
+  reportSectionNamed,
+  type ReportFindingSection,
+  type ReportPart,
+} from './report-layout.ts';
 import { SchemaCheck } from './schema-problem.ts';
 import { readSourceText, type SourceText } from './source-text.ts';
 import { decodeFencedField, findFenceClose, readFenceOpening, readTextField, type FenceOpening } from './text-field.ts';
@@ -48,7 +54,10 @@ const PARTS_LIST = '`# Summary`, `# Tabs`, `# Links` or `# Findings`';
  * cannot accept, including values the report model refuses; size and count limits are checked
  * before and while reading.
  */
-export function importReportMarkdown(text: string | Uint8Array, options: ImportReportMarkdownOptions = {}): ImportedReportMarkdown {
+export function importReportMarkdown(
+  text: string | Uint8Array,
+  options: ImportReportMarkdownOptions = {},
+): ImportedReportMarkdown {
   const source = readSourceText(text, options.maxBytes ?? MARKDOWN_LIMITS.reportBytes, 'report file');
   return new ReportReader(source).read();
 }
@@ -78,10 +87,18 @@ class ReportReader {
         this.fail(i, 1, `a part heading ${PARTS_LIST}`, `expected a part heading ${PARTS_LIST}${found}`);
       }
       const part = REPORT_PARTS.find((p) => p.toLowerCase() === h.text.toLowerCase());
-      if (!part) this.fail(i, 1, `a part heading ${PARTS_LIST}`, `unknown part \`# ${h.text}\`: expected ${PARTS_LIST}`);
+      if (!part)
+        this.fail(i, 1, `a part heading ${PARTS_LIST}`, `unknown part \`# ${h.text}\`: expected ${PARTS_LIST}`);
       const index = REPORT_PARTS.indexOf(part);
       if (index <= lastPart) {
-        this.fail(i, 1, `parts in the order ${PARTS_LIST.replaceAll(' or ', ', ')}, each once`, `\`# ${part}\` ${index === lastPart ? 'appears twice' : `must come before \`# ${REPORT_PARTS[lastPart]}\``}: the parts are, in this order, ${REPORT_PARTS.map((p) => `\`# ${p}\``).join(', ')}`);
+        this.fail(
+          i,
+          1,
+          `parts in the order ${PARTS_LIST.replaceAll(' or ', ', ')}, each once`,
+          `\`# ${part}\` ` +
+            `${index === lastPart ? 'appears twice' : `must come before \`# ${REPORT_PARTS[lastPart]}\``}: ` +
+            `the parts are, in this order, ${REPORT_PARTS.map((p) => `\`# ${p}\``).join(', ')}`,
+        );
       }
       lastPart = index;
       i = this.readPart(part, i, doc);
@@ -89,8 +106,18 @@ class ReportReader {
 
     const problem = reportCheck.firstProblem(doc);
     if (problem) {
-      const readable = problem.path.slice(1).split('/').map((p) => (/^\d+$/.test(p) ? `[${p}]` : `.${p}`)).join('').replace(/^\./, '');
-      throw new MarkdownFormatError(this.positions.find(problem.path), `a valid \`${readable}\``, `\`${readable}\` ${problem.message}`, { path: problem.path });
+      const readable = problem.path
+        .slice(1)
+        .split('/')
+        .map((p) => (/^\d+$/.test(p) ? `[${p}]` : `.${p}`))
+        .join('')
+        .replace(/^\./, '');
+      throw new MarkdownFormatError(
+        this.positions.find(problem.path),
+        `a valid \`${readable}\``,
+        `\`${readable}\` ${problem.message}`,
+        { path: problem.path },
+      );
     }
     return { document: doc, warnings: this.warnings };
   }
@@ -128,7 +155,14 @@ class ReportReader {
       doc.summary = field.value;
       const h = this.headingAt(field.next);
       if (h && h.level !== 1) {
-        this.fail(field.next, 1, `the next part ${PARTS_LIST}`, `the Summary part holds only the report's summary; a \`${'#'.repeat(h.level)} \` heading here is not allowed (to use such headings in the summary, put it in a \`\`\`\`markdown fence)`);
+        this.fail(
+          field.next,
+          1,
+          `the next part ${PARTS_LIST}`,
+          `the Summary part holds only the report's summary; a \`${'#'.repeat(h.level)} \` ` +
+            `heading here is not allowed (to use such headings in the summary, put it in a ` +
+            `\`\`\`\`markdown fence)`,
+        );
       }
       return field.next;
     }
@@ -139,7 +173,13 @@ class ReportReader {
 
   private readYaml(open: number, opening: FenceOpening, what: string): { block: YamlBlock; next: number } {
     const close = findFenceClose(this.source, open, opening.length);
-    if (opening.option !== '') this.fail(open, 1, 'a line ```yaml', `the YAML block of ${what} takes no fence option, found "${opening.option}"`);
+    if (opening.option !== '')
+      this.fail(
+        open,
+        1,
+        'a line ```yaml',
+        `the YAML block of ${what} takes no fence option, found "${opening.option}"`,
+      );
     const block = readYamlBlock(this.source, open + 1, close, `the YAML block of ${what}`);
     return { block, next: close + 1 };
   }
@@ -150,8 +190,17 @@ class ReportReader {
       i = this.skipBlank(i);
       const h = this.headingAt(i);
       if (i >= this.source.lineCount || h?.level === 1) return i;
-      if (h?.level !== 2) this.fail(i, 1, 'a tab heading `## ...`', h ? `expected a tab heading \`## ...\`, found \`${'#'.repeat(h.level)} ${h.text}\`` : 'expected a tab heading `## ...` (text in the Tabs part belongs to a tab)');
-      if (tabs.length >= MARKDOWN_LIMITS.tabs) this.fail(i, 1, `at most ${MARKDOWN_LIMITS.tabs} tabs`, `a report holds at most ${MARKDOWN_LIMITS.tabs} tabs`);
+      if (h?.level !== 2)
+        this.fail(
+          i,
+          1,
+          'a tab heading `## ...`',
+          h
+            ? `expected a tab heading \`## ...\`, found \`${'#'.repeat(h.level)} ${h.text}\``
+            : 'expected a tab heading `## ...` (text in the Tabs part belongs to a tab)',
+        );
+      if (tabs.length >= MARKDOWN_LIMITS.tabs)
+        this.fail(i, 1, `at most ${MARKDOWN_LIMITS.tabs} tabs`, `a report holds at most ${MARKDOWN_LIMITS.tabs} tabs`);
       const path = `/tabs/${tabs.length}`;
       this.positions.set(path, this.source.position(i));
       let title = h.text;
@@ -162,7 +211,9 @@ class ReportReader {
         this.positions.mount(path, read.block);
         const r = new FieldReader(read.block, `the YAML block of tab "${h.text}"`, path);
         const m = r.mapping(read.block.value, '', `the YAML block of tab "${h.text}"`);
-        for (const key of Object.keys(m)) if (key !== 'title') this.warnings.push(unknownKeyWarning(r, `/${key}`, key, `the YAML block of tab "${h.text}"`, ['title']));
+        for (const key of Object.keys(m))
+          if (key !== 'title')
+            this.warnings.push(unknownKeyWarning(r, `/${key}`, key, `the YAML block of tab "${h.text}"`, ['title']));
         if (m.title !== undefined) title = this.titleFromYaml(r, m.title, h.text, i);
         next = read.next;
       } else this.positions.set(`${path}/title`, this.source.position(i));
@@ -171,9 +222,16 @@ class ReportReader {
       const tab: ReportDocumentTab = { title, content: content.value, evidence: [] };
       i = content.next;
       const after = this.headingAt(i);
-      if (after?.level === 3 && reportSectionNamed(after.text) === 'Evidence') i = this.readEvidence(i + 1, tab.evidence, `${path}/evidence`);
+      if (after?.level === 3 && reportSectionNamed(after.text) === 'Evidence')
+        i = this.readEvidence(i + 1, tab.evidence, `${path}/evidence`);
       const end = this.headingAt(i);
-      if (end && end.level === 3) this.fail(i, 1, 'the next tab `## ...`, `### Evidence` or the next part', `a tab holds its content and its \`### Evidence\` only; \`### ${end.text}\` belongs to a finding`);
+      if (end && end.level === 3)
+        this.fail(
+          i,
+          1,
+          'the next tab `## ...`, `### Evidence` or the next part',
+          `a tab holds its content and its \`### Evidence\` only; \`### ${end.text}\` belongs to a finding`,
+        );
       tabs.push(tab);
     }
   }
@@ -181,12 +239,22 @@ class ReportReader {
   private titleFromYaml(r: FieldReader, value: unknown, headingText: string, headingLine: number): string {
     const title = r.string(value, '/title', 'title');
     if (headingText !== title && headingText !== headingDisplay(title)) {
-      this.warnings.push(`line ${headingLine + 1}, column 1: the heading reads "${headingText}" but the \`title\` in its YAML block is ${JSON.stringify(title)}; the \`title\` key wins`);
+      this.warnings.push(
+        `line ${headingLine + 1}, column 1: the heading reads "${headingText}" but the ` +
+          `\`title\` in its YAML block is ${JSON.stringify(title)}; the \`title\` key wins`,
+      );
     }
     return title;
   }
 
-  private readLines<T>(from: number, out: T[], path: string, limit: number, what: string, read: (line: string) => ReadLine<T>): number {
+  private readLines<T>(
+    from: number,
+    out: T[],
+    path: string,
+    limit: number,
+    what: string,
+    read: (line: string) => ReadLine<T>,
+  ): number {
     let i = from;
     for (;;) {
       i = this.skipBlank(i);
@@ -194,7 +262,8 @@ class ReportReader {
       const result = read(this.source.line(i));
       if ('error' in result) this.fail(i, result.error.column, result.error.expected, result.error.message);
       if (out.length >= limit) this.fail(i, 1, `at most ${limit} ${what}`, `at most ${limit} ${what} are allowed here`);
-      if (result.warning) this.warnings.push(`line ${i + 1}, column ${result.warning.column}: ${result.warning.message}`);
+      if (result.warning)
+        this.warnings.push(`line ${i + 1}, column ${result.warning.column}: ${result.warning.message}`);
       this.positions.set(`${path}/${out.length}`, this.source.position(i));
       out.push(result.value);
       i++;
@@ -208,7 +277,14 @@ class ReportReader {
   private readLinks(from: number, links: ReportDocumentLink[]): number {
     const next = this.readLines(from, links, '/links', MARKDOWN_LIMITS.links, 'links', readLinkLine);
     const h = this.headingAt(next);
-    if (h && h.level !== 1) this.fail(next, 1, `links \`- [title](url)\` or the next part ${PARTS_LIST}`, `the Links part holds only links \`- [title](url)\`; expected a link or \`# Findings\`, found \`${'#'.repeat(h.level)} ${h.text}\``);
+    if (h && h.level !== 1)
+      this.fail(
+        next,
+        1,
+        `links \`- [title](url)\` or the next part ${PARTS_LIST}`,
+        `the Links part holds only links \`- [title](url)\`; expected a link or \`# ` +
+          `Findings\`, found \`${'#'.repeat(h.level)} ${h.text}\``,
+      );
     return next;
   }
 
@@ -220,9 +296,20 @@ class ReportReader {
       if (i >= this.source.lineCount || h?.level === 1) return i;
       if (h?.level !== 2) {
         const found = h ? `, found \`${'#'.repeat(h.level)} ${h.text}\`` : '';
-        this.fail(i, 1, 'a finding heading `## ...`', `expected a finding heading \`## ...\`${findings.length === 0 ? ' after `# Findings`' : ''}${found}`);
+        this.fail(
+          i,
+          1,
+          'a finding heading `## ...`',
+          `expected a finding heading \`## ...\`${findings.length === 0 ? ' after `# Findings`' : ''}${found}`,
+        );
       }
-      if (findings.length >= MARKDOWN_LIMITS.findings) this.fail(i, 1, `at most ${MARKDOWN_LIMITS.findings} findings`, `a report holds at most ${MARKDOWN_LIMITS.findings} findings`);
+      if (findings.length >= MARKDOWN_LIMITS.findings)
+        this.fail(
+          i,
+          1,
+          `at most ${MARKDOWN_LIMITS.findings} findings`,
+          `a report holds at most ${MARKDOWN_LIMITS.findings} findings`,
+        );
       i = this.readFinding(i, h.text, findings);
     }
   }
@@ -233,12 +320,19 @@ class ReportReader {
     this.positions.set(path, this.source.position(headingLine));
     const open = this.skipBlank(headingLine + 1);
     const yaml = this.fenceAt(open, 'yaml');
-    if (!yaml) this.fail(open, 1, "the finding's ```yaml block", `expected the \`\`\`yaml block of ${what} (its severity, status, CVSS, ...) right after its heading`);
+    if (!yaml)
+      this.fail(
+        open,
+        1,
+        "the finding's ```yaml block",
+        `expected the \`\`\`yaml block of ${what} (its severity, status, CVSS, ...) right after its heading`,
+      );
     const read = this.readYaml(open, yaml, what);
     this.positions.mount(path, read.block);
     const r = new FieldReader(read.block, `the YAML block of ${what}`, path);
     const { fields, unknown } = readFindingFields(r, read.block.value, REPORT_FINDING_KEYS, this.warnings);
-    for (const [key] of unknown) this.warnings.push(unknownKeyWarning(r, `/${key}`, key, `the YAML block of ${what}`, REPORT_FINDING_KEYS));
+    for (const [key] of unknown)
+      this.warnings.push(unknownKeyWarning(r, `/${key}`, key, `the YAML block of ${what}`, REPORT_FINDING_KEYS));
     let title = headingText;
     if (fields.title !== undefined) title = this.titleFromYaml(r, fields.title, headingText, headingLine);
     else this.positions.set(`${path}/title`, this.source.position(headingLine));
@@ -266,9 +360,23 @@ class ReportReader {
       if (i >= this.source.lineCount || (h && h.level <= 2)) break;
       const section = h?.level === 3 ? reportSectionNamed(h.text) : undefined;
       if (!section) {
-        this.fail(i, 1, 'a section heading `### Description`, `### Impact`, `### Remediation`, `### Affected assets` or `### Evidence`', `expected a section of ${what} (\`### Description\`, \`### Impact\`, \`### Remediation\`, \`### Affected assets\`, \`### Evidence\`) or the next finding \`## ...\``);
+        this.fail(
+          i,
+          1,
+          'a section heading `### Description`, `### Impact`, `### Remediation`, `### ' +
+            'Affected assets` or `### Evidence`',
+          `expected a section of ${what} (\`### Description\`, \`### Impact\`, \`### ` +
+            `Remediation\`, \`### Affected assets\`, \`### Evidence\`) or the next finding ` +
+            `\`## ...\``,
+        );
       }
-      if (seen.has(section)) this.fail(i, 1, `one \`### ${section}\` section`, `\`### ${section}\` appears twice in ${what} (first on line ${seen.get(section)! + 1})`);
+      if (seen.has(section))
+        this.fail(
+          i,
+          1,
+          `one \`### ${section}\` section`,
+          `\`### ${section}\` appears twice in ${what} (first on line ${seen.get(section)! + 1})`,
+        );
       seen.set(section, i);
       if (section === 'Affected assets') {
         this.positions.set(`${path}/affectedAssets`, this.source.position(i));
@@ -294,8 +402,21 @@ class ReportReader {
       i = this.skipBlank(i);
       if (i >= this.source.lineCount || this.endsField(i)) return i;
       const yaml = this.fenceAt(i, 'yaml');
-      if (!yaml) this.fail(i, 1, "an asset's ```yaml block", `expected an affected asset of ${what} as a \`\`\`yaml block (host, port, url, ...), optionally followed by its evidence in a \`\`\`text block`);
-      if (assets.length >= MARKDOWN_LIMITS.assets) this.fail(i, 1, `at most ${MARKDOWN_LIMITS.assets} affected assets`, `a finding holds at most ${MARKDOWN_LIMITS.assets} affected assets`);
+      if (!yaml)
+        this.fail(
+          i,
+          1,
+          "an asset's ```yaml block",
+          `expected an affected asset of ${what} as a \`\`\`yaml block (host, port, url, ` +
+            `...), optionally followed by its evidence in a \`\`\`text block`,
+        );
+      if (assets.length >= MARKDOWN_LIMITS.assets)
+        this.fail(
+          i,
+          1,
+          `at most ${MARKDOWN_LIMITS.assets} affected assets`,
+          `a finding holds at most ${MARKDOWN_LIMITS.assets} affected assets`,
+        );
       const assetPath = `${path}/${assets.length}`;
       const read = this.readYaml(i, yaml, `an affected asset of ${what}`);
       this.positions.mount(assetPath, read.block);
@@ -305,7 +426,13 @@ class ReportReader {
       if (text) {
         const close = findFenceClose(this.source, i, text.length);
         this.positions.set(`${assetPath}/evidence`, this.source.position(i));
-        assets[assets.length - 1]!.evidence = decodeFencedField(this.source, i, close, text.option, `the evidence of an affected asset of ${what}`);
+        assets[assets.length - 1]!.evidence = decodeFencedField(
+          this.source,
+          i,
+          close,
+          text.option,
+          `the evidence of an affected asset of ${what}`,
+        );
         i = close + 1;
       }
     }
@@ -314,27 +441,54 @@ class ReportReader {
   private readAsset(r: FieldReader, block: YamlBlock): AffectedAsset {
     const m = r.mapping(block.value, '', 'an affected asset');
     const asset: AffectedAsset = {};
-    for (const key of Object.keys(m)) if (!ASSET_KEYS.includes(key)) this.warnings.push(unknownKeyWarning(r, `/${key}`, key, 'an affected asset', ASSET_KEYS));
-    for (const key of ['host', 'ip', 'protocol', 'service', 'url', 'parameter'] as const) if (m[key] !== undefined) asset[key] = r.string(m[key], `/${key}`, key);
+    for (const key of Object.keys(m))
+      if (!ASSET_KEYS.includes(key))
+        this.warnings.push(unknownKeyWarning(r, `/${key}`, key, 'an affected asset', ASSET_KEYS));
+    for (const key of ['host', 'ip', 'protocol', 'service', 'url', 'parameter'] as const)
+      if (m[key] !== undefined) asset[key] = r.string(m[key], `/${key}`, key);
     if (m.port !== undefined) {
-      if (m.port !== null && !(typeof m.port === 'number' && Number.isInteger(m.port))) r.fail('/port', 'a port number or null', `\`port\` must be a whole number from 0 to 65535 or null, found ${JSON.stringify(m.port)}`);
+      if (m.port !== null && !(typeof m.port === 'number' && Number.isInteger(m.port)))
+        r.fail(
+          '/port',
+          'a port number or null',
+          `\`port\` must be a whole number from 0 to 65535 or null, found ${JSON.stringify(m.port)}`,
+        );
       asset.port = m.port as number | null;
     }
     // Why rebuild: keys in the order the model and the exporter use, whatever order the file had.
-    return Object.fromEntries(ASSET_KEYS.filter((k) => k in asset).map((k) => [k, asset[k as keyof AffectedAsset]])) as AffectedAsset;
+    return Object.fromEntries(
+      ASSET_KEYS.filter((k) => k in asset).map((k) => [k, asset[k as keyof AffectedAsset]]),
+    ) as AffectedAsset;
   }
 
-  private readMetadata(r: FieldReader, value: unknown): Omit<ReportDocument, 'summary' | 'tabs' | 'links' | 'findings'> {
+  private readMetadata(
+    r: FieldReader,
+    value: unknown,
+  ): Omit<ReportDocument, 'summary' | 'tabs' | 'links' | 'findings'> {
     const m = r.mapping(value, '', 'the front matter');
-    for (const key of Object.keys(m)) if (!FRONT_MATTER_KEYS.includes(key)) this.warnings.push(unknownKeyWarning(r, `/${key}`, key, 'the front matter', FRONT_MATTER_KEYS));
-    if (m.format === undefined) this.warnings.push(`line 1, column 1: the front matter has no \`format\` key; read as ${REPORT_FORMAT}`);
-    else if (m.format !== REPORT_FORMAT) r.fail('/format', `format: ${REPORT_FORMAT}`, `this file's format is ${JSON.stringify(m.format)}; this version of the service reads \`${REPORT_FORMAT}\``);
-    if (m.title === undefined) r.fail('', 'a `title` key', 'the front matter needs the report\'s `title`');
+    for (const key of Object.keys(m))
+      if (!FRONT_MATTER_KEYS.includes(key))
+        this.warnings.push(unknownKeyWarning(r, `/${key}`, key, 'the front matter', FRONT_MATTER_KEYS));
+    if (m.format === undefined)
+      this.warnings.push(`line 1, column 1: the front matter has no \`format\` key; read as ${REPORT_FORMAT}`);
+    else if (m.format !== REPORT_FORMAT)
+      r.fail(
+        '/format',
+        `format: ${REPORT_FORMAT}`,
+        `this file's format is ${JSON.stringify(m.format)}; this version of the service reads \`${REPORT_FORMAT}\``,
+      );
+    if (m.title === undefined) r.fail('', 'a `title` key', "the front matter needs the report's `title`");
     if (m.client === undefined) r.fail('', 'a `client` key', 'the front matter needs the `client` name');
-    if (m.project === undefined) r.fail('', 'a `project` mapping', 'the front matter needs the `project` (with its `name`)');
-    const client = typeof m.client === 'object' && m.client !== null && !Array.isArray(m.client) ? (m.client as Record<string, unknown>).name : m.client;
+    if (m.project === undefined)
+      r.fail('', 'a `project` mapping', 'the front matter needs the `project` (with its `name`)');
+    const client =
+      typeof m.client === 'object' && m.client !== null && !Array.isArray(m.client)
+        ? (m.client as Record<string, unknown>).name
+        : m.client;
     const project = r.mapping(m.project, '/project', '`project`');
-    for (const key of Object.keys(project)) if (!PROJECT_KEYS.includes(key)) this.warnings.push(unknownKeyWarning(r, `/project/${key}`, key, '`project`', PROJECT_KEYS));
+    for (const key of Object.keys(project))
+      if (!PROJECT_KEYS.includes(key))
+        this.warnings.push(unknownKeyWarning(r, `/project/${key}`, key, '`project`', PROJECT_KEYS));
     if (project.name === undefined) r.fail('/project', 'a `name` in `project`', 'the `project` needs a `name`');
     return {
       title: r.string(m.title, '/title', 'title'),
@@ -354,8 +508,15 @@ class ReportReader {
   private readRef(r: FieldReader, value: unknown, path: string): LibraryItemRef | null {
     if (value === undefined || value === null) return null;
     const m = r.mapping(value, path, `\`${path.slice(1)}\``);
-    for (const key of Object.keys(m)) if (!REF_KEYS.includes(key)) this.warnings.push(unknownKeyWarning(r, `${path}/${key}`, key, `\`${path.slice(1)}\``, REF_KEYS));
-    if (m.name === undefined) r.fail(path, `a \`name\` in \`${path.slice(1)}\``, `\`${path.slice(1)}\` needs a \`name\` (and a \`key\` when it comes from the global library)`);
+    for (const key of Object.keys(m))
+      if (!REF_KEYS.includes(key))
+        this.warnings.push(unknownKeyWarning(r, `${path}/${key}`, key, `\`${path.slice(1)}\``, REF_KEYS));
+    if (m.name === undefined)
+      r.fail(
+        path,
+        `a \`name\` in \`${path.slice(1)}\``,
+        `\`${path.slice(1)}\` needs a \`name\` (and a \`key\` when it comes from the global library)`,
+      );
     return { key: r.stringOrNull(m.key ?? null, `${path}/key`, 'key'), name: r.string(m.name, `${path}/name`, 'name') };
   }
 }

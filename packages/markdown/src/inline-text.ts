@@ -50,7 +50,13 @@ export function unescapeInline(text: string): string {
 
 /** A link destination as written: bare when plainly safe, else in angle brackets with escapes. */
 export function writeDestination(url: string): string {
-  if (url !== '' && /^[^\x00-\x20\x7f<>()\\]+$/.test(url) && !/&#?[A-Za-z0-9]+;/.test(url) && !/[\ud800-\udfff]/u.test(url)) return url;
+  if (
+    url !== '' &&
+    /^[^\x00-\x20\x7f<>()\\]+$/.test(url) &&
+    !/&#?[A-Za-z0-9]+;/.test(url) &&
+    !/[\ud800-\udfff]/u.test(url)
+  )
+    return url;
   return `<${escapeInline(url, 'destination')}>`;
 }
 
@@ -111,7 +117,8 @@ export function readInlineLink(line: string, start: number): InlineLink | { erro
   if (line[i] === '"') {
     const from = i + 1;
     for (i = from; i < line.length && line[i] !== '"'; i++) if (line[i] === '\\') i++;
-    if (i >= line.length) return { error: 'a closing `"` of the title (write `\\"` for a quote inside it)', at: line.length };
+    if (i >= line.length)
+      return { error: 'a closing `"` of the title (write `\\"` for a quote inside it)', at: line.length };
     title = unescapeInline(line.slice(from, i));
     i++;
     while (line[i] === ' ') i++;

@@ -22,7 +22,12 @@ export class MarkdownFormatError extends Error {
   /** JSON Pointer of the value concerned when the problem is a value (`/findings/3/severity`), else undefined. */
   readonly path?: string;
 
-  constructor(at: SourcePosition, expected: string, problem?: string, options: { path?: string; tooLarge?: boolean; cause?: unknown } = {}) {
+  constructor(
+    at: SourcePosition,
+    expected: string,
+    problem?: string,
+    options: { path?: string; tooLarge?: boolean; cause?: unknown } = {},
+  ) {
     const what = problem ?? `expected ${expected}`;
     super(`line ${at.line}, column ${at.column}: ${what}`, { cause: options.cause });
     this.name = 'MarkdownFormatError';

@@ -7,7 +7,10 @@ import type { SourceText } from './source-text.ts';
 /** A YAML block read from a file: its value and where each part of it is. */
 export interface YamlBlock {
   value: unknown;
-  /** Position of every mapping value (the key's, for a list or mapping) and list item, by JSON Pointer relative to the block (`/cvss/0`). */
+  /**
+   * Position of every mapping value (the key's, for a list or mapping) and list item, by JSON Pointer relative to the
+   * block (`/cvss/0`).
+   */
   positions: Map<string, SourcePosition>;
   /** Position of every mapping key, by the same pointers. */
   keys: Map<string, SourcePosition>;
@@ -26,7 +29,11 @@ export function readYamlBlock(source: SourceText, from: number, to: number, what
   const text = source.slice(from, to);
   const start = source.position(from);
   if (text.length > MARKDOWN_LIMITS.yamlBlockChars) {
-    throw new MarkdownFormatError(start, `${what} of at most ${MARKDOWN_LIMITS.yamlBlockChars} characters`, `${what} is longer than ${MARKDOWN_LIMITS.yamlBlockChars} characters, the most a YAML block may hold`);
+    throw new MarkdownFormatError(
+      start,
+      `${what} of at most ${MARKDOWN_LIMITS.yamlBlockChars} characters`,
+      `${what} is longer than ${MARKDOWN_LIMITS.yamlBlockChars} characters, the most a YAML block may hold`,
+    );
   }
   const fast = readYamlSubset(text);
   if (fast !== undefined) {
@@ -48,7 +55,12 @@ export function readYamlBlock(source: SourceText, from: number, to: number, what
   return { value, positions, keys, start };
 }
 
-function readWithYaml(source: SourceText, from: number, text: string, what: string): { value: unknown; positions: Map<string, SourcePosition>; keys: Map<string, SourcePosition> } {
+function readWithYaml(
+  source: SourceText,
+  from: number,
+  text: string,
+  what: string,
+): { value: unknown; positions: Map<string, SourcePosition>; keys: Map<string, SourcePosition> } {
   const lineStarts = [0];
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
   const at = (offset: number): SourcePosition => {
@@ -66,24 +78,50 @@ function readWithYaml(source: SourceText, from: number, text: string, what: stri
   const positions = new Map<string, SourcePosition>();
   const keys = new Map<string, SourcePosition>();
   try {
-    const doc = parseDocument(text, { version: '1.2', schema: 'core', uniqueKeys: true, strict: true, prettyErrors: false });
+    const doc = parseDocument(text, {
+      version: '1.2',
+      schema: 'core',
+      uniqueKeys: true,
+      strict: true,
+      prettyErrors: false,
+    });
     const error = doc.errors[0];
     if (error) {
       const pos = error.linePos?.[0];
       const firstLine = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-      throw new MarkdownFormatError(pos ? { line: from + pos.line, column: pos.col } : source.position(from), `valid YAML in ${what}`, `${what} is not valid YAML: ${firstLine}`);
+      throw new MarkdownFormatError(
+        pos ? { line: from + pos.line, column: pos.col } : source.position(from),
+        `valid YAML in ${what}`,
+        `${what} is not valid YAML: ${firstLine}`,
+      );
     }
     value = doc.toJS({ maxAliasCount: 0 });
     if (doc.contents) collectPositions(doc.contents as YamlNode, '', positions, keys, at);
   } catch (err) {
     if (err instanceof MarkdownFormatError) throw err;
-    const message = err instanceof RangeError ? 'it is nested too deeply' : /alias/i.test(String((err as Error).message)) ? 'YAML aliases (`*name`) are not allowed' : String((err as Error).message);
-    throw new MarkdownFormatError(source.position(from), `valid YAML in ${what}`, `${what} cannot be read: ${message}`, { cause: err });
+    const message =
+      err instanceof RangeError
+        ? 'it is nested too deeply'
+        : /alias/i.test(String((err as Error).message))
+          ? 'YAML aliases (`*name`) are not allowed'
+          : String((err as Error).message);
+    throw new MarkdownFormatError(
+      source.position(from),
+      `valid YAML in ${what}`,
+      `${what} cannot be read: ${message}`,
+      { cause: err },
+    );
   }
   return { value, positions, keys };
 }
 
-function collectPositions(node: YamlNode, path: string, out: Map<string, SourcePosition>, keys: Map<string, SourcePosition>, at: (offset: number) => SourcePosition): void {
+function collectPositions(
+  node: YamlNode,
+  path: string,
+  out: Map<string, SourcePosition>,
+  keys: Map<string, SourcePosition>,
+  at: (offset: number) => SourcePosition,
+): void {
   if (isMap(node)) {
     for (const pair of node.items) {
       if (!isPair(pair)) continue;

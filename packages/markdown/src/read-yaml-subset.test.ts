@@ -13,12 +13,24 @@ function readWithYaml(text: string): unknown {
 }
 
 const key = fc.stringMatching(/^[a-z][A-Za-z0-9]{0,8}$/);
-const scalar: fc.Arbitrary<YamlValue> = fc.oneof(anyText(4), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constant(null), fc.boolean(), fc.constantFrom('CVSS:3.1/AV:N', '3.1', 'null', 'true', '2024-03-04', '-', 'a: b', 'x #y', "it's"));
+const scalar: fc.Arbitrary<YamlValue> = fc.oneof(
+  anyText(4),
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.constant(null),
+  fc.boolean(),
+  fc.constantFrom('CVSS:3.1/AV:N', '3.1', 'null', 'true', '2024-03-04', '-', 'a: b', 'x #y', "it's"),
+);
 const value: fc.Arbitrary<YamlValue> = fc.letrec<{ v: YamlValue }>((tie) => ({
   v: fc.oneof(
     { arbitrary: scalar, weight: 5 },
     { arbitrary: fc.array(tie('v'), { maxLength: 3 }), weight: 1 },
-    { arbitrary: fc.array(fc.tuple(key, tie('v')), { maxLength: 3 }).map((entries) => Object.fromEntries(entries) as YamlValue), weight: 1 },
+    {
+      arbitrary: fc
+        .array(fc.tuple(key, tie('v')), { maxLength: 3 })
+        .map((entries) => Object.fromEntries(entries) as YamlValue),
+      weight: 1,
+    },
   ),
 })).v;
 const entries = fc.uniqueArray(fc.tuple(key, value), { selector: ([k]) => k, maxLength: 6 });
@@ -42,7 +54,10 @@ describe('readYamlSubset', () => {
   it('reads the YAML of every generated finding itself', () => {
     fc.assert(
       fc.property(findingArb, (finding) => {
-        for (const text of [yamlMappingText(findingYamlEntries(finding, true), FINDING_YAML_LAYOUT), ...finding.affectedAssets.map((a) => yamlMappingText(Object.entries({ ...a, evidence: undefined })))]) {
+        for (const text of [
+          yamlMappingText(findingYamlEntries(finding, true), FINDING_YAML_LAYOUT),
+          ...finding.affectedAssets.map((a) => yamlMappingText(Object.entries({ ...a, evidence: undefined }))),
+        ]) {
           const fast = readYamlSubset(text);
           expect(fast).not.toBeUndefined();
           expect(fast).toEqual(readWithYaml(text));
@@ -53,7 +68,39 @@ describe('readYamlSubset', () => {
   });
 
   it('whatever it accepts after a person edits the text, `yaml` reads to the same value', () => {
-    const edit = fc.tuple(fc.nat(), fc.constantFrom('', ' ', '  ', '\t', '#', ': ', '- ', '"', "'", '[', ']', '{', '}', ',', '\n', '\n  ', '&a ', '*a', '!', '|', '>', '~', '\\', 'x', '0', '.', '-'), fc.nat({ max: 3 }));
+    const edit = fc.tuple(
+      fc.nat(),
+      fc.constantFrom(
+        '',
+        ' ',
+        '  ',
+        '\t',
+        '#',
+        ': ',
+        '- ',
+        '"',
+        "'",
+        '[',
+        ']',
+        '{',
+        '}',
+        ',',
+        '\n',
+        '\n  ',
+        '&a ',
+        '*a',
+        '!',
+        '|',
+        '>',
+        '~',
+        '\\',
+        'x',
+        '0',
+        '.',
+        '-',
+      ),
+      fc.nat({ max: 3 }),
+    );
     fc.assert(
       fc.property(entries, fc.array(edit, { minLength: 1, maxLength: 3 }), (list, edits) => {
         let text = yamlMappingText(list, layout);
@@ -68,7 +115,20 @@ describe('readYamlSubset', () => {
     );
   });
 
-  it.each(['a: 1\na: 2', 'a: b # c', "a: 'b'", 'a: |\n  b', 'a: &x 1', 'a: 01', 'a: 1_000', 'a:\n\tb: 1', 'a: "\u0085"', 'a: b ', '', 'a: [b, c'])('leaves %j to `yaml`', (text) => {
+  it.each([
+    'a: 1\na: 2',
+    'a: b # c',
+    "a: 'b'",
+    'a: |\n  b',
+    'a: &x 1',
+    'a: 01',
+    'a: 1_000',
+    'a:\n\tb: 1',
+    'a: "\u0085"',
+    'a: b ',
+    '',
+    'a: [b, c',
+  ])('leaves %j to `yaml`', (text) => {
     expect(readYamlSubset(text)).toBeUndefined();
   });
 });

@@ -63,21 +63,26 @@ const empty: ReportDocument = {
 };
 
 describe('report round trip', () => {
-  it('export(import(export(doc))) === export(doc), import(export(doc)) equals doc without ids, and markdown-it renders every part in order', () => {
-    fc.assert(
-      fc.property(reportDocumentArb, (doc) => {
-        const text = exportReportMarkdown(doc);
-        const { document, warnings } = importReportMarkdown(text);
-        expect(document).toEqual(withoutIds(doc));
-        expect(warnings).toEqual([]);
-        expect(exportReportMarkdown(document)).toBe(text);
-        expect(text).not.toMatch(/\r/);
-        expect(text.endsWith('\n') && !text.endsWith('\n\n')).toBe(true);
-        expect(renderedOutline(text)).toEqual(expectedOutline(doc));
-      }),
-      { numRuns: RUNS },
-    );
-  }, Math.max(30_000, RUNS * 150));
+  it(
+    'export(import(export(doc))) === export(doc), import(export(doc)) equals doc ' +
+      'without ids, and markdown-it renders every part in order',
+    () => {
+      fc.assert(
+        fc.property(reportDocumentArb, (doc) => {
+          const text = exportReportMarkdown(doc);
+          const { document, warnings } = importReportMarkdown(text);
+          expect(document).toEqual(withoutIds(doc));
+          expect(warnings).toEqual([]);
+          expect(exportReportMarkdown(document)).toBe(text);
+          expect(text).not.toMatch(/\r/);
+          expect(text.endsWith('\n') && !text.endsWith('\n\n')).toBe(true);
+          expect(renderedOutline(text)).toEqual(expectedOutline(doc));
+        }),
+        { numRuns: RUNS },
+      );
+    },
+    Math.max(30_000, RUNS * 150),
+  );
 
   it('reads the example of the documentation and writes it back byte for byte', () => {
     const text = docExample('### Example report file');
@@ -90,14 +95,20 @@ describe('report round trip', () => {
   it('writes an empty report as its four parts', () => {
     const text = exportReportMarkdown(empty);
     expect(text).toBe(
-      '---\nformat: service-report/1\ntitle: Empty\nstatus: draft\nlanguage: en\nclient: C\nproject:\n  name: P\n  startDate: null\n  endDate: null\nstyle: null\ntemplate: null\n---\n\n# Summary\n\n# Tabs\n\n# Links\n\n# Findings\n',
+      '---\nformat: service-report/1\ntitle: Empty\nstatus: draft\nlanguage: ' +
+        'en\nclient: C\nproject:\n  name: P\n  startDate: null\n  endDate: null\nstyle: ' +
+        'null\ntemplate: null\n---\n\n# Summary\n\n# Tabs\n\n# Links\n\n# Findings\n',
     );
     expect(importReportMarkdown(text).document).toEqual(empty);
   });
 
   it('carries a whole exported report inside a tab, byte for byte', () => {
     const inner = exportReportMarkdown(EXAMPLE_REPORT);
-    const doc: ReportDocument = { ...empty, summary: inner, tabs: [{ title: 'Appendix', content: inner, evidence: [] }] };
+    const doc: ReportDocument = {
+      ...empty,
+      summary: inner,
+      tabs: [{ title: 'Appendix', content: inner, evidence: [] }],
+    };
     const text = exportReportMarkdown(doc);
     expect(text).toContain('\n````markdown\n---\nformat: service-report/1\n');
     expect(importReportMarkdown(text).document).toEqual(doc);
@@ -118,8 +129,22 @@ describe('report round trip', () => {
     ['blank lines around the text', '\n\n  text  \n\n'],
     ['control characters', '\u0001\u0007\u001b[31m\u007f\u0085\u2028\u2029\t\v\f'],
   ])('carries %s byte for byte in every text field', (_name, text) => {
-    const finding = { ...EXAMPLE_REPORT.findings[0]!, description: text, impact: text, remediation: text, affectedAssets: [{ host: text, evidence: text }], evidence: [{ sha256: 'a'.repeat(64), fileName: text, caption: text }] };
-    const doc: ReportDocument = { ...EXAMPLE_REPORT, title: text, summary: text, tabs: [{ title: text, content: text, evidence: [] }], links: [{ title: text, url: `https://x/${text}` }], findings: [{ ...finding, title: text }] };
+    const finding = {
+      ...EXAMPLE_REPORT.findings[0]!,
+      description: text,
+      impact: text,
+      remediation: text,
+      affectedAssets: [{ host: text, evidence: text }],
+      evidence: [{ sha256: 'a'.repeat(64), fileName: text, caption: text }],
+    };
+    const doc: ReportDocument = {
+      ...EXAMPLE_REPORT,
+      title: text,
+      summary: text,
+      tabs: [{ title: text, content: text, evidence: [] }],
+      links: [{ title: text, url: `https://x/${text}` }],
+      findings: [{ ...finding, title: text }],
+    };
     const exported = exportReportMarkdown(doc);
     expect(importReportMarkdown(exported).document).toEqual(doc);
     expect(renderedOutline(exported)).toEqual(expectedOutline(doc));
@@ -137,10 +162,19 @@ describe("a person's edit", () => {
   const text = exportReportMarkdown(EXAMPLE_REPORT);
 
   it('changing one line of a remediation shows up alone in the next export', () => {
-    const edited = text.replace('Send both headers on every response.', 'Send both headers on every response, also on errors.');
+    const edited = text.replace(
+      'Send both headers on every response.',
+      'Send both headers on every response, also on errors.',
+    );
     const again = exportReportMarkdown(importReportMarkdown(edited).document);
     expect(again).toBe(edited);
-    expect(changedLines(text, again)).toEqual([[expect.any(Number), 'Send both headers on every response.', 'Send both headers on every response, also on errors.']]);
+    expect(changedLines(text, again)).toEqual([
+      [
+        expect.any(Number),
+        'Send both headers on every response.',
+        'Send both headers on every response, also on errors.',
+      ],
+    ]);
   });
 
   it('fixing a typo in a tab shows up alone in the next export', () => {
@@ -155,15 +189,28 @@ describe("a person's edit", () => {
     const second = text.indexOf('## Missing security headers');
     const swapped = `${text.slice(0, start)}${text.slice(second)}\n${text.slice(start, second).replace(/\n+$/, '\n')}`;
     const { document } = importReportMarkdown(swapped);
-    expect(document.findings.map((f) => f.title)).toEqual(['Missing security headers', 'SQL injection in the login form']);
+    expect(document.findings.map((f) => f.title)).toEqual([
+      'Missing security headers',
+      'SQL injection in the login form',
+    ]);
     expect(document.findings).toEqual([EXAMPLE_REPORT.findings[1], EXAMPLE_REPORT.findings[0]]);
     expect(exportReportMarkdown(document)).toBe(swapped);
   });
 
   it('adding a finding by hand needs only a heading and a severity', () => {
-    const edited = `${text}\n## Directory listing\n\n\`\`\`yaml\nseverity: low\n\`\`\`\n\n### Description\n\nThe /backup folder lists its files.\n`;
+    const edited =
+      `${text}\n## Directory listing\n\n\`\`\`yaml\nseverity: low\n\`\`\`\n\n### ` +
+      `Description\n\nThe /backup folder lists its files.\n`;
     const added = importReportMarkdown(edited).document.findings[2]!;
-    expect(added).toMatchObject({ title: 'Directory listing', severity: 'low', status: 'open', source: { kind: 'manual' }, description: 'The /backup folder lists its files.', impact: '', cvss: [] });
+    expect(added).toMatchObject({
+      title: 'Directory listing',
+      severity: 'low',
+      status: 'open',
+      source: { kind: 'manual' },
+      description: 'The /backup folder lists its files.',
+      impact: '',
+      cvss: [],
+    });
   });
 });
 
@@ -172,21 +219,111 @@ describe('report import errors', () => {
   const lineOf = (needle: string, in_ = text) => in_.slice(0, in_.indexOf(needle)).split('\n').length;
 
   it.each<[string, (t: string) => string, (t: string) => number, number, RegExp]>([
-    ['text where a finding heading belongs', (t) => t.replace('# Findings\n\n', '# Findings\n\nstray text\n\n'), (t) => lineOf('stray text', t), 1, /expected a finding heading `## ...` after `# Findings`/],
-    ['a misspelt severity', (t) => t.replace('severity: medium', 'severity: hgih'), (t) => lineOf('severity: hgih', t), 11, /`severity` must be one of critical, high, medium, low, info; found "hgih"/],
-    ['an unknown part', (t) => t.replace('# Links', '# Appendix'), (t) => lineOf('# Appendix', t), 1, /unknown part `# Appendix`/],
-    ['parts out of order', (t) => `${t}\n# Tabs\n`, (t) => t.split('\n').length - 1, 1, /`# Tabs` must come before `# Findings`/],
-    ['a bad CVE', (t) => t.replace('cves: []\ncwes: [693]', 'cves: [CVE-24]\ncwes: [693]'), (t) => lineOf('cves: [CVE-24]', t), 8, /`findings\[1\]\.cves\[0\]` must match/],
-    ['a link that is not http, https or mailto', (t) => t.replace('https://jira.example.com', 'ftp://jira.example.com'), (t) => lineOf('- [Ticket SEC-42]', t), 1, /`links\[0\]\.url`/],
-    ['a bad date', (t) => t.replace('startDate: 2024-03-04', 'startDate: 2024-3-4'), (t) => lineOf('startDate', t), 14, /`project\.startDate`/],
-    ['an evidence line that is not an image', (t) => t.replace('![Logged in', 'Logged in'), (t) => lineOf('Logged in as admin', t), 1, /expected an evidence image/],
-    ['an evidence target without a hash', (t) => t.replace('evidence:sha256:2c26', 'evidence:sha1:2c26'), (t) => lineOf('evidence:sha1', t), 42, /the image target must be `evidence:sha256:`/],
-    ['an unclosed fence', (t) => t.replace(/url: https:\/\/shop.example.com\/\n```\n$/, 'url: https://shop.example.com/\n'), (t) => t.split('\n').length - 5, 1, /never closed/],
-    ['a finding without its YAML block', (t) => t.replace(/## Missing security headers\n\n```yaml\n[\s\S]*?\n```\n/, '## Missing security headers\n'), (t) => lineOf('## Missing security headers', t) + 2, 1, /expected the ```yaml block of finding "Missing security headers"/],
-    ['a heading inside a summary written as-is', (t) => t.replace('medium issue.', 'medium issue.\n\n## Details'), (t) => lineOf('## Details', t), 1, /the Summary part holds only/],
-    ['a section twice', (t) => t.replace('### Impact\n\n### Remediation', '### Impact\n\n### Impact'), (t) => lineOf('### Impact\n\n### Impact', t) + 2, 1, /`### Impact` appears twice/],
-    ['a wrong format', (t) => t.replace('format: service-report/1', 'format: service-report/2'), () => 2, 9, /this version of the service reads `service-report\/1`/],
-    ['a port that is not a number', (t) => t.replace('port: 443\nprotocol: tcp\nservice', 'port: https\nprotocol: tcp\nservice'), (t) => lineOf('port: https', t), 7, /`port` must be a whole number/],
+    [
+      'text where a finding heading belongs',
+      (t) => t.replace('# Findings\n\n', '# Findings\n\nstray text\n\n'),
+      (t) => lineOf('stray text', t),
+      1,
+      /expected a finding heading `## ...` after `# Findings`/,
+    ],
+    [
+      'a misspelt severity',
+      (t) => t.replace('severity: medium', 'severity: hgih'),
+      (t) => lineOf('severity: hgih', t),
+      11,
+      /`severity` must be one of critical, high, medium, low, info; found "hgih"/,
+    ],
+    [
+      'an unknown part',
+      (t) => t.replace('# Links', '# Appendix'),
+      (t) => lineOf('# Appendix', t),
+      1,
+      /unknown part `# Appendix`/,
+    ],
+    [
+      'parts out of order',
+      (t) => `${t}\n# Tabs\n`,
+      (t) => t.split('\n').length - 1,
+      1,
+      /`# Tabs` must come before `# Findings`/,
+    ],
+    [
+      'a bad CVE',
+      (t) => t.replace('cves: []\ncwes: [693]', 'cves: [CVE-24]\ncwes: [693]'),
+      (t) => lineOf('cves: [CVE-24]', t),
+      8,
+      /`findings\[1\]\.cves\[0\]` must match/,
+    ],
+    [
+      'a link that is not http, https or mailto',
+      (t) => t.replace('https://jira.example.com', 'ftp://jira.example.com'),
+      (t) => lineOf('- [Ticket SEC-42]', t),
+      1,
+      /`links\[0\]\.url`/,
+    ],
+    [
+      'a bad date',
+      (t) => t.replace('startDate: 2024-03-04', 'startDate: 2024-3-4'),
+      (t) => lineOf('startDate', t),
+      14,
+      /`project\.startDate`/,
+    ],
+    [
+      'an evidence line that is not an image',
+      (t) => t.replace('![Logged in', 'Logged in'),
+      (t) => lineOf('Logged in as admin', t),
+      1,
+      /expected an evidence image/,
+    ],
+    [
+      'an evidence target without a hash',
+      (t) => t.replace('evidence:sha256:2c26', 'evidence:sha1:2c26'),
+      (t) => lineOf('evidence:sha1', t),
+      42,
+      /the image target must be `evidence:sha256:`/,
+    ],
+    [
+      'an unclosed fence',
+      (t) => t.replace(/url: https:\/\/shop.example.com\/\n```\n$/, 'url: https://shop.example.com/\n'),
+      (t) => t.split('\n').length - 5,
+      1,
+      /never closed/,
+    ],
+    [
+      'a finding without its YAML block',
+      (t) => t.replace(/## Missing security headers\n\n```yaml\n[\s\S]*?\n```\n/, '## Missing security headers\n'),
+      (t) => lineOf('## Missing security headers', t) + 2,
+      1,
+      /expected the ```yaml block of finding "Missing security headers"/,
+    ],
+    [
+      'a heading inside a summary written as-is',
+      (t) => t.replace('medium issue.', 'medium issue.\n\n## Details'),
+      (t) => lineOf('## Details', t),
+      1,
+      /the Summary part holds only/,
+    ],
+    [
+      'a section twice',
+      (t) => t.replace('### Impact\n\n### Remediation', '### Impact\n\n### Impact'),
+      (t) => lineOf('### Impact\n\n### Impact', t) + 2,
+      1,
+      /`### Impact` appears twice/,
+    ],
+    [
+      'a wrong format',
+      (t) => t.replace('format: service-report/1', 'format: service-report/2'),
+      () => 2,
+      9,
+      /this version of the service reads `service-report\/1`/,
+    ],
+    [
+      'a port that is not a number',
+      (t) => t.replace('port: 443\nprotocol: tcp\nservice', 'port: https\nprotocol: tcp\nservice'),
+      (t) => lineOf('port: https', t),
+      7,
+      /`port` must be a whole number/,
+    ],
   ])('refuses %s at its line and column', (_name, edit, line, column, message) => {
     const broken = edit(text);
     expect(broken).not.toBe(text);
@@ -199,7 +336,9 @@ describe('report import errors', () => {
   });
 
   it('refuses U+0000 and text that is not UTF-8, naming the line', () => {
-    expect(error(() => importReportMarkdown(text.replace('Denial of service.', 'Denial\u0000'))).line).toBe(lineOf('Denial of service.'));
+    expect(error(() => importReportMarkdown(text.replace('Denial of service.', 'Denial\u0000'))).line).toBe(
+      lineOf('Denial of service.'),
+    );
     const bytes = new TextEncoder().encode(text);
     const at = text.indexOf('Denial of service.');
     bytes[new TextEncoder().encode(text.slice(0, at)).length] = 0xff;
@@ -222,8 +361,15 @@ describe('report import errors', () => {
   });
 
   it('warns about unknown keys instead of failing', () => {
-    const { document, warnings } = importReportMarkdown(text.replace('status: review\n', 'status: review\nreviewer: Ann\n').replace('severity: medium\n', 'severity: medium\nowner: Bob\n'));
+    const { document, warnings } = importReportMarkdown(
+      text
+        .replace('status: review\n', 'status: review\nreviewer: Ann\n')
+        .replace('severity: medium\n', 'severity: medium\nowner: Bob\n'),
+    );
     expect(document).toEqual(EXAMPLE_REPORT);
-    expect(warnings).toEqual([expect.stringMatching(/^line 5, column 1: unknown key `reviewer` in the front matter ignored/), expect.stringMatching(/unknown key `owner` in the YAML block of finding "Missing security headers" ignored/)]);
+    expect(warnings).toEqual([
+      expect.stringMatching(/^line 5, column 1: unknown key `reviewer` in the front matter ignored/),
+      expect.stringMatching(/unknown key `owner` in the YAML block of finding "Missing security headers" ignored/),
+    ]);
   });
 });

@@ -37,7 +37,11 @@ export class SchemaCheck {
         const name = ((e.params.additionalProperties as string[]) ?? [])[0] ?? '';
         return { path: `${e.instancePath}/${name}`, message: 'is not a known field' };
       }
-      if (e.keyword === 'enum') return { path: e.instancePath, message: `must be one of: ${((e.params.allowedValues as unknown[]) ?? []).join(', ')}` };
+      if (e.keyword === 'enum')
+        return {
+          path: e.instancePath,
+          message: `must be one of: ${((e.params.allowedValues as unknown[]) ?? []).join(', ')}`,
+        };
       if (e.keyword === 'anyOf') return { path: e.instancePath, message: 'does not match any allowed value or shape' };
       if (e.keyword === 'uniqueItems') return { path: e.instancePath, message: 'must not list the same value twice' };
       return { path: e.instancePath, message: e.message };

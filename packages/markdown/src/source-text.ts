@@ -92,21 +92,36 @@ export function readSourceText(input: string | Uint8Array, maxBytes: number, wha
       const offset = firstInvalidUtf8Byte(input);
       let line = 1;
       let lineStart = 0;
-      for (let i = 0; i < offset; i++) if (input[i] === 10) (line++, (lineStart = i + 1));
+      for (let i = 0; i < offset; i++) if (input[i] === 10) line++, (lineStart = i + 1);
       const column = new TextDecoder().decode(input.subarray(lineStart, offset)).length + 1;
-      throw new MarkdownFormatError({ line, column }, 'UTF-8 text', `the ${what} is not valid UTF-8 (byte ${offset + 1}); save it as UTF-8 and try again`);
+      throw new MarkdownFormatError(
+        { line, column },
+        'UTF-8 text',
+        `the ${what} is not valid UTF-8 (byte ${offset + 1}); save it as UTF-8 and try again`,
+      );
     }
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.includes('\r')) text = text.replace(/\r\n?/g, '\n');
   const source = new SourceText(text);
   const nul = text.indexOf('\u0000');
-  if (nul >= 0) throw new MarkdownFormatError(source.positionOfOffset(nul), 'text without U+0000', 'the file contains a U+0000 (NUL) character, which no text field may hold');
+  if (nul >= 0)
+    throw new MarkdownFormatError(
+      source.positionOfOffset(nul),
+      'text without U+0000',
+      'the file contains a U+0000 (NUL) character, which no text field may hold',
+    );
   return source;
 }
 
 function tooLarge(what: string, maxBytes: number): MarkdownFormatError {
-  return new MarkdownFormatError({ line: 1, column: 1 }, `a ${what} of at most ${maxBytes} bytes`, `the ${what} is larger than ${maxBytes} bytes (${Math.round(maxBytes / 1024 / 1024)} MiB), the most this service reads`, { tooLarge: true });
+  return new MarkdownFormatError(
+    { line: 1, column: 1 },
+    `a ${what} of at most ${maxBytes} bytes`,
+    `the ${what} is larger than ${maxBytes} bytes ` +
+      `(${Math.round(maxBytes / 1024 / 1024)} MiB), the most this service reads`,
+    { tooLarge: true },
+  );
 }
 
 /** Offset of the first byte that does not belong to a valid UTF-8 sequence. */

@@ -90,7 +90,8 @@ export function fencedBlock(info: string, body: string): string {
 export function textFieldBlock(content: string, kind: TextFieldKind): string | null {
   const value = LONE_SURROGATE.test(content) ? content.replace(LONE_SURROGATES, '\ufffd') : content;
   if (kind === 'markdown' && canWriteRaw(value)) return value === '' ? null : value;
-  if (value.includes('\u0000') || (value.includes('\r') && value.includes(CR_SYMBOL))) return fencedBlock(`${kind} json`, JSON.stringify(value));
+  if (value.includes('\u0000') || (value.includes('\r') && value.includes(CR_SYMBOL)))
+    return fencedBlock(`${kind} json`, JSON.stringify(value));
   if (value.includes('\r')) return fencedBlock(`${kind} cr=${CR_SYMBOL}`, value.replaceAll('\r', CR_SYMBOL));
   return fencedBlock(kind, value);
 }
@@ -117,11 +118,22 @@ export function findFenceClose(source: SourceText, open: number, length: number)
     while (line.charCodeAt(n) === 96) n++;
     if (n >= length && /^[ \t]*$/.test(line.slice(n))) return i;
   }
-  throw new MarkdownFormatError(source.position(open), `a closing fence of ${length} backticks`, `the fence opened here is never closed: expected a line of ${length} backticks (\`${'`'.repeat(length)}\`) after the text`);
+  throw new MarkdownFormatError(
+    source.position(open),
+    `a closing fence of ${length} backticks`,
+    `the fence opened here is never closed: expected a line of ${length} backticks ` +
+      `(\`${'`'.repeat(length)}\`) after the text`,
+  );
 }
 
 /** Decodes the body of a fenced text field by its option (`''`, `cr=␍` or `json`). */
-export function decodeFencedField(source: SourceText, open: number, close: number, option: string, what: string): string {
+export function decodeFencedField(
+  source: SourceText,
+  open: number,
+  close: number,
+  option: string,
+  what: string,
+): string {
   const body = source.slice(open + 1, close);
   if (option === '') return body;
   if (option === `cr=${CR_SYMBOL}`) return body.replaceAll(CR_SYMBOL, '\r');
@@ -132,10 +144,20 @@ export function decodeFencedField(source: SourceText, open: number, close: numbe
     } catch {
       value = undefined;
     }
-    if (typeof value !== 'string') throw new MarkdownFormatError(source.position(open + 1), 'one line holding a JSON string', `${what} is fenced with \`json\`, so the fence must hold one line with the text as a JSON string ("...")`);
+    if (typeof value !== 'string')
+      throw new MarkdownFormatError(
+        source.position(open + 1),
+        'one line holding a JSON string',
+        `${what} is fenced with \`json\`, so the fence must hold one line with the text as a JSON string ("...")`,
+      );
     return value;
   }
-  throw new MarkdownFormatError(source.position(open, 1), `a fence option \`cr=${CR_SYMBOL}\` or \`json\`, or none`, `unknown fence option "${option}" for ${what}: expected \`cr=${CR_SYMBOL}\`, \`json\` or nothing after the language`);
+  throw new MarkdownFormatError(
+    source.position(open, 1),
+    `a fence option \`cr=${CR_SYMBOL}\` or \`json\`, or none`,
+    `unknown fence option "${option}" for ${what}: expected \`cr=${CR_SYMBOL}\`, ` +
+      `\`json\` or nothing after the language`,
+  );
 }
 
 export interface ReadField {
@@ -149,7 +171,13 @@ export interface ReadField {
  * first line for which `endsField` is true. A fenced field (opened by ```` ```<kind> ````) may hold
  * any line; after its closing fence only blank lines may come before the end.
  */
-export function readTextField(source: SourceText, from: number, kind: TextFieldKind, endsField: (line: number) => boolean, what: string): ReadField {
+export function readTextField(
+  source: SourceText,
+  from: number,
+  kind: TextFieldKind,
+  endsField: (line: number) => boolean,
+  what: string,
+): ReadField {
   let i = from;
   while (i < source.lineCount && source.isBlank(i)) i++;
   if (i >= source.lineCount || endsField(i)) return { value: '', next: i };
@@ -160,11 +188,21 @@ export function readTextField(source: SourceText, from: number, kind: TextFieldK
     let next = close + 1;
     while (next < source.lineCount && source.isBlank(next)) next++;
     if (next < source.lineCount && !endsField(next)) {
-      throw new MarkdownFormatError(source.position(next), 'a heading after the fenced text', `${what} ends with the fence closed at line ${close + 1}, so only a heading may follow it; to keep this text, move it inside the fence`);
+      throw new MarkdownFormatError(
+        source.position(next),
+        'a heading after the fenced text',
+        `${what} ends with the fence closed at line ${close + 1}, so only a heading may ` +
+          `follow it; to keep this text, move it inside the fence`,
+      );
     }
     return { value, next };
   }
-  if (kind === 'text') throw new MarkdownFormatError(source.position(i), `a fenced block \`\`\`text`, `expected ${what} in a fenced block opened by \`\`\`text`);
+  if (kind === 'text')
+    throw new MarkdownFormatError(
+      source.position(i),
+      `a fenced block \`\`\`text`,
+      `expected ${what} in a fenced block opened by \`\`\`text`,
+    );
   let end = i;
   let lastText = i;
   while (end < source.lineCount && !endsField(end)) {

@@ -9,7 +9,14 @@
  * several lines, so no line of a block can look like a fence or a front-matter delimiter.
  */
 
-type YamlValue = string | number | boolean | null | undefined | readonly YamlValue[] | { readonly [key: string]: YamlValue };
+type YamlValue =
+  | string
+  | number
+  | boolean
+  | null
+  | undefined
+  | readonly YamlValue[]
+  | { readonly [key: string]: YamlValue };
 
 export interface YamlLayout {
   /** Keys whose list values are written on one line (`[a, b]`); other lists are block lists. */
@@ -29,7 +36,15 @@ const NEEDS_ESCAPE_AFTER_JSON = /[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]/g;
 const LONE_SURROGATE = /[\ud800-\udfff]/gu;
 
 export function yamlString(s: string): string {
-  if (PLAIN_CHARS.test(s) && !PLAIN_BAD_FIRST.test(s) && !PLAIN_BAD_LAST.test(s) && !s.includes(': ') && !s.includes(' #') && !RESOLVES_AS_NON_STRING.test(s)) return s;
+  if (
+    PLAIN_CHARS.test(s) &&
+    !PLAIN_BAD_FIRST.test(s) &&
+    !PLAIN_BAD_LAST.test(s) &&
+    !s.includes(': ') &&
+    !s.includes(' #') &&
+    !RESOLVES_AS_NON_STRING.test(s)
+  )
+    return s;
   return quoteYamlString(s);
 }
 
@@ -61,7 +76,12 @@ function flowValue(value: YamlValue): string {
 }
 
 /** Appends the lines of a mapping, in the entries' order; `undefined` values are left out. */
-export function writeYamlMapping(out: string[], entries: ReadonlyArray<readonly [string, YamlValue]>, layout: YamlLayout = {}, indent = ''): void {
+export function writeYamlMapping(
+  out: string[],
+  entries: ReadonlyArray<readonly [string, YamlValue]>,
+  layout: YamlLayout = {},
+  indent = '',
+): void {
   for (const [key, value] of entries) {
     if (value === undefined) continue;
     const head = `${indent}${yamlString(key)}:`;

@@ -1,6 +1,8 @@
 import { createServer } from 'node:net';
 
-/** A TCP port on 127.0.0.1 that nothing listens on right now (the installation's local processes, tests and benchmarks). */
+/**
+ * A TCP port on 127.0.0.1 that nothing listens on right now (the installation's local processes, tests and benchmarks).
+ */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();

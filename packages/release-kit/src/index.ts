@@ -35,7 +35,15 @@ export {
   type FileDigest,
   type SumsComparison,
 } from './sha256-sums.ts';
-export { isVendorKey, readReleaseSigningKey, releaseTrustedKeys, signReleaseFile, SIGNATURE_FORMAT, verifyReleaseFile, type ReleaseSigner } from './release-signature.ts';
+export {
+  isVendorKey,
+  readReleaseSigningKey,
+  releaseTrustedKeys,
+  signReleaseFile,
+  SIGNATURE_FORMAT,
+  verifyReleaseFile,
+  type ReleaseSigner,
+} from './release-signature.ts';
 export { describeComparison, readSmallFile, verifyPackage, type VerifiedPackage } from './verify-package.ts';
 export type { TrustedKey } from '@service/auth';
 export { freePort } from './free-port.ts';

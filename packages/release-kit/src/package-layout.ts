@@ -33,7 +33,18 @@ export const LIBRARY_DIR = 'library';
  * there), in this order. `docker/` is copied without the proxy configuration and `certs/`,
  * which belong to the operator once installed.
  */
-export const RELEASE_OWNED_PATHS: readonly string[] = [COMPOSE_FILE, DOCKER_DIR, ENV_EXAMPLE_FILE, INSTALL_SCRIPT, INSTALLER_DIR, LIBRARY_DIR, RELEASE_NOTES_FILE, MANIFEST_FILE, SUMS_FILE, ...UNLISTED_FILES.filter((f) => f !== SUMS_FILE)];
+export const RELEASE_OWNED_PATHS: readonly string[] = [
+  COMPOSE_FILE,
+  DOCKER_DIR,
+  ENV_EXAMPLE_FILE,
+  INSTALL_SCRIPT,
+  INSTALLER_DIR,
+  LIBRARY_DIR,
+  RELEASE_NOTES_FILE,
+  MANIFEST_FILE,
+  SUMS_FILE,
+  ...UNLISTED_FILES.filter((f) => f !== SUMS_FILE),
+];
 
 /** Never written by upgrade or restore's file step (restore puts back the backed-up copies only). */
 export const OPERATOR_OWNED_PATHS: readonly string[] = [ENV_FILE, COMPOSE_OVERRIDE_FILE, PROXY_CONFIG_FILE, CERTS_DIR];

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { MANIFEST_FORMAT, parsePackageManifest, serializePackageManifest, type PackageManifest } from './package-manifest.ts';
+import {
+  MANIFEST_FORMAT,
+  parsePackageManifest,
+  serializePackageManifest,
+  type PackageManifest,
+} from './package-manifest.ts';
 import { testImages } from './testing/test-package.ts';
 
 const manifest: PackageManifest = {
@@ -30,7 +35,10 @@ describe('manifest.json', () => {
     [{ images: [{ ...manifest.images[0]!, archive: 'images/../../etc/passwd' }] }, 'not a plain relative path'],
     [{ images: [{ ...manifest.images[0]!, archive: 'app.tar' }] }, 'is not stored under images/'],
     [{ images: [manifest.images[1]!] }, 'has no app image'],
-    [{ images: [manifest.images[0]!, { ...manifest.images[0]!, archive: 'images/b.tar' }] }, 'two images with the role app'],
+    [
+      { images: [manifest.images[0]!, { ...manifest.images[0]!, archive: 'images/b.tar' }] },
+      'two images with the role app',
+    ],
     [{ images: [{ ...manifest.images[0]!, digest: 'sha256:abc' }] }, 'field /images/0/digest'],
     [{ extra: true }, 'field /'],
   ])('refuses %j', (change, message) => {

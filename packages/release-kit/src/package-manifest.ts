@@ -39,9 +39,15 @@ export const PackageManifestSchema = Type.Object(
     /** Source commit the release was built from. */
     sourceSha: Type.String({ maxLength: 64 }),
     images: Type.Array(ManifestImageSchema, { minItems: 1, maxItems: 16 }),
-    library: Type.Object({ version: Type.String({ minLength: 1, maxLength: 128 }), items: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
+    library: Type.Object(
+      { version: Type.String({ minLength: 1, maxLength: 128 }), items: Type.Integer({ minimum: 0 }) },
+      { additionalProperties: false },
+    ),
     /** Last migration of each database after this release has started. */
-    schemaHeads: Type.Object({ controlPlane: SchemaHead, shared: SchemaHead, tenant: SchemaHead }, { additionalProperties: false }),
+    schemaHeads: Type.Object(
+      { controlPlane: SchemaHead, shared: SchemaHead, tenant: SchemaHead },
+      { additionalProperties: false },
+    ),
   },
   { additionalProperties: false },
 );
@@ -54,16 +60,24 @@ const check = Compile(PackageManifestSchema);
 /** Reads and validates manifest.json; every failure names the field. */
 export function parsePackageManifest(text: string, source = 'manifest.json'): PackageManifest {
   const hint = 'The package was not made by the release tool or was altered; get it again from the vendor.';
-  if (text.length > MAX_MANIFEST_BYTES) throw new ReleaseKitError('invalid_manifest', `${source} is larger than ${MAX_MANIFEST_BYTES} bytes`, { hint });
+  if (text.length > MAX_MANIFEST_BYTES)
+    throw new ReleaseKitError('invalid_manifest', `${source} is larger than ${MAX_MANIFEST_BYTES} bytes`, { hint });
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (cause) {
-    throw new ReleaseKitError('invalid_manifest', `${source} is not valid JSON (${(cause as Error).message})`, { hint, cause });
+    throw new ReleaseKitError('invalid_manifest', `${source} is not valid JSON (${(cause as Error).message})`, {
+      hint,
+      cause,
+    });
   }
   if (!check.Check(value)) {
     const first = [...(check.Errors(value) as Iterable<{ instancePath: string; message: string }>)][0];
-    throw new ReleaseKitError('invalid_manifest', `${source} field ${first?.instancePath || '/'} ${first?.message ?? 'is invalid'}`, { hint });
+    throw new ReleaseKitError(
+      'invalid_manifest',
+      `${source} field ${first?.instancePath || '/'} ${first?.message ?? 'is invalid'}`,
+      { hint },
+    );
   }
   const manifest = value as PackageManifest;
   validateManifestRules(manifest, source);
@@ -73,17 +87,30 @@ export function parsePackageManifest(text: string, source = 'manifest.json'): Pa
 /** Rules a schema cannot say: real semver, minUpgradeFrom not newer, safe archive paths, one image per role. */
 export function validateManifestRules(manifest: PackageManifest, source = 'manifest.json'): void {
   const hint = 'The package was not made by the release tool or was altered; get it again from the vendor.';
-  for (const [field, value] of [['version', manifest.version], ['minUpgradeFrom', manifest.minUpgradeFrom]] as const) {
-    if (!isReleaseVersion(value)) throw new ReleaseKitError('invalid_manifest', `${source} ${field} "${value}" is not a semantic version`, { hint });
+  for (const [field, value] of [
+    ['version', manifest.version],
+    ['minUpgradeFrom', manifest.minUpgradeFrom],
+  ] as const) {
+    if (!isReleaseVersion(value))
+      throw new ReleaseKitError('invalid_manifest', `${source} ${field} "${value}" is not a semantic version`, {
+        hint,
+      });
   }
   checkMinUpgradeFrom(manifest.version, manifest.minUpgradeFrom);
   const roles = new Set<string>();
   const archives = new Set<string>();
   for (const image of manifest.images) {
     assertSafeRelativePath(image.archive, `${source} image ${image.name}`);
-    if (!image.archive.startsWith('images/')) throw new ReleaseKitError('invalid_manifest', `${source} image ${image.name} is not stored under images/ (${image.archive})`, { hint });
-    if (roles.has(image.role)) throw new ReleaseKitError('invalid_manifest', `${source} has two images with the role ${image.role}`, { hint });
-    if (archives.has(image.archive)) throw new ReleaseKitError('invalid_manifest', `${source} names ${image.archive} for two images`, { hint });
+    if (!image.archive.startsWith('images/'))
+      throw new ReleaseKitError(
+        'invalid_manifest',
+        `${source} image ${image.name} is not stored under images/ (${image.archive})`,
+        { hint },
+      );
+    if (roles.has(image.role))
+      throw new ReleaseKitError('invalid_manifest', `${source} has two images with the role ${image.role}`, { hint });
+    if (archives.has(image.archive))
+      throw new ReleaseKitError('invalid_manifest', `${source} names ${image.archive} for two images`, { hint });
     roles.add(image.role);
     archives.add(image.archive);
   }
@@ -104,7 +131,11 @@ export function serializePackageManifest(manifest: PackageManifest): string {
       .sort((a, b) => IMAGE_ROLES.indexOf(a.role) - IMAGE_ROLES.indexOf(b.role))
       .map((i) => ({ role: i.role, name: i.name, tag: i.tag, digest: i.digest, archive: i.archive, bytes: i.bytes })),
     library: { version: manifest.library.version, items: manifest.library.items },
-    schemaHeads: { controlPlane: manifest.schemaHeads.controlPlane, shared: manifest.schemaHeads.shared, tenant: manifest.schemaHeads.tenant },
+    schemaHeads: {
+      controlPlane: manifest.schemaHeads.controlPlane,
+      shared: manifest.schemaHeads.shared,
+      tenant: manifest.schemaHeads.tenant,
+    },
   };
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }

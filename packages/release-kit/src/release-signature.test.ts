@@ -22,39 +22,63 @@ describe('package signatures', () => {
   it('trust the vendor key by default and configured keys in addition', () => {
     expect(releaseTrustedKeys([], 'x').map((k) => k.keyId)).toEqual(VENDOR_PUBLIC_KEYS.map((k) => k.keyId));
     expect(trusted).toHaveLength(VENDOR_PUBLIC_KEYS.length + 1);
-    expect(() => releaseTrustedKeys(['not a key'], 'SERVICE_INSTALLER_TRUSTED_KEYS')).toThrow('SERVICE_INSTALLER_TRUSTED_KEYS entry 1 is not an Ed25519 public key');
+    expect(() => releaseTrustedKeys(['not a key'], 'SERVICE_INSTALLER_TRUSTED_KEYS')).toThrow(
+      'SERVICE_INSTALLER_TRUSTED_KEYS entry 1 is not an Ed25519 public key',
+    );
   });
 
   it('refuse a missing signature', () => {
-    expect(() => verifyReleaseFile('SHA256SUMS', sums, null, trusted)).toThrow('the package is not signed: SHA256SUMS.sig is missing');
+    expect(() => verifyReleaseFile('SHA256SUMS', sums, null, trusted)).toThrow(
+      'the package is not signed: SHA256SUMS.sig is missing',
+    );
   });
 
   it('refuse a changed file', () => {
     const signature = signReleaseFile('SHA256SUMS', sums, key.privateKey);
     const changed = Buffer.from(sums.toString().replace('a', 'b'));
-    expect(() => verifyReleaseFile('SHA256SUMS', changed, signature, trusted)).toThrow(/SHA256SUMS does not match its signature by key \w+: the file was changed after signing/);
+    expect(() => verifyReleaseFile('SHA256SUMS', changed, signature, trusted)).toThrow(
+      /SHA256SUMS does not match its signature by key \w+: the file was changed after signing/,
+    );
   });
 
   it('refuse an unknown key, naming it and the trusted ones', () => {
     const signature = signReleaseFile('SHA256SUMS', sums, other.privateKey);
-    expect(() => verifyReleaseFile('SHA256SUMS', sums, signature, trusted)).toThrow(/signed with key \w{8}, which this installer does not trust \(trusted keys: a006e716, \w{8}\)/);
+    expect(() => verifyReleaseFile('SHA256SUMS', sums, signature, trusted)).toThrow(
+      /signed with key \w{8}, which this installer does not trust \(trusted keys: a006e716, \w{8}\)/,
+    );
   });
 
   it('refuse a key id that lies: only the signature decides', () => {
     const envelope = JSON.parse(signReleaseFile('SHA256SUMS', sums, other.privateKey));
     envelope.keyId = trusted[1]!.keyId;
-    expect(() => verifyReleaseFile('SHA256SUMS', sums, JSON.stringify(envelope), trusted)).toThrow('the file was changed after signing');
+    expect(() => verifyReleaseFile('SHA256SUMS', sums, JSON.stringify(envelope), trusted)).toThrow(
+      'the file was changed after signing',
+    );
   });
 
-  it('refuse the signature of the other signed file, and a bare signature over the bytes (as a licence is signed)', () => {
-    const manifestSignature = signReleaseFile('manifest.json', sums, key.privateKey);
-    expect(() => verifyReleaseFile('SHA256SUMS', sums, manifestSignature, trusted)).toThrow('is the signature of "manifest.json", not of SHA256SUMS');
-    const envelope = JSON.parse(signReleaseFile('SHA256SUMS', sums, key.privateKey));
-    envelope.signature = sign(null, sums, key.privateKey).toString('base64url');
-    expect(() => verifyReleaseFile('SHA256SUMS', sums, JSON.stringify(envelope), trusted)).toThrow('changed after signing');
-  });
+  it(
+    'refuse the signature of the other signed file, and a bare signature over the ' + 'bytes (as a licence is signed)',
+    () => {
+      const manifestSignature = signReleaseFile('manifest.json', sums, key.privateKey);
+      expect(() => verifyReleaseFile('SHA256SUMS', sums, manifestSignature, trusted)).toThrow(
+        'is the signature of "manifest.json", not of SHA256SUMS',
+      );
+      const envelope = JSON.parse(signReleaseFile('SHA256SUMS', sums, key.privateKey));
+      envelope.signature = sign(null, sums, key.privateKey).toString('base64url');
+      expect(() => verifyReleaseFile('SHA256SUMS', sums, JSON.stringify(envelope), trusted)).toThrow(
+        'changed after signing',
+      );
+    },
+  );
 
-  it.each(['', 'null', '[]', '{"format":"other"}', '{"format":"service-release-signature-v1","file":"SHA256SUMS","keyId":"x","signature":"abc"}', 'x'.repeat(5000)])('refuse the malformed signature file %j', (text) => {
+  it.each([
+    '',
+    'null',
+    '[]',
+    '{"format":"other"}',
+    '{"format":"service-release-signature-v1","file":"SHA256SUMS","keyId":"x","signature":"abc"}',
+    'x'.repeat(5000),
+  ])('refuse the malformed signature file %j', (text) => {
     expect(() => verifyReleaseFile('SHA256SUMS', sums, text, trusted)).toThrow(/SHA256SUMS\.sig/);
   });
 });

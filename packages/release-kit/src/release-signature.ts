@@ -1,5 +1,12 @@
 import { createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
-import { keyIdOf, LicenseError, parsePublicKey, parseSigningKey, VENDOR_PUBLIC_KEYS, type TrustedKey } from '@service/auth';
+import {
+  keyIdOf,
+  LicenseError,
+  parsePublicKey,
+  parseSigningKey,
+  VENDOR_PUBLIC_KEYS,
+  type TrustedKey,
+} from '@service/auth';
 import { ReleaseKitError } from './release-kit-error.ts';
 
 // Package signatures use the same Ed25519 keys, key ids and key files as licences (the
@@ -29,9 +36,14 @@ function signedMessage(fileName: string, bytes: Uint8Array): Buffer {
 /** The text of `<fileName>.sig`: JSON with the format, the file name, the key id and the signature. */
 export function signReleaseFile(fileName: string, bytes: Uint8Array, privateKey: KeyObject): string {
   if (privateKey.type !== 'private' || privateKey.asymmetricKeyType !== 'ed25519') {
-    throw new ReleaseKitError('invalid_key', `the signing key must be an Ed25519 private key, got a ${privateKey.asymmetricKeyType ?? 'unknown'} ${privateKey.type} key`, {
-      hint: 'Make one with `npm run license -- keygen --out <dir>`, or use the vendor key.',
-    });
+    throw new ReleaseKitError(
+      'invalid_key',
+      `the signing key must be an Ed25519 private key, got a ` +
+        `${privateKey.asymmetricKeyType ?? 'unknown'} ${privateKey.type} key`,
+      {
+        hint: 'Make one with `npm run license -- keygen --out <dir>`, or use the vendor key.',
+      },
+    );
   }
   const envelope = {
     format: SIGNATURE_FORMAT,
@@ -47,7 +59,11 @@ export function readReleaseSigningKey(pem: string, source: string): KeyObject {
   try {
     return parseSigningKey(pem, source);
   } catch (err) {
-    if (err instanceof LicenseError) throw new ReleaseKitError('invalid_key', err.message, { hint: 'Pass the PEM private key written by `npm run license -- keygen`.', cause: err });
+    if (err instanceof LicenseError)
+      throw new ReleaseKitError('invalid_key', err.message, {
+        hint: 'Pass the PEM private key written by `npm run license -- keygen`.',
+        cause: err,
+      });
     throw err;
   }
 }
@@ -65,10 +81,16 @@ export function releaseTrustedKeys(extraBase64: readonly string[], source: strin
     try {
       key = parsePublicKey(entry);
     } catch (err) {
-      throw new ReleaseKitError('invalid_key', `${source} entry ${i + 1} is not an Ed25519 public key: ${(err as Error).message}`, {
-        hint: `Give the single line of a .pub file written by \`npm run license -- keygen\`, or remove the entry from ${source}.`,
-        cause: err,
-      });
+      throw new ReleaseKitError(
+        'invalid_key',
+        `${source} entry ${i + 1} is not an Ed25519 public key: ${(err as Error).message}`,
+        {
+          hint:
+            `Give the single line of a .pub file written by \`npm run license -- keygen\`, or ` +
+            `remove the entry from ${source}.`,
+          cause: err,
+        },
+      );
     }
     if (!keys.some((k) => k.keyId === key.keyId)) keys.push(key);
   });
@@ -84,32 +106,58 @@ export function isVendorKey(keyId: string): boolean {
  * missing. Throws ReleaseKitError: signature_missing, signature_malformed, signature_unknown_key
  * (made with a key not trusted here) or signature_mismatch (a trusted key, but the file changed).
  */
-export function verifyReleaseFile(fileName: string, bytes: Uint8Array, signatureText: string | null, trustedKeys: readonly TrustedKey[]): ReleaseSigner {
+export function verifyReleaseFile(
+  fileName: string,
+  bytes: Uint8Array,
+  signatureText: string | null,
+  trustedKeys: readonly TrustedKey[],
+): ReleaseSigner {
   const refetch = 'Get the package and its .sha256 file again from the vendor and check it with `sha256sum -c`.';
   if (signatureText === null) {
     throw new ReleaseKitError('signature_missing', `the package is not signed: ${fileName}.sig is missing`, {
       hint: `Use only packages signed by the vendor. ${refetch}`,
     });
   }
-  if (signatureText.length > MAX_SIGNATURE_FILE_BYTES) throw new ReleaseKitError('signature_malformed', `${fileName}.sig is larger than ${MAX_SIGNATURE_FILE_BYTES} bytes`, { hint: refetch });
+  if (signatureText.length > MAX_SIGNATURE_FILE_BYTES)
+    throw new ReleaseKitError(
+      'signature_malformed',
+      `${fileName}.sig is larger than ${MAX_SIGNATURE_FILE_BYTES} bytes`,
+      { hint: refetch },
+    );
   let envelope: Record<string, unknown>;
   try {
     const parsed = JSON.parse(signatureText) as unknown;
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
     envelope = parsed as Record<string, unknown>;
   } catch (cause) {
-    throw new ReleaseKitError('signature_malformed', `${fileName}.sig is not a signature file (JSON object expected)`, { hint: refetch, cause });
+    throw new ReleaseKitError('signature_malformed', `${fileName}.sig is not a signature file (JSON object expected)`, {
+      hint: refetch,
+      cause,
+    });
   }
   if (envelope.format !== SIGNATURE_FORMAT) {
-    throw new ReleaseKitError('signature_malformed', `${fileName}.sig has the format ${JSON.stringify(envelope.format)}; this installer reads ${SIGNATURE_FORMAT}`, { hint: refetch });
+    throw new ReleaseKitError(
+      'signature_malformed',
+      `${fileName}.sig has the format ${JSON.stringify(envelope.format)}; this installer reads ${SIGNATURE_FORMAT}`,
+      { hint: refetch },
+    );
   }
   if (envelope.file !== fileName) {
-    throw new ReleaseKitError('signature_malformed', `${fileName}.sig is the signature of ${JSON.stringify(envelope.file)}, not of ${fileName}`, { hint: refetch });
+    throw new ReleaseKitError(
+      'signature_malformed',
+      `${fileName}.sig is the signature of ${JSON.stringify(envelope.file)}, not of ${fileName}`,
+      { hint: refetch },
+    );
   }
   const claimedKeyId = typeof envelope.keyId === 'string' ? envelope.keyId : '';
-  const signature = typeof envelope.signature === 'string' && BASE64URL.test(envelope.signature) ? Buffer.from(envelope.signature, 'base64url') : null;
+  const signature =
+    typeof envelope.signature === 'string' && BASE64URL.test(envelope.signature)
+      ? Buffer.from(envelope.signature, 'base64url')
+      : null;
   if (signature === null || signature.length !== ED25519_SIGNATURE_BYTES || claimedKeyId === '') {
-    throw new ReleaseKitError('signature_malformed', `${fileName}.sig does not hold an Ed25519 signature and key id`, { hint: refetch });
+    throw new ReleaseKitError('signature_malformed', `${fileName}.sig does not hold an Ed25519 signature and key id`, {
+      hint: refetch,
+    });
   }
   // Why try every trusted key and not just the named one: keyId is not signed; it only orders the
   // attempts and explains a failure. The signature alone decides.
@@ -120,11 +168,19 @@ export function verifyReleaseFile(fileName: string, bytes: Uint8Array, signature
   }
   const trusted = trustedKeys.map((k) => k.keyId).join(', ') || 'none';
   if (!trustedKeys.some((k) => k.keyId === claimedKeyId)) {
-    throw new ReleaseKitError('signature_unknown_key', `${fileName} is signed with key ${claimedKeyId}, which this installer does not trust (trusted keys: ${trusted})`, {
-      hint: `Use a package signed by the vendor. ${refetch}`,
-    });
+    throw new ReleaseKitError(
+      'signature_unknown_key',
+      `${fileName} is signed with key ${claimedKeyId}, which this installer does not trust (trusted keys: ${trusted})`,
+      {
+        hint: `Use a package signed by the vendor. ${refetch}`,
+      },
+    );
   }
-  throw new ReleaseKitError('signature_mismatch', `${fileName} does not match its signature by key ${claimedKeyId}: the file was changed after signing`, {
-    hint: `Do not use this package. ${refetch}`,
-  });
+  throw new ReleaseKitError(
+    'signature_mismatch',
+    `${fileName} does not match its signature by key ${claimedKeyId}: the file was changed after signing`,
+    {
+      hint: `Do not use this package. ${refetch}`,
+    },
+  );
 }

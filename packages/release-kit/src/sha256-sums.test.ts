@@ -9,9 +9,15 @@ const B = 'b'.repeat(64);
 
 describe('SHA256SUMS text', () => {
   it('is written sorted by path, as sha256sum writes it, and read back', () => {
-    const text = formatSha256Sums([{ path: 'z.txt', sha256: A }, { path: 'images/app.tar', sha256: B }]);
+    const text = formatSha256Sums([
+      { path: 'z.txt', sha256: A },
+      { path: 'images/app.tar', sha256: B },
+    ]);
     expect(text).toBe(`${B}  images/app.tar\n${A}  z.txt\n`);
-    expect([...parseSha256Sums(text)]).toEqual([['images/app.tar', B], ['z.txt', A]]);
+    expect([...parseSha256Sums(text)]).toEqual([
+      ['images/app.tar', B],
+      ['z.txt', A],
+    ]);
   });
 
   it('also reads the binary marker', () => {
@@ -36,20 +42,41 @@ describe('SHA256SUMS text', () => {
   it('refuses to write an unsafe path or a bad digest', () => {
     expect(() => formatSha256Sums([{ path: '../x', sha256: A }])).toThrow('not a plain relative path');
     expect(() => formatSha256Sums([{ path: 'x', sha256: 'abc' }])).toThrow('not a SHA-256');
-    expect(() => formatSha256Sums([{ path: 'x', sha256: A }, { path: 'x', sha256: B }])).toThrow('listed twice');
+    expect(() =>
+      formatSha256Sums([
+        { path: 'x', sha256: A },
+        { path: 'x', sha256: B },
+      ]),
+    ).toThrow('listed twice');
   });
 });
 
 describe('compareWithSums', () => {
   it('names missing, extra and changed files', () => {
-    const listed = new Map([['a', A], ['b', B], ['c', A]]);
-    expect(compareWithSums(listed, [{ path: 'a', sha256: A }, { path: 'b', sha256: A }, { path: 'd', sha256: B }])).toEqual({
+    const listed = new Map([
+      ['a', A],
+      ['b', B],
+      ['c', A],
+    ]);
+    expect(
+      compareWithSums(listed, [
+        { path: 'a', sha256: A },
+        { path: 'b', sha256: A },
+        { path: 'd', sha256: B },
+      ]),
+    ).toEqual({
       ok: false,
       missing: ['c'],
       extra: ['d'],
       mismatched: ['b'],
     });
-    expect(compareWithSums(listed, [{ path: 'a', sha256: A }, { path: 'b', sha256: B }, { path: 'c', sha256: A }]).ok).toBe(true);
+    expect(
+      compareWithSums(listed, [
+        { path: 'a', sha256: A },
+        { path: 'b', sha256: B },
+        { path: 'c', sha256: A },
+      ]).ok,
+    ).toBe(true);
   });
 });
 
@@ -64,7 +91,9 @@ describe('a folder against its SHA256SUMS', () => {
   it('matches what sha256sum -c accepts', async () => {
     const sums = formatSha256Sums(await hashTree(folder.path('pkg')));
     writeFileSync(folder.path('pkg/SHA256SUMS'), sums);
-    expect(execFileSync('sha256sum', ['-c', 'SHA256SUMS'], { cwd: folder.path('pkg') }).toString()).toBe('a.txt: OK\nimages/app.tar: OK\nlibrary/x/y.md: OK\n');
+    expect(execFileSync('sha256sum', ['-c', 'SHA256SUMS'], { cwd: folder.path('pkg') }).toString()).toBe(
+      'a.txt: OK\nimages/app.tar: OK\nlibrary/x/y.md: OK\n',
+    );
     expect((await verifyTreeAgainstSums(folder.path('pkg'), sums, { exclude: ['SHA256SUMS'] })).ok).toBe(true);
   });
 
@@ -73,6 +102,11 @@ describe('a folder against its SHA256SUMS', () => {
     folder.write({ 'pkg/a.txt': 'alpha!\n', 'pkg/extra.sh': 'rm -rf /\n' });
     (await import('node:fs')).rmSync(folder.path('pkg/library/x/y.md'));
     symlinkSync('/etc/passwd', folder.path('pkg/link'));
-    expect(await verifyTreeAgainstSums(folder.path('pkg'), sums)).toEqual({ ok: false, missing: ['library/x/y.md'], extra: ['extra.sh', 'link'], mismatched: ['a.txt'] });
+    expect(await verifyTreeAgainstSums(folder.path('pkg'), sums)).toEqual({
+      ok: false,
+      missing: ['library/x/y.md'],
+      extra: ['extra.sh', 'link'],
+      mismatched: ['a.txt'],
+    });
   });
 });

@@ -39,9 +39,13 @@ export function assertSafeRelativePath(p: string, source: string): void {
     /[\u0000-\u001f\u007f]/.test(p) ||
     p.split('/').some((segment) => segment === '' || segment === '.' || segment === '..');
   if (bad) {
-    throw new ReleaseKitError('unsafe_path', `${source} names the path ${JSON.stringify(p)}, which is not a plain relative path`, {
-      hint: 'The package was not made by the release tool or was altered; get it again from the vendor.',
-    });
+    throw new ReleaseKitError(
+      'unsafe_path',
+      `${source} names the path ${JSON.stringify(p)}, which is not a plain relative path`,
+      {
+        hint: 'The package was not made by the release tool or was altered; get it again from the vendor.',
+      },
+    );
   }
 }
 
@@ -50,7 +54,8 @@ export function formatSha256Sums(entries: readonly FileDigest[]): string {
   const sorted = [...entries].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   for (let i = 0; i < sorted.length; i++) {
     assertSafeRelativePath(sorted[i]!.path, 'SHA256SUMS');
-    if (!/^[0-9a-f]{64}$/.test(sorted[i]!.sha256)) throw new RangeError(`not a SHA-256 hex digest: ${sorted[i]!.sha256}`);
+    if (!/^[0-9a-f]{64}$/.test(sorted[i]!.sha256))
+      throw new RangeError(`not a SHA-256 hex digest: ${sorted[i]!.sha256}`);
     if (i > 0 && sorted[i - 1]!.path === sorted[i]!.path) throw new RangeError(`${sorted[i]!.path} is listed twice`);
   }
   return sorted.map((e) => `${e.sha256}  ${e.path}\n`).join('');
@@ -58,14 +63,17 @@ export function formatSha256Sums(entries: readonly FileDigest[]): string {
 
 /** Reads SHA256SUMS strictly: every line `<64 hex> <space or *><path>`, safe paths, no path twice. */
 export function parseSha256Sums(text: string, source = 'SHA256SUMS'): Map<string, string> {
-  if (text.length > MAX_SUMS_BYTES) throw new ReleaseKitError('invalid_sums', `${source} is larger than ${MAX_SUMS_BYTES} bytes`);
+  if (text.length > MAX_SUMS_BYTES)
+    throw new ReleaseKitError('invalid_sums', `${source} is larger than ${MAX_SUMS_BYTES} bytes`);
   const sums = new Map<string, string>();
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   lines.forEach((line, i) => {
     const match = LINE.exec(line);
     if (!match) {
-      throw new ReleaseKitError('invalid_sums', `${source} line ${i + 1} is not "<sha256>  <file>"`, { hint: 'The package was altered or damaged; get it again from the vendor.' });
+      throw new ReleaseKitError('invalid_sums', `${source} line ${i + 1} is not "<sha256>  <file>"`, {
+        hint: 'The package was altered or damaged; get it again from the vendor.',
+      });
     }
     const [, digest, file] = match as unknown as [string, string, string];
     assertSafeRelativePath(file, `${source} line ${i + 1}`);
@@ -81,7 +89,10 @@ export function compareWithSums(listed: ReadonlyMap<string, string>, found: read
   const foundMap = new Map(found.map((f) => [f.path, f.sha256]));
   const missing = [...listed.keys()].filter((p) => !foundMap.has(p)).sort();
   const extra = [...foundMap.keys()].filter((p) => !listed.has(p)).sort();
-  const mismatched = [...listed.entries()].filter(([p, digest]) => foundMap.has(p) && foundMap.get(p) !== digest).map(([p]) => p).sort();
+  const mismatched = [...listed.entries()]
+    .filter(([p, digest]) => foundMap.has(p) && foundMap.get(p) !== digest)
+    .map(([p]) => p)
+    .sort();
   return { ok: missing.length === 0 && extra.length === 0 && mismatched.length === 0, missing, extra, mismatched };
 }
 
@@ -112,7 +123,10 @@ export async function listTree(dir: string): Promise<{ files: string[]; others: 
 }
 
 /** Digests of every regular file below `dir` except `exclude` (paths relative to dir). */
-export async function hashTree(dir: string, options: { exclude?: readonly string[]; onBytes?: (n: number) => void } = {}): Promise<FileDigest[]> {
+export async function hashTree(
+  dir: string,
+  options: { exclude?: readonly string[]; onBytes?: (n: number) => void } = {},
+): Promise<FileDigest[]> {
   const exclude = new Set(options.exclude ?? []);
   const { files } = await listTree(dir);
   const digests: FileDigest[] = [];

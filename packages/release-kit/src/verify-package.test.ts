@@ -2,7 +2,13 @@ import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { releaseTrustedKeys } from './release-signature.ts';
-import { createTestFolder, createTestSigningKey, signTestPackage, writeTestPackage, type TestFolder } from './testing/index.ts';
+import {
+  createTestFolder,
+  createTestSigningKey,
+  signTestPackage,
+  writeTestPackage,
+  type TestFolder,
+} from './testing/index.ts';
 import { verifyPackage } from './verify-package.ts';
 
 const key = createTestSigningKey();
@@ -23,11 +29,14 @@ describe('verifyPackage', () => {
     expect(verified.signer.vendor).toBe(false);
   });
 
-  it('checks the signature before anything else: an unsigned package with a broken file is refused as unsigned', async () => {
-    rmSync(path.join(dir, 'SHA256SUMS.sig'));
-    writeFileSync(path.join(dir, 'compose.yaml'), 'tampered');
-    await expect(verifyPackage(dir, trusted)).rejects.toMatchObject({ code: 'signature_missing' });
-  });
+  it(
+    'checks the signature before anything else: an unsigned package with a broken ' + 'file is refused as unsigned',
+    async () => {
+      rmSync(path.join(dir, 'SHA256SUMS.sig'));
+      writeFileSync(path.join(dir, 'compose.yaml'), 'tampered');
+      await expect(verifyPackage(dir, trusted)).rejects.toMatchObject({ code: 'signature_missing' });
+    },
+  );
 
   it('refuses a package signed with a key not configured', async () => {
     await signTestPackage(dir, createTestSigningKey());
@@ -44,13 +53,18 @@ describe('verifyPackage', () => {
     writeFileSync(path.join(dir, 'compose.yaml'), 'services: {evil: {}}\n');
     rmSync(path.join(dir, 'install.sh'));
     writeFileSync(path.join(dir, 'backdoor.sh'), 'x');
-    await expect(verifyPackage(dir, trusted)).rejects.toThrow('the package files do not match SHA256SUMS: 1 changed (compose.yaml), 1 missing (install.sh), 1 not listed (backdoor.sh)');
+    await expect(verifyPackage(dir, trusted)).rejects.toThrow(
+      'the package files do not match SHA256SUMS: 1 changed (compose.yaml), 1 missing ' +
+        '(install.sh), 1 not listed (backdoor.sh)',
+    );
   });
 
   it('names a missing image archive', async () => {
     renameSync(path.join(dir, 'images/proxy.tar'), path.join(folder.dir, 'proxy.tar'));
     await signTestPackage(dir, key);
-    await expect(verifyPackage(dir, trusted)).rejects.toThrow('the package has no archive for the proxy image caddy:2.10.2-alpine (images/proxy.tar is not in SHA256SUMS)');
+    await expect(verifyPackage(dir, trusted)).rejects.toThrow(
+      'the package has no archive for the proxy image caddy:2.10.2-alpine (images/proxy.tar is not in SHA256SUMS)',
+    );
   });
 
   it('says when the folder is not a package at all', async () => {

@@ -24,7 +24,11 @@ export interface VerifiedPackage {
  * 4. every image the manifest names is listed and present.
  * Reading is bounded: only the small signed files are read whole before their signature is checked.
  */
-export async function verifyPackage(dir: string, trustedKeys: readonly TrustedKey[], options: { onBytes?: (n: number) => void } = {}): Promise<VerifiedPackage> {
+export async function verifyPackage(
+  dir: string,
+  trustedKeys: readonly TrustedKey[],
+  options: { onBytes?: (n: number) => void } = {},
+): Promise<VerifiedPackage> {
   const sumsText = await readSmallFile(path.join(dir, SUMS_FILE), MAX_SUMS_BYTES);
   const manifestText = await readSmallFile(path.join(dir, MANIFEST_FILE), 256 * 1024);
   if (sumsText === null || manifestText === null) {
@@ -40,29 +44,50 @@ export async function verifyPackage(dir: string, trustedKeys: readonly TrustedKe
 
   const manifest = parsePackageManifest(manifestText);
   const listed = parseSha256Sums(sumsText);
-  if (!listed.has(MANIFEST_FILE)) throw new ReleaseKitError('package_files', `${SUMS_FILE} does not list ${MANIFEST_FILE}`, { hint: 'Get the package again from the vendor.' });
+  if (!listed.has(MANIFEST_FILE))
+    throw new ReleaseKitError('package_files', `${SUMS_FILE} does not list ${MANIFEST_FILE}`, {
+      hint: 'Get the package again from the vendor.',
+    });
 
   const comparison = await verifyTreeAgainstSums(dir, sumsText, { exclude: UNLISTED_FILES, onBytes: options.onBytes });
   if (!comparison.ok) {
-    throw new ReleaseKitError('package_files', `the package files do not match ${SUMS_FILE}: ${describeComparison(comparison)}`, {
-      hint: 'Do not use this package. Get it and its .sha256 file again from the vendor and check it with `sha256sum -c`.',
-    });
+    throw new ReleaseKitError(
+      'package_files',
+      `the package files do not match ${SUMS_FILE}: ${describeComparison(comparison)}`,
+      {
+        hint:
+          'Do not use this package. Get it and its .sha256 file again from the vendor and ' +
+          'check it with `sha256sum -c`.',
+      },
+    );
   }
   for (const image of manifest.images) {
     if (!listed.has(image.archive)) {
-      throw new ReleaseKitError('missing_image', `the package has no archive for the ${image.role} image ${image.name}:${image.tag} (${image.archive} is not in ${SUMS_FILE})`, {
-        hint: 'Get the package again from the vendor.',
-      });
+      throw new ReleaseKitError(
+        'missing_image',
+        `the package has no archive for the ${image.role} image ${image.name}:${image.tag} ` +
+          `(${image.archive} is not in ${SUMS_FILE})`,
+        {
+          hint: 'Get the package again from the vendor.',
+        },
+      );
     }
   }
   return { dir, manifest, signer, manifestText };
 }
 
-/** "2 changed (images/app.tar, compose.yaml), 1 missing (install.sh), 1 not listed (notes.txt)": at most 5 names each. */
+/**
+ * "2 changed (images/app.tar, compose.yaml), 1 missing (install.sh), 1 not listed (notes.txt)": at most 5 names each.
+ */
 export function describeComparison(c: SumsComparison): string {
   const part = (label: string, files: string[]) =>
-    files.length === 0 ? null : `${files.length} ${label} (${files.slice(0, 5).join(', ')}${files.length > 5 ? `, and ${files.length - 5} more` : ''})`;
-  return [part('changed', c.mismatched), part('missing', c.missing), part('not listed', c.extra)].filter((p) => p !== null).join(', ');
+    files.length === 0
+      ? null
+      : `${files.length} ${label} ` +
+        `(${files.slice(0, 5).join(', ')}${files.length > 5 ? `, and ${files.length - 5} more` : ''})`;
+  return [part('changed', c.mismatched), part('missing', c.missing), part('not listed', c.extra)]
+    .filter((p) => p !== null)
+    .join(', ');
 }
 
 /** A file's text, or null when it does not exist; refuses files above `maxBytes` without reading them. */
@@ -77,7 +102,10 @@ export async function readSmallFile(file: string, maxBytes: number): Promise<str
   try {
     const stat = await handle.stat();
     if (!stat.isFile()) throw new ReleaseKitError('package_files', `${file} is not a regular file`);
-    if (stat.size > maxBytes) throw new ReleaseKitError('package_files', `${file} is larger than ${maxBytes} bytes`, { hint: 'Get the package again from the vendor.' });
+    if (stat.size > maxBytes)
+      throw new ReleaseKitError('package_files', `${file} is larger than ${maxBytes} bytes`, {
+        hint: 'Get the package again from the vendor.',
+      });
     return (await handle.readFile()).toString('utf8');
   } finally {
     await handle.close();

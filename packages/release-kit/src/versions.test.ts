@@ -1,15 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { ReleaseKitError } from './release-kit-error.ts';
-import { checkMinUpgradeFrom, compareVersions, decideUpgrade, explainUpgradeDecision, newestVersion, parseReleaseVersion } from './versions.ts';
+import {
+  checkMinUpgradeFrom,
+  compareVersions,
+  decideUpgrade,
+  explainUpgradeDecision,
+  newestVersion,
+  parseReleaseVersion,
+} from './versions.ts';
 
 describe('parseReleaseVersion', () => {
   it.each(['1.0.0', '0.1.0', '10.20.30', '2.0.0-rc.1', '1.4.0-alpha.10'])('accepts %s', (v) => {
     expect(parseReleaseVersion(v)).toBe(v);
   });
-  it.each(['v1.0.0', '1.0', '1', '01.0.0', '1.0.0.0', '', 'latest', '1.0.0-', ' 1.0.0x', '=1.0.0', '1.0.0+build.5'])('refuses %j naming it', (v) => {
-    expect(() => parseReleaseVersion(v, 'package version')).toThrow(ReleaseKitError);
-    expect(() => parseReleaseVersion(v, 'package version')).toThrow(`package version "${v}" is not a semantic version`);
-  });
+  it.each(['v1.0.0', '1.0', '1', '01.0.0', '1.0.0.0', '', 'latest', '1.0.0-', ' 1.0.0x', '=1.0.0', '1.0.0+build.5'])(
+    'refuses %j naming it',
+    (v) => {
+      expect(() => parseReleaseVersion(v, 'package version')).toThrow(ReleaseKitError);
+      expect(() => parseReleaseVersion(v, 'package version')).toThrow(
+        `package version "${v}" is not a semantic version`,
+      );
+    },
+  );
 });
 
 describe('compareVersions', () => {
@@ -39,8 +51,16 @@ describe('decideUpgrade', () => {
     ['1.2.0', offer('1.2.0'), { kind: 'same', version: '1.2.0' }],
     ['1.3.0', offer('1.2.0'), { kind: 'older', installed: '1.3.0', offered: '1.2.0' }],
     ['1.2.0', offer('1.2.0-rc.1'), { kind: 'older', installed: '1.2.0', offered: '1.2.0-rc.1' }],
-    ['1.0.0', offer('2.0.0', '1.5.0'), { kind: 'below-minimum', installed: '1.0.0', offered: '2.0.0', upgradeFirstTo: '1.5.0' }],
-    ['1.5.0-rc.1', offer('2.0.0', '1.5.0'), { kind: 'below-minimum', installed: '1.5.0-rc.1', offered: '2.0.0', upgradeFirstTo: '1.5.0' }],
+    [
+      '1.0.0',
+      offer('2.0.0', '1.5.0'),
+      { kind: 'below-minimum', installed: '1.0.0', offered: '2.0.0', upgradeFirstTo: '1.5.0' },
+    ],
+    [
+      '1.5.0-rc.1',
+      offer('2.0.0', '1.5.0'),
+      { kind: 'below-minimum', installed: '1.5.0-rc.1', offered: '2.0.0', upgradeFirstTo: '1.5.0' },
+    ],
     ['1.5.0', offer('2.0.0', '1.5.0'), { kind: 'upgrade', from: '1.5.0', to: '2.0.0' }],
     ['1.9.3', offer('2.0.0', '1.5.0'), { kind: 'upgrade', from: '1.9.3', to: '2.0.0' }],
   ] as const)('installed %s, package %j', (installed, offered, expected) => {
@@ -71,6 +91,8 @@ describe('checkMinUpgradeFrom', () => {
   it('accepts an older or equal minimum and refuses a newer one', () => {
     expect(() => checkMinUpgradeFrom('2.0.0', '1.0.0')).not.toThrow();
     expect(() => checkMinUpgradeFrom('2.0.0', '2.0.0')).not.toThrow();
-    expect(() => checkMinUpgradeFrom('2.0.0', '2.0.1')).toThrow('minUpgradeFrom 2.0.1 is newer than the release 2.0.0 itself');
+    expect(() => checkMinUpgradeFrom('2.0.0', '2.0.1')).toThrow(
+      'minUpgradeFrom 2.0.1 is newer than the release 2.0.0 itself',
+    );
   });
 });

@@ -41,7 +41,10 @@ export type UpgradeDecision =
  * signed manifest, never the file name)? Same version: nothing to do. Older: refused (a
  * downgrade is a restore). Below `minUpgradeFrom`: refused, naming the release to install first.
  */
-export function decideUpgrade(installed: string, offered: { version: string; minUpgradeFrom: string }): UpgradeDecision {
+export function decideUpgrade(
+  installed: string,
+  offered: { version: string; minUpgradeFrom: string },
+): UpgradeDecision {
   const from = parseReleaseVersion(installed, 'installed version');
   const to = parseReleaseVersion(offered.version, 'package version');
   const minimum = parseReleaseVersion(offered.minUpgradeFrom, 'minUpgradeFrom');
@@ -58,16 +61,28 @@ export function explainUpgradeDecision(decision: UpgradeDecision): { message: st
     case 'upgrade':
       return null;
     case 'same':
-      return { message: `already at ${decision.version}; nothing to upgrade`, hint: 'Run `install.sh status` to see the installation.' };
+      return {
+        message: `already at ${decision.version}; nothing to upgrade`,
+        hint: 'Run `install.sh status` to see the installation.',
+      };
     case 'older':
       return {
-        message: `the package holds ${decision.offered}, older than the installed ${decision.installed}; upgrade never goes back`,
-        hint: `To go back to ${decision.offered}, restore a backup taken on ${decision.offered}: run \`install.sh restore <backup>\` from the directory of ${packageFileName(decision.offered)}.`,
+        message:
+          `the package holds ${decision.offered}, older than the installed ` +
+          `${decision.installed}; upgrade never goes back`,
+        hint:
+          `To go back to ${decision.offered}, restore a backup taken on ` +
+          `${decision.offered}: run \`install.sh restore <backup>\` from the directory of ` +
+          `${packageFileName(decision.offered)}.`,
       };
     case 'below-minimum':
       return {
-        message: `${decision.offered} cannot be installed over ${decision.installed} directly; it upgrades only from ${decision.upgradeFirstTo} or later`,
-        hint: `Upgrade to ${decision.upgradeFirstTo} first (${packageFileName(decision.upgradeFirstTo)}), then to ${decision.offered}.`,
+        message:
+          `${decision.offered} cannot be installed over ${decision.installed} directly; it ` +
+          `upgrades only from ${decision.upgradeFirstTo} or later`,
+        hint:
+          `Upgrade to ${decision.upgradeFirstTo} first ` +
+          `(${packageFileName(decision.upgradeFirstTo)}), then to ${decision.offered}.`,
       };
   }
 }
@@ -75,9 +90,13 @@ export function explainUpgradeDecision(decision: UpgradeDecision): { message: st
 /** A manifest's own version rules: minUpgradeFrom may not be newer than the version itself. */
 export function checkMinUpgradeFrom(version: string, minUpgradeFrom: string): void {
   if (semver.gt(parseReleaseVersion(minUpgradeFrom, 'minUpgradeFrom'), parseReleaseVersion(version))) {
-    throw new ReleaseKitError('invalid_manifest', `minUpgradeFrom ${minUpgradeFrom} is newer than the release ${version} itself`, {
-      hint: 'minUpgradeFrom names the oldest installed version that may upgrade straight to this release.',
-    });
+    throw new ReleaseKitError(
+      'invalid_manifest',
+      `minUpgradeFrom ${minUpgradeFrom} is newer than the release ${version} itself`,
+      {
+        hint: 'minUpgradeFrom names the oldest installed version that may upgrade straight to this release.',
+      },
+    );
   }
 }
 

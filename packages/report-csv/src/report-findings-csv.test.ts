@@ -41,7 +41,9 @@ function parseCsv(csv: string): string[][] {
 
 describe('reportFindingsCsv', () => {
   it('streams each finding exactly once when the reader applies backpressure (2,000 findings of 10 KB)', async () => {
-    const findings = Array.from({ length: 2000 }, (_, i) => finding({ title: `Finding ${i}`, description: `${i} `.repeat(2500) }));
+    const findings = Array.from({ length: 2000 }, (_, i) =>
+      finding({ title: `Finding ${i}`, description: `${i} `.repeat(2500) }),
+    );
     const stream = reportFindingsCsv({ findings });
     // A slow reader: one chunk per turn of the event loop, so the source is asked to pause many times.
     const chunks: Buffer[] = [];
@@ -49,7 +51,9 @@ describe('reportFindingsCsv', () => {
       chunks.push(chunk as Buffer);
       await new Promise((resolve) => setImmediate(resolve));
     }
-    const rows = parseCsv(new TextDecoder('utf-8', { ignoreBOM: true }).decode(Buffer.concat(chunks)).replace(/^\uFEFF/, ''));
+    const rows = parseCsv(
+      new TextDecoder('utf-8', { ignoreBOM: true }).decode(Buffer.concat(chunks)).replace(/^\uFEFF/, ''),
+    );
     expect(rows).toHaveLength(2001);
     expect(rows.slice(1).map((r) => r[1])).toEqual(findings.map((f) => f.title));
   });
@@ -58,8 +62,22 @@ describe('reportFindingsCsv', () => {
     const csv = await text(
       reportFindingsCsv({
         findings: [
-          finding({ id: '11111111-1111-4111-8111-111111111111', title: 'SQL injection, "login"', cves: ['CVE-2021-44228', 'CVE-2022-22965'], cwes: [89], cvss: [{ version: '3.1', vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H', baseScore: 9.8 }] }),
-          finding({ title: 'Second', severity: 'low', description: 'line 1\nline 2', affectedAssets: [{ host: 'a.example', port: 443, protocol: 'tcp', url: 'https://a.example/x' }, { host: '10.0.0.5' }] }),
+          finding({
+            id: '11111111-1111-4111-8111-111111111111',
+            title: 'SQL injection, "login"',
+            cves: ['CVE-2021-44228', 'CVE-2022-22965'],
+            cwes: [89],
+            cvss: [{ version: '3.1', vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H', baseScore: 9.8 }],
+          }),
+          finding({
+            title: 'Second',
+            severity: 'low',
+            description: 'line 1\nline 2',
+            affectedAssets: [
+              { host: 'a.example', port: 443, protocol: 'tcp', url: 'https://a.example/x' },
+              { host: '10.0.0.5' },
+            ],
+          }),
         ],
       }),
     );
@@ -68,20 +86,33 @@ describe('reportFindingsCsv', () => {
     const rows = parseCsv(csv.slice(1));
     expect(rows[0]).toEqual([...CSV_COLUMNS]);
     expect(rows).toHaveLength(3);
-    expect(rows[1]!.slice(0, 9)).toEqual(['1', 'SQL injection, "login"', 'high', 'open', '3.1', 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H', '9.8', 'CVE-2021-44228\nCVE-2022-22965', 'CWE-89']);
+    expect(rows[1]!.slice(0, 9)).toEqual([
+      '1',
+      'SQL injection, "login"',
+      'high',
+      'open',
+      '3.1',
+      'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H',
+      '9.8',
+      'CVE-2021-44228\nCVE-2022-22965',
+      'CWE-89',
+    ]);
     expect(rows[2]![9]).toBe('a.example\n10.0.0.5');
     expect(rows[2]![10]).toBe('a.example:443/tcp https://a.example/x\n10.0.0.5');
     expect(rows[2]![11]).toBe('line 1\nline 2');
     expect(rows[1]![16]).toBe('11111111-1111-4111-8111-111111111111');
   });
 
-  it.each(['=HYPERLINK("http://evil")', '+1+1', '-2+3', '@SUM(A1)', '\t=1', '\r=1'])('neutralises the formula %j', async (evil) => {
-    expect(neutralizeFormula(evil)).toBe(`'${evil}`);
-    const csv = await text(reportFindingsCsv({ findings: [finding({ title: evil, description: evil })] }));
-    const rows = parseCsv(csv.slice(1));
-    expect(rows[1]![1]).toBe(`'${evil}`);
-    expect(rows[1]![11]).toBe(`'${evil}`);
-  });
+  it.each(['=HYPERLINK("http://evil")', '+1+1', '-2+3', '@SUM(A1)', '\t=1', '\r=1'])(
+    'neutralises the formula %j',
+    async (evil) => {
+      expect(neutralizeFormula(evil)).toBe(`'${evil}`);
+      const csv = await text(reportFindingsCsv({ findings: [finding({ title: evil, description: evil })] }));
+      const rows = parseCsv(csv.slice(1));
+      expect(rows[1]![1]).toBe(`'${evil}`);
+      expect(rows[1]![11]).toBe(`'${evil}`);
+    },
+  );
 
   it('leaves ordinary text and Unicode alone', async () => {
     const csv = await text(reportFindingsCsv({ findings: [finding({ title: 'Übersicht: مرحبا 👩‍💻' })] }));

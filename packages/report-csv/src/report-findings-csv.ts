@@ -36,7 +36,11 @@ export function neutralizeFormula(cell: string): string {
 }
 
 function assetText(a: AffectedAsset): string {
-  const place = [a.host ?? '', a.port !== undefined && a.port !== null ? `:${a.port}` : '', a.protocol ? `/${a.protocol}` : ''].join('');
+  const place = [
+    a.host ?? '',
+    a.port !== undefined && a.port !== null ? `:${a.port}` : '',
+    a.protocol ? `/${a.protocol}` : '',
+  ].join('');
   return [place, a.url, a.parameter ? `parameter ${a.parameter}` : ''].filter((p) => p).join(' ');
 }
 
@@ -48,7 +52,12 @@ function primaryCvss(f: ReportDocumentFinding) {
 function row(f: ReportDocumentFinding, index: number): string[] {
   const cvss = primaryCvss(f);
   const hosts = [...new Set(f.affectedAssets.map((a) => a.host).filter((h): h is string => !!h))];
-  const source = f.source.kind === 'scanner' ? `${f.source.scanner ?? 'scanner'}:${f.source.ruleId ?? ''}` : f.source.kind === 'template' ? `template:${f.source.templateKey ?? f.source.templateId ?? ''}` : 'manual';
+  const source =
+    f.source.kind === 'scanner'
+      ? `${f.source.scanner ?? 'scanner'}:${f.source.ruleId ?? ''}`
+      : f.source.kind === 'template'
+        ? `template:${f.source.templateKey ?? f.source.templateId ?? ''}`
+        : 'manual';
   return [
     String(index + 1),
     f.title,
@@ -75,7 +84,13 @@ function row(f: ReportDocumentFinding, index: number): string[] {
  * doubled), UTF-8 with a byte-order mark so Excel picks the encoding, streamed row by row.
  */
 export function reportFindingsCsv(doc: Pick<ReportDocument, 'findings'>): Readable {
-  const csv = stringify({ header: true, columns: [...CSV_COLUMNS], bom: true, record_delimiter: 'windows', quoted_match: /[\s,"']/ });
+  const csv = stringify({
+    header: true,
+    columns: [...CSV_COLUMNS],
+    bom: true,
+    record_delimiter: 'windows',
+    quoted_match: /[\s,"']/,
+  });
   const findings = doc.findings;
   let i = 0;
   // Why a pull-driven source: thousands of findings with long text are written as the client reads.

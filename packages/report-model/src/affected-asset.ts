@@ -8,14 +8,23 @@ import { TEXT_LIMITS } from './text.ts';
  */
 export const AffectedAssetSchema = Type.Object(
   {
-    host: Type.Optional(Type.String({ maxLength: TEXT_LIMITS.host, description: 'Host name or IP address (not a URL).' })),
+    host: Type.Optional(
+      Type.String({ maxLength: TEXT_LIMITS.host, description: 'Host name or IP address (not a URL).' }),
+    ),
     ip: Type.Optional(Type.String({ maxLength: 100, description: 'The IP address, when `host` is a name.' })),
     port: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 65535 }), Type.Null()])),
     protocol: Type.Optional(Type.String({ maxLength: 20, description: 'Transport protocol: tcp, udp, ...' })),
     service: Type.Optional(Type.String({ maxLength: 200, description: 'Service name: http, ssh, ...' })),
-    url: Type.Optional(Type.String({ maxLength: TEXT_LIMITS.url, description: 'The location on the host: a URL for web findings.' })),
+    url: Type.Optional(
+      Type.String({ maxLength: TEXT_LIMITS.url, description: 'The location on the host: a URL for web findings.' }),
+    ),
     parameter: Type.Optional(Type.String({ maxLength: 2000 })),
-    evidence: Type.Optional(Type.String({ maxLength: TEXT_LIMITS.assetEvidence, description: 'Scanner output, request/response or notes for this asset.' })),
+    evidence: Type.Optional(
+      Type.String({
+        maxLength: TEXT_LIMITS.assetEvidence,
+        description: 'Scanner output, request/response or notes for this asset.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -25,14 +34,23 @@ export const AffectedAssetListSchema = Type.Array(AffectedAssetSchema, { maxItem
 
 /** Identity of an affected asset: the same host, port, protocol, URL and parameter is the same place. */
 export function affectedAssetKey(a: AffectedAsset): string {
-  return JSON.stringify([a.host ?? '', a.port ?? null, (a.protocol ?? '').toLowerCase(), a.url ?? '', a.parameter ?? '']);
+  return JSON.stringify([
+    a.host ?? '',
+    a.port ?? null,
+    (a.protocol ?? '').toLowerCase(),
+    a.url ?? '',
+    a.parameter ?? '',
+  ]);
 }
 
 /**
  * Adds `incoming` to `existing`: new places are appended; at a known place, evidence that is not
  * there yet is appended. Nothing is removed. Returns the merged list and how many places were new.
  */
-export function mergeAffectedAssets(existing: readonly AffectedAsset[], incoming: readonly AffectedAsset[]): { assets: AffectedAsset[]; added: number; changed: boolean } {
+export function mergeAffectedAssets(
+  existing: readonly AffectedAsset[],
+  incoming: readonly AffectedAsset[],
+): { assets: AffectedAsset[]; added: number; changed: boolean } {
   const assets = existing.map((a) => ({ ...a }));
   const index = new Map(assets.map((a, i) => [affectedAssetKey(a), i]));
   let added = 0;
@@ -68,8 +86,13 @@ const TRUNCATED = '\n[further evidence not kept: this asset reached the evidence
  * allows (so what an import stores can always be sent back through the API).
  */
 export function appendEvidence(current: string | undefined, addition: string): string {
-  if (!current) return addition.length <= TEXT_LIMITS.assetEvidence ? addition : addition.slice(0, TEXT_LIMITS.assetEvidence - TRUNCATED.length) + TRUNCATED;
+  if (!current)
+    return addition.length <= TEXT_LIMITS.assetEvidence
+      ? addition
+      : addition.slice(0, TEXT_LIMITS.assetEvidence - TRUNCATED.length) + TRUNCATED;
   if (current.endsWith(TRUNCATED)) return current;
   const joined = `${current}\n\n---\n\n${addition}`;
-  return joined.length <= TEXT_LIMITS.assetEvidence ? joined : joined.slice(0, TEXT_LIMITS.assetEvidence - TRUNCATED.length) + TRUNCATED;
+  return joined.length <= TEXT_LIMITS.assetEvidence
+    ? joined
+    : joined.slice(0, TEXT_LIMITS.assetEvidence - TRUNCATED.length) + TRUNCATED;
 }

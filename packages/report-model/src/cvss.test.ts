@@ -16,9 +16,12 @@ describe('scoreCvssVector', () => {
     if (temporal !== null) expect(s.temporal).toBe(temporal);
   });
 
-  it.each(['CVSS:3.1/AV:X/AC:L', 'CVSS:3.1/AV:N', 'nonsense', 'CVSS:9.9/AV:N', ''])('refuses %j with a message', (vector) => {
-    expect(() => scoreCvssVector(vector)).toThrow(/CVSS/);
-  });
+  it.each(['CVSS:3.1/AV:X/AC:L', 'CVSS:3.1/AV:N', 'nonsense', 'CVSS:9.9/AV:N', ''])(
+    'refuses %j with a message',
+    (vector) => {
+      expect(() => scoreCvssVector(vector)).toThrow(/CVSS/);
+    },
+  );
 
   it('tells versions by prefix', () => {
     expect(cvssVersionOfVector('CVSS:4.0/AV:N')).toBe('4.0');
@@ -29,6 +32,8 @@ describe('scoreCvssVector', () => {
 
 describe('scoreCvssVector messages', () => {
   it('names an unknown metric value as an invalid vector', () => {
-    expect(() => scoreCvssVector('CVSS:3.1/AV:Q/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H')).toThrow(/is not a valid CVSS 3\.1 vector/);
+    expect(() => scoreCvssVector('CVSS:3.1/AV:Q/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H')).toThrow(
+      /is not a valid CVSS 3\.1 vector/,
+    );
   });
 });

@@ -14,7 +14,9 @@ const Score = Type.Number({ minimum: 0, maximum: 10 });
 export const CvssSchema = Type.Object(
   {
     version: CvssVersionSchema,
-    vector: Type.Union([Type.String({ maxLength: 300 }), Type.Null()], { description: 'The vector (v2 without prefix, v3 and v4 with `CVSS:x.y/`); null when only a score is known.' }),
+    vector: Type.Union([Type.String({ maxLength: 300 }), Type.Null()], {
+      description: 'The vector (v2 without prefix, v3 and v4 with `CVSS:x.y/`); null when only a score is known.',
+    }),
     baseScore: Type.Union([Score, Type.Null()], { description: 'null when only a vector is known.' }),
     temporalScore: Type.Optional(Type.Union([Score, Type.Null()])),
     temporalVector: Type.Optional(Type.Union([Type.String({ maxLength: 300 }), Type.Null()])),
@@ -80,7 +82,9 @@ export function scoreCvssVector(vector: string): CvssScores {
   } catch (err) {
     throw new Error(`"${vector}" is not a valid CVSS ${version} vector: ${(err as Error).message}`);
   }
-  if (typeof scores.base !== 'number' || Number.isNaN(scores.base)) throw new Error(`"${vector}" lacks base metrics of CVSS ${version}`);
-  const temporal = typeof scores.temporal === 'number' ? scores.temporal : typeof scores.threat === 'number' ? scores.threat : null;
+  if (typeof scores.base !== 'number' || Number.isNaN(scores.base))
+    throw new Error(`"${vector}" lacks base metrics of CVSS ${version}`);
+  const temporal =
+    typeof scores.temporal === 'number' ? scores.temporal : typeof scores.threat === 'number' ? scores.threat : null;
   return { version, base: scores.base, temporal };
 }

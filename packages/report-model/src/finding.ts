@@ -4,7 +4,11 @@ import { CvssSchema } from './cvss.ts';
 import { SeveritySchema } from './severity.ts';
 import { MarkdownText, TEXT_LIMITS, Title, Uuid } from './text.ts';
 
-export const CveIdSchema = Type.String({ pattern: '^CVE-\\d{4}-\\d{4,}$', maxLength: 30, description: 'CVE-YYYY-NNNN...' });
+export const CveIdSchema = Type.String({
+  pattern: '^CVE-\\d{4}-\\d{4,}$',
+  maxLength: 30,
+  description: 'CVE-YYYY-NNNN...',
+});
 export const CweIdSchema = Type.Integer({ minimum: 1, maximum: 100_000, description: 'CWE number (79 for CWE-79).' });
 
 /**
@@ -35,7 +39,9 @@ export const FINDING_SOURCE_KINDS = ['manual', 'template', 'scanner'] as const;
 export const FindingSourceSchema = Type.Object(
   {
     kind: Type.Enum([...FINDING_SOURCE_KINDS]),
-    templateKey: Type.Optional(Type.String({ maxLength: 300, description: 'Global library key of the template it came from.' })),
+    templateKey: Type.Optional(
+      Type.String({ maxLength: 300, description: 'Global library key of the template it came from.' }),
+    ),
     templateId: Type.Optional(Uuid),
     scanner: Type.Optional(Type.String({ maxLength: 50 })),
     scannerVersion: Type.Optional(Type.String({ maxLength: 100 })),
@@ -57,5 +63,18 @@ export type Finding = Type.Static<typeof FindingSchema>;
 
 /** An empty finding's values; imports and the Markdown reader start from these. */
 export function emptyFinding(title: string, severity: Finding['severity']): Finding {
-  return { title, severity, cvss: [], cves: [], cwes: [], description: '', impact: '', remediation: '', references: [], status: 'open', affectedAssets: [], source: { kind: 'manual' } };
+  return {
+    title,
+    severity,
+    cvss: [],
+    cves: [],
+    cwes: [],
+    description: '',
+    impact: '',
+    remediation: '',
+    references: [],
+    status: 'open',
+    affectedAssets: [],
+    source: { kind: 'manual' },
+  };
 }

@@ -1,6 +1,34 @@
-export { SEVERITIES, SEVERITIES_DESCENDING, SeveritySchema, compareSeverityDescending, isSeverity, maxSeverity, severityFromCvssScore, severityRank, type Severity } from './severity.ts';
-export { CVSS_VERSIONS, CvssSchema, CvssVersionSchema, cvssVersionOfVector, normalizeCvssVector, parseCvssScore, scoreCvssVector, type Cvss, type CvssScores, type CvssVersion } from './cvss.ts';
-export { AffectedAssetListSchema, AffectedAssetSchema, affectedAssetKey, appendEvidence, mergeAffectedAssets, type AffectedAsset } from './affected-asset.ts';
+export {
+  SEVERITIES,
+  SEVERITIES_DESCENDING,
+  SeveritySchema,
+  compareSeverityDescending,
+  isSeverity,
+  maxSeverity,
+  severityFromCvssScore,
+  severityRank,
+  type Severity,
+} from './severity.ts';
+export {
+  CVSS_VERSIONS,
+  CvssSchema,
+  CvssVersionSchema,
+  cvssVersionOfVector,
+  normalizeCvssVector,
+  parseCvssScore,
+  scoreCvssVector,
+  type Cvss,
+  type CvssScores,
+  type CvssVersion,
+} from './cvss.ts';
+export {
+  AffectedAssetListSchema,
+  AffectedAssetSchema,
+  affectedAssetKey,
+  appendEvidence,
+  mergeAffectedAssets,
+  type AffectedAsset,
+} from './affected-asset.ts';
 export {
   CveIdSchema,
   CweIdSchema,
@@ -36,7 +64,16 @@ export {
   type ReportStatus,
   type ReportTemplateTab,
 } from './report.ts';
-export { DEFAULT_REPORT_STYLE, PAGE_SIZES, ReportStyleProperties, ReportStyleSchema, resolveReportStyle, type PageSize, type ReportStyle, type ResolvedReportStyle } from './report-style.ts';
+export {
+  DEFAULT_REPORT_STYLE,
+  PAGE_SIZES,
+  ReportStyleProperties,
+  ReportStyleSchema,
+  resolveReportStyle,
+  type PageSize,
+  type ReportStyle,
+  type ResolvedReportStyle,
+} from './report-style.ts';
 export {
   LibraryItemRefSchema,
   ReportDocumentFindingSchema,

@@ -1,23 +1,39 @@
 import { Type } from 'typebox';
 import { FindingProperties } from './finding.ts';
-import { EvidenceRefSchema, ProjectProperties, ReportLinkProperties, ReportProperties, ReportTabProperties } from './report.ts';
+import {
+  EvidenceRefSchema,
+  ProjectProperties,
+  ReportLinkProperties,
+  ReportProperties,
+  ReportTabProperties,
+} from './report.ts';
 import { Uuid } from './text.ts';
 
 const Evidence = Type.Array(EvidenceRefSchema, { maxItems: 1000 });
 
-export const ReportDocumentTabSchema = Type.Object({ ...ReportTabProperties, evidence: Evidence }, { additionalProperties: false });
+export const ReportDocumentTabSchema = Type.Object(
+  { ...ReportTabProperties, evidence: Evidence },
+  { additionalProperties: false },
+);
 export type ReportDocumentTab = Type.Static<typeof ReportDocumentTabSchema>;
 
 export const ReportDocumentLinkSchema = Type.Object(ReportLinkProperties, { additionalProperties: false });
 export type ReportDocumentLink = Type.Static<typeof ReportDocumentLinkSchema>;
 
 /** A finding as a document holds it: every field, plus its evidence images. `id` when read from a workspace. */
-export const ReportDocumentFindingSchema = Type.Object({ id: Type.Optional(Uuid), ...FindingProperties, evidence: Evidence }, { additionalProperties: false });
+export const ReportDocumentFindingSchema = Type.Object(
+  { id: Type.Optional(Uuid), ...FindingProperties, evidence: Evidence },
+  { additionalProperties: false },
+);
 export type ReportDocumentFinding = Type.Static<typeof ReportDocumentFindingSchema>;
 
 /** A library item a report names (style or template): by global key when it has one, else by name. */
 export const LibraryItemRefSchema = Type.Object(
-  { id: Type.Optional(Uuid), key: Type.Union([Type.String({ maxLength: 300 }), Type.Null()]), name: Type.String({ maxLength: 300 }) },
+  {
+    id: Type.Optional(Uuid),
+    key: Type.Union([Type.String({ maxLength: 300 }), Type.Null()]),
+    name: Type.String({ maxLength: 300 }),
+  },
   { additionalProperties: false },
 );
 export type LibraryItemRef = Type.Static<typeof LibraryItemRefSchema>;
@@ -32,9 +48,17 @@ export const ReportDocumentSchema = Type.Object(
   {
     id: Type.Optional(Uuid),
     ...ReportProperties,
-    client: Type.Object({ id: Type.Optional(Uuid), name: Type.String({ minLength: 1, maxLength: 300 }) }, { additionalProperties: false }),
+    client: Type.Object(
+      { id: Type.Optional(Uuid), name: Type.String({ minLength: 1, maxLength: 300 }) },
+      { additionalProperties: false },
+    ),
     project: Type.Object(
-      { id: Type.Optional(Uuid), name: ProjectProperties.name, startDate: ProjectProperties.startDate, endDate: ProjectProperties.endDate },
+      {
+        id: Type.Optional(Uuid),
+        name: ProjectProperties.name,
+        startDate: ProjectProperties.startDate,
+        endDate: ProjectProperties.endDate,
+      },
       { additionalProperties: false },
     ),
     style: Type.Union([LibraryItemRefSchema, Type.Null()]),

@@ -11,20 +11,43 @@ export type PageSize = (typeof PAGE_SIZES)[number];
 export const ReportStyleProperties = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
   description: Type.String({ maxLength: 10_000 }),
-  fonts: Type.Object({ heading: Type.Optional(FontName), body: Type.Optional(FontName), mono: Type.Optional(FontName) }, { additionalProperties: false }),
-  colors: Type.Object({ primary: Type.Optional(Hex), secondary: Type.Optional(Hex), text: Type.Optional(Hex), tableHeader: Type.Optional(Hex) }, { additionalProperties: false }),
+  fonts: Type.Object(
+    { heading: Type.Optional(FontName), body: Type.Optional(FontName), mono: Type.Optional(FontName) },
+    { additionalProperties: false },
+  ),
+  colors: Type.Object(
+    {
+      primary: Type.Optional(Hex),
+      secondary: Type.Optional(Hex),
+      text: Type.Optional(Hex),
+      tableHeader: Type.Optional(Hex),
+    },
+    { additionalProperties: false },
+  ),
   severityColors: Type.Object(
-    { critical: Type.Optional(Hex), high: Type.Optional(Hex), medium: Type.Optional(Hex), low: Type.Optional(Hex), info: Type.Optional(Hex) },
+    {
+      critical: Type.Optional(Hex),
+      high: Type.Optional(Hex),
+      medium: Type.Optional(Hex),
+      low: Type.Optional(Hex),
+      info: Type.Optional(Hex),
+    },
     { additionalProperties: false },
   ),
   coverPage: Type.Object(
-    { title: Type.Optional(Type.String({ maxLength: 500 })), subtitle: Type.Optional(Type.String({ maxLength: 500 })), showLogo: Type.Optional(Type.Boolean()) },
+    {
+      title: Type.Optional(Type.String({ maxLength: 500 })),
+      subtitle: Type.Optional(Type.String({ maxLength: 500 })),
+      showLogo: Type.Optional(Type.Boolean()),
+    },
     { additionalProperties: false },
   ),
   headerText: Type.String({ maxLength: 500 }),
   footerText: Type.String({ maxLength: 500 }),
   pageSize: Type.Enum([...PAGE_SIZES]),
-  logoImageId: Type.Union([Uuid, Type.Null()], { description: 'An evidence image used as the logo on the cover page.' }),
+  logoImageId: Type.Union([Uuid, Type.Null()], {
+    description: 'An evidence image used as the logo on the cover page.',
+  }),
 };
 
 export const ReportStyleSchema = Type.Object(
@@ -75,7 +98,11 @@ export function resolveReportStyle(style: ReportStyle | null | undefined): Resol
     fonts: { ...d.fonts, ...style.fonts },
     colors: { ...d.colors, ...style.colors },
     severityColors: { ...d.severityColors, ...style.severityColors },
-    coverPage: { title: style.coverPage?.title ?? null, subtitle: style.coverPage?.subtitle ?? null, showLogo: style.coverPage?.showLogo ?? true },
+    coverPage: {
+      title: style.coverPage?.title ?? null,
+      subtitle: style.coverPage?.subtitle ?? null,
+      showLogo: style.coverPage?.showLogo ?? true,
+    },
     headerText: style.headerText ?? d.headerText,
     footerText: style.footerText ?? d.footerText,
     pageSize: style.pageSize ?? d.pageSize,

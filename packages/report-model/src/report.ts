@@ -5,7 +5,11 @@ export const REPORT_STATUSES = ['draft', 'review', 'final'] as const;
 export const ReportStatusSchema = Type.Enum([...REPORT_STATUSES]);
 export type ReportStatus = (typeof REPORT_STATUSES)[number];
 
-export const LanguageSchema = Type.String({ pattern: '^[a-z]{2}(-[A-Z]{2})?$', maxLength: 5, description: 'BCP 47 language, e.g. `en` or `de-DE`.' });
+export const LanguageSchema = Type.String({
+  pattern: '^[a-z]{2}(-[A-Z]{2})?$',
+  maxLength: 5,
+  description: 'BCP 47 language, e.g. `en` or `de-DE`.',
+});
 
 export const ReportProperties = {
   title: Title(),
@@ -26,7 +30,12 @@ export const ProjectProperties = {
 };
 
 export const ClientContactSchema = Type.Object(
-  { name: Type.String({ maxLength: 200 }), email: Type.Optional(Type.String({ maxLength: 320 })), phone: Type.Optional(Type.String({ maxLength: 50 })), role: Type.Optional(Type.String({ maxLength: 200 })) },
+  {
+    name: Type.String({ maxLength: 200 }),
+    email: Type.Optional(Type.String({ maxLength: 320 })),
+    phone: Type.Optional(Type.String({ maxLength: 50 })),
+    role: Type.Optional(Type.String({ maxLength: 200 })),
+  },
   { additionalProperties: false },
 );
 
@@ -67,5 +76,8 @@ export const EvidenceRefSchema = Type.Object(
 export type EvidenceRef = Type.Static<typeof EvidenceRefSchema>;
 
 /** A report template: the tabs a new report starts with. */
-export const ReportTemplateTabSchema = Type.Object({ title: Title(300), content: Type.Optional(MarkdownText(TEXT_LIMITS.tabContent)) }, { additionalProperties: false });
+export const ReportTemplateTabSchema = Type.Object(
+  { title: Title(300), content: Type.Optional(MarkdownText(TEXT_LIMITS.tabContent)) },
+  { additionalProperties: false },
+);
 export type ReportTemplateTab = Type.Static<typeof ReportTemplateTabSchema>;

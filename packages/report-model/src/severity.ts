@@ -7,7 +7,9 @@ export type Severity = (typeof SEVERITIES)[number];
 /** Most severe first: the order reports list findings and summaries in. */
 export const SEVERITIES_DESCENDING: readonly Severity[] = [...SEVERITIES].reverse();
 
-export const SeveritySchema = Type.Enum(['critical', 'high', 'medium', 'low', 'info'], { description: 'critical, high, medium, low or info.' });
+export const SeveritySchema = Type.Enum(['critical', 'high', 'medium', 'low', 'info'], {
+  description: 'critical, high, medium, low or info.',
+});
 
 const RANK: Readonly<Record<Severity, number>> = { info: 0, low: 1, medium: 2, high: 3, critical: 4 };
 

@@ -23,4 +23,5 @@ export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 86
 export const IsoDate = Type.String({ format: 'date' });
 
 export const Title = (maxLength: number = TEXT_LIMITS.title) => Type.String({ minLength: 1, maxLength });
-export const MarkdownText = (maxLength: number = TEXT_LIMITS.markdown, description = 'Markdown.') => Type.String({ maxLength, description });
+export const MarkdownText = (maxLength: number = TEXT_LIMITS.markdown, description = 'Markdown.') =>
+  Type.String({ maxLength, description });

@@ -65,11 +65,19 @@ describe('affected assets: host is the host name or address, url the location (S
   });
 
   it('keeps the IP beside a host name and drops it when it is the host', () => {
-    expect(toAffectedAsset({ asset: { id: 'http://dvwa_dvwa_1/index.php', ip: '172.18.0.2' }, severity: 'low', url: 'http://dvwa_dvwa_1/index.php' })).toEqual({
+    expect(
+      toAffectedAsset({
+        asset: { id: 'http://dvwa_dvwa_1/index.php', ip: '172.18.0.2' },
+        severity: 'low',
+        url: 'http://dvwa_dvwa_1/index.php',
+      }),
+    ).toEqual({
       host: 'dvwa_dvwa_1',
       ip: '172.18.0.2',
       url: 'http://dvwa_dvwa_1/index.php',
     });
-    expect(toAffectedAsset({ asset: { id: '10.0.0.5', ip: '10.0.0.5' }, severity: 'low', port: 445, protocol: 'tcp' })).toEqual({ host: '10.0.0.5', port: 445, protocol: 'tcp' });
+    expect(
+      toAffectedAsset({ asset: { id: '10.0.0.5', ip: '10.0.0.5' }, severity: 'low', port: 445, protocol: 'tcp' }),
+    ).toEqual({ host: '10.0.0.5', port: 445, protocol: 'tcp' });
   });
 });

@@ -13,13 +13,21 @@ export function evidenceText(o: CompleteOccurrence): string {
   const parts = [
     o.detail ? o.detail.trimEnd() : null,
     o.compliance
-      ? `Compliance result: ${o.compliance.result}${o.compliance.actualValue ? `\nActual value: ${o.compliance.actualValue}` : ''}${o.compliance.policyValue ? `\nPolicy value: ${o.compliance.policyValue}` : ''}`
+      ? `Compliance result: ` +
+        `${o.compliance.result}${o.compliance.actualValue ? `\nActual value: ${o.compliance.actualValue}` : ''}${o.compliance.policyValue ? `\nPolicy value: ${o.compliance.policyValue}` : ''}`
       : null,
     section('Output', e.output),
     section('Request', e.request),
     section('Response', e.response),
-    ...(e.additionalExchanges ?? []).flatMap((x, i) => [section(`Request ${i + 2}`, x.request), section(`Response ${i + 2}`, x.response)]),
-    ...(e.interactions ?? []).map((x) => `Interaction: ${x.type}${x.originIp ? ` from ${x.originIp}` : ''}${x.lookupHost ? ` (${x.lookupHost})` : ''}${x.time ? ` at ${x.time}` : ''}`),
+    ...(e.additionalExchanges ?? []).flatMap((x, i) => [
+      section(`Request ${i + 2}`, x.request),
+      section(`Response ${i + 2}`, x.response),
+    ]),
+    ...(e.interactions ?? []).map(
+      (x) =>
+        `Interaction: ` +
+        `${x.type}${x.originIp ? ` from ${x.originIp}` : ''}${x.lookupHost ? ` (${x.lookupHost})` : ''}${x.time ? ` at ${x.time}` : ''}`,
+    ),
     e.extracted && e.extracted.length ? `Extracted:\n${e.extracted.join('\n')}` : null,
     section('Reproduce with', e.curl),
   ].filter((p): p is string => p !== null);
@@ -82,7 +90,8 @@ export function affectedAssetsOf(finding: CompleteFinding): AffectedAsset[] {
     const key = affectedAssetKey(asset);
     const seen = byKey.get(key);
     if (!seen) byKey.set(key, asset);
-    else if (asset.evidence && asset.evidence !== seen.evidence) seen.evidence = appendEvidence(seen.evidence, asset.evidence);
+    else if (asset.evidence && asset.evidence !== seen.evidence)
+      seen.evidence = appendEvidence(seen.evidence, asset.evidence);
   }
   return [...byKey.values()];
 }

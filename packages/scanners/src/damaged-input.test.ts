@@ -14,7 +14,21 @@ function random(seed: number): () => number {
 
 const validator = Compile(NormalizedFindingSchema);
 
-const INSERTIONS = ['<', '>', '&', ']]>', '<!--', '"', '\u0000', '</', '<!DOCTYPE x [<!ENTITY a "b">]>', '{', '[', '\\', '\n'];
+const INSERTIONS = [
+  '<',
+  '>',
+  '&',
+  ']]>',
+  '<!--',
+  '"',
+  '\u0000',
+  '</',
+  '<!DOCTYPE x [<!ENTITY a "b">]>',
+  '{',
+  '[',
+  '\\',
+  '\n',
+];
 
 /** Truncations, flipped bytes and inserted markup: every outcome must be a result or a ScanParseError. */
 function damage(bytes: Uint8Array, next: () => number): Uint8Array {

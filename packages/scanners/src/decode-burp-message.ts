@@ -14,7 +14,11 @@ let scratch = Buffer.allocUnsafe(LIMITS.httpMessageChars * 4);
  * are kept and the body is replaced by a marker; the result is capped at LIMITS.httpMessageChars.
  * Returns undefined for an empty message (the occurrence is kept without it).
  */
-export function decodeBurpMessage(content: string, base64: boolean, maxChars: number = LIMITS.httpMessageChars): string | undefined {
+export function decodeBurpMessage(
+  content: string,
+  base64: boolean,
+  maxChars: number = LIMITS.httpMessageChars,
+): string | undefined {
   if (!base64) return content.trim() === '' ? undefined : retainText(content, maxChars);
 
   // Why decode only a prefix: a response can be megabytes and we keep maxChars characters at most;

@@ -15,6 +15,7 @@ export function dedentText(text: string): string {
     if (indent < common) common = indent;
   }
   if (common === 0 || common === Number.POSITIVE_INFINITY) return trimmed;
-  for (let i = 1; i < lines.length; i++) lines[i] = lines[i].slice(Math.min(common, lines[i].length - lines[i].trimStart().length));
+  for (let i = 1; i < lines.length; i++)
+    lines[i] = lines[i].slice(Math.min(common, lines[i].length - lines[i].trimStart().length));
   return lines.join('\n');
 }

@@ -16,8 +16,17 @@ describe('detectFormat on every fixture', () => {
 describe('detectFormat', () => {
   it.each<[string, string, ScanFormat | null]>([
     ['a BOM and whitespace', '\ufeff \n<?xml version="1.0"?><nmaprun/>', 'nmap'],
-    ['a DOCTYPE with an internal subset', '<?xml version="1.0"?>\n<!DOCTYPE issues [\n<!ELEMENT issues (issue*)>\n<!ATTLIST issues a CDATA ">">\n]>\n<issues/>', 'burp'],
-    ['comments and processing instructions', '<?xml version="1.0"?><?xml-stylesheet href="x"?><!-- <issues> --><NessusClientData_v2>', 'nessus'],
+    [
+      'a DOCTYPE with an internal subset',
+      '<?xml version="1.0"?>\n<!DOCTYPE issues [\n<!ELEMENT issues (issue*)>\n<!ATTLIST ' +
+        'issues a CDATA ">">\n]>\n<issues/>',
+      'burp',
+    ],
+    [
+      'comments and processing instructions',
+      '<?xml version="1.0"?><?xml-stylesheet href="x"?><!-- <issues> --><NessusClientData_v2>',
+      'nessus',
+    ],
     ['junk before the declaration', 'SPDX: x\n<?xml version="1.0"?>\n<nmaprun>', 'nmap'],
     ['no declaration', '<NessusClientData_v2><Report/></NessusClientData_v2>', 'nessus'],
     ['JSON lines', '\n{"template-id":"x"}', 'nuclei'],

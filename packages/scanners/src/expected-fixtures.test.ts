@@ -1,6 +1,13 @@
 import { Compile } from 'typebox/compile';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { NormalizedFindingSchema, parseScan, type CompleteFinding, type CompleteOccurrence, type ParseResult, type ScanFormat } from './index.ts';
+import {
+  NormalizedFindingSchema,
+  parseScan,
+  type CompleteFinding,
+  type CompleteOccurrence,
+  type ParseResult,
+  type ScanFormat,
+} from './index.ts';
 import { maxSeverity, SEVERITIES } from '@service/report-model';
 import { loadExpected, readFixture, type ExpectedFile } from './testing/scan-fixtures.ts';
 
@@ -14,7 +21,12 @@ const expected = loadExpected();
 const validateFinding = Compile(NormalizedFindingSchema);
 
 /** Facts about other importers' rules, not ours (SCANNERS.md explains the differences). */
-const IGNORED_KEYS = new Set(['defectdojo_equivalent_findings', 'defectdojo_equivalent_severity_findings', 'defectdojo_note', 'cross_check']);
+const IGNORED_KEYS = new Set([
+  'defectdojo_equivalent_findings',
+  'defectdojo_equivalent_severity_findings',
+  'defectdojo_note',
+  'cross_check',
+]);
 
 interface Subject {
   file: string;
@@ -27,7 +39,11 @@ type Check = (subject: Subject, value: unknown) => void;
 const allOccurrences = (result: ParseResult): CompleteOccurrence[] => result.findings.flatMap((f) => f.occurrences);
 const isOpenPort = (finding: CompleteFinding): boolean => finding.checkType === 'open-port';
 
-function tally<T>(items: readonly T[], keyOf: (item: T) => string | undefined, zeroKeys: readonly string[] = []): Record<string, number> {
+function tally<T>(
+  items: readonly T[],
+  keyOf: (item: T) => string | undefined,
+  zeroKeys: readonly string[] = [],
+): Record<string, number> {
   const counts: Record<string, number> = Object.fromEntries(zeroKeys.map((key) => [key, 0]));
   for (const item of items) {
     const key = keyOf(item);
@@ -62,8 +78,10 @@ const FILE_CHECKS: Record<string, Check> = {
     expect(allOccurrences(result)).toHaveLength(value as number);
     expect(result.stats.occurrences).toBe(value);
   },
-  severity_occurrences: ({ result }, value) => expect(tally(allOccurrences(result), (o) => o.severity, SEVERITIES)).toEqual(value),
-  severity_findings: ({ result }, value) => expect(tally(result.findings, (f) => f.severity, SEVERITIES)).toEqual(value),
+  severity_occurrences: ({ result }, value) =>
+    expect(tally(allOccurrences(result), (o) => o.severity, SEVERITIES)).toEqual(value),
+  severity_findings: ({ result }, value) =>
+    expect(tally(result.findings, (f) => f.severity, SEVERITIES)).toEqual(value),
   severity_findings_first_occurrence: ({ result }, value) =>
     expect(tally(result.findings, (f) => f.occurrences[0]?.severity, SEVERITIES)).toEqual(value),
 
@@ -85,8 +103,10 @@ const FILE_CHECKS: Record<string, Check> = {
   burp_version: ({ result }, value) => expect(result.scannerVersion).toBe(value),
   distinct_hosts: ({ result, format }, value) =>
     expect(distinct(allOccurrences(result).map((o) => hostOf(format, o)))).toHaveLength(value as number),
-  distinct_host_ips: ({ result }, value) => expect(distinct(allOccurrences(result).map((o) => o.asset.ip))).toHaveLength(value as number),
-  confidence_occurrences: ({ result }, value) => expect(tally(allOccurrences(result), (o) => o.confidence)).toEqual(value),
+  distinct_host_ips: ({ result }, value) =>
+    expect(distinct(allOccurrences(result).map((o) => o.asset.ip))).toHaveLength(value as number),
+  confidence_occurrences: ({ result }, value) =>
+    expect(tally(allOccurrences(result), (o) => o.confidence)).toEqual(value),
   requestresponse_pairs: (s, value) => expect(statsOf(s, 'burp').requestResponsePairs).toBe(value),
   base64_false_present: (s, value) => expect(statsOf(s, 'burp').base64FalsePresent).toBe(value),
 
@@ -107,7 +127,8 @@ const FILE_CHECKS: Record<string, Check> = {
     expect(s.result.findings.filter((f) => !isOpenPort(f)).flatMap((f) => f.occurrences)).toHaveLength(value as number);
     expect(statsOf(s, 'nmap').vulnersOccurrences).toBe(value);
   },
-  vulners_findings: ({ result }, value) => expect(result.findings.filter((f) => !isOpenPort(f))).toHaveLength(value as number),
+  vulners_findings: ({ result }, value) =>
+    expect(result.findings.filter((f) => !isOpenPort(f))).toHaveLength(value as number),
   port_states: (s, value) => expect(statsOf(s, 'nmap').portStates).toEqual(value),
   nse_scripts: (s, value) => expect(statsOf(s, 'nmap').nseScripts).toEqual(value),
 
@@ -164,17 +185,32 @@ function checkSpot({ format, result }: Subject, spot: Record<string, unknown>): 
         expect(f.occurrences, label).toHaveLength(value as number);
         break;
       case 'hosts':
-        expectDistinctValues(distinct(f.occurrences.map((o) => hostOf(format, o))), value, spot.hosts_count, `${label} hosts`);
+        expectDistinctValues(
+          distinct(f.occurrences.map((o) => hostOf(format, o))),
+          value,
+          spot.hosts_count,
+          `${label} hosts`,
+        );
         break;
       case 'ports':
         // Why `?? 0`: the model leaves the port out for host-level results; EXPECTED writes them as port 0.
-        expectDistinctValues(distinct(f.occurrences.map((o) => `${o.port ?? 0}/${o.protocol ?? ''}`)), value, spot.ports_count, `${label} ports`);
+        expectDistinctValues(
+          distinct(f.occurrences.map((o) => `${o.port ?? 0}/${o.protocol ?? ''}`)),
+          value,
+          spot.ports_count,
+          `${label} ports`,
+        );
         break;
       case 'paths':
         expectDistinctValues(distinct(f.occurrences.map((o) => o.path)), value, spot.paths_count, `${label} paths`);
         break;
       case 'matched_at':
-        expectDistinctValues(distinct(f.occurrences.map((o) => o.url)), value, spot.matched_at_count, `${label} matched_at`);
+        expectDistinctValues(
+          distinct(f.occurrences.map((o) => o.url)),
+          value,
+          spot.matched_at_count,
+          `${label} matched_at`,
+        );
         break;
       case 'cves':
         expect(f.cves, label).toEqual(value);
@@ -206,7 +242,8 @@ function checkSpot({ format, result }: Subject, spot: Record<string, unknown>): 
         expect(firstOccurrence.compliance?.result, label).toBe(value);
         break;
       default:
-        if (!SPOT_KEYS_HANDLED_WITH_LISTS.has(key)) throw new Error(`No checker for spot check field "${key}"; add one to expected-fixtures.test.ts`);
+        if (!SPOT_KEYS_HANDLED_WITH_LISTS.has(key))
+          throw new Error(`No checker for spot check field "${key}"; add one to expected-fixtures.test.ts`);
     }
   }
 }
@@ -248,7 +285,8 @@ describe.each(Object.entries(expected.files))('%s', (file: string, facts: Expect
 
   it.each(Object.keys(facts).filter((key) => !IGNORED_KEYS.has(key)))('reproduces %s', (key) => {
     const check = FILE_CHECKS[key];
-    if (check === undefined) throw new Error(`No checker for EXPECTED.json key "${key}"; add one to expected-fixtures.test.ts`);
+    if (check === undefined)
+      throw new Error(`No checker for EXPECTED.json key "${key}"; add one to expected-fixtures.test.ts`);
     check(subject, facts[key]);
   });
 

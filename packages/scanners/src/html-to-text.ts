@@ -18,7 +18,23 @@ const NAMED_ENTITIES: Readonly<Record<string, string>> = {
 };
 
 /** Elements after which a line break belongs in plain text. */
-const BLOCK_ELEMENTS = new Set(['p', 'div', 'br', 'ul', 'ol', 'table', 'tr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'blockquote']);
+const BLOCK_ELEMENTS = new Set([
+  'p',
+  'div',
+  'br',
+  'ul',
+  'ol',
+  'table',
+  'tr',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'pre',
+  'blockquote',
+]);
 
 /**
  * Burp's issue texts are small HTML fragments (p, b, ul/li, a, br, table). This turns them into
@@ -63,7 +79,15 @@ export function htmlToText(html: string): string {
       }
     } else if (name === 'li') {
       if (!closing) out += '\n- ';
-    } else if (name === 'p' || name === 'ul' || name === 'ol' || name === 'pre' || name === 'table' || name === 'blockquote' || /^h[1-6]$/.test(name)) {
+    } else if (
+      name === 'p' ||
+      name === 'ul' ||
+      name === 'ol' ||
+      name === 'pre' ||
+      name === 'table' ||
+      name === 'blockquote' ||
+      /^h[1-6]$/.test(name)
+    ) {
       out += '\n\n';
     } else if (BLOCK_ELEMENTS.has(name)) {
       out += '\n';
@@ -93,7 +117,8 @@ export function decodeHtmlEntities(text: string): string {
   if (!text.includes('&')) return text;
   return text.replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]{2,8});/gi, (entity, body: string) => {
     if (body[0] === '#') {
-      const code = body[1] === 'x' || body[1] === 'X' ? Number.parseInt(body.slice(2), 16) : Number.parseInt(body.slice(1), 10);
+      const code =
+        body[1] === 'x' || body[1] === 'X' ? Number.parseInt(body.slice(2), 16) : Number.parseInt(body.slice(1), 10);
       return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : entity;
     }
     return NAMED_ENTITIES[body.toLowerCase()] ?? entity;

@@ -23,7 +23,10 @@ describe('NormalizedFindingSchema for hand-written findings', () => {
     ['a CWE given as text', { ...minimal, cwes: ['CWE-79'] }],
     ['an occurrence without asset', { ...minimal, occurrences: [{ port: 80 }] }],
     ['a port out of range', { ...minimal, occurrences: [{ asset: { id: 'a' }, port: 70_000 }] }],
-    ['evidence over 1 MiB', { ...minimal, occurrences: [{ asset: { id: 'a' }, evidence: { output: 'x'.repeat(LIMITS.evidenceChars + 1) } }] }],
+    [
+      'evidence over 1 MiB',
+      { ...minimal, occurrences: [{ asset: { id: 'a' }, evidence: { output: 'x'.repeat(LIMITS.evidenceChars + 1) } }] },
+    ],
   ])('rejects %s', (_label, value) => {
     expect(validator.Check(value)).toBe(false);
   });

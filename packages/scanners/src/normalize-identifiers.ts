@@ -26,7 +26,11 @@ export function toStringList(value: unknown): string[] {
     for (const item of value) if (typeof item === 'string' || typeof item === 'number') out.push(String(item));
     return out;
   }
-  if (typeof value === 'string') return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (typeof value === 'string')
+    return value
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
   if (typeof value === 'number') return [String(value)];
   return [];
 }

@@ -131,7 +131,9 @@ export const NormalizedFindingSchema = Type.Object(
     remediationHtml: Type.Optional(text(LIMITS.textChars)),
     references: Type.Optional(Type.Array(text(LIMITS.referenceChars), { maxItems: LIMITS.references })),
     cves: Type.Optional(
-      Type.Array(Type.String({ pattern: '^[Cc][Vv][Ee]-[0-9]{4}-[0-9]{4,}$', maxLength: 32 }), { maxItems: LIMITS.cves }),
+      Type.Array(Type.String({ pattern: '^[Cc][Vv][Ee]-[0-9]{4}-[0-9]{4,}$', maxLength: 32 }), {
+        maxItems: LIMITS.cves,
+      }),
     ),
     cwes: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: 1_000_000 }), { maxItems: LIMITS.cwes })),
     cvss: Type.Optional(Type.Array(CvssSchema, { maxItems: LIMITS.cvssEntries })),

@@ -14,14 +14,28 @@ function burp(issues: string): BurpParseResult {
 }
 
 const issue = (fields: Record<string, string>, extra = '') =>
-  `<issue>${Object.entries({ type: '1', name: 'N', host: 'https://app.example', path: '/', location: '/', severity: 'Low', confidence: 'Firm', ...fields })
-    .map(([key, value]) => (key === 'host' ? `<host ip="192.0.2.1">${value}</host>` : `<${key}><![CDATA[${value}]]></${key}>`))
+  `<issue>${Object.entries({
+    type: '1',
+    name: 'N',
+    host: 'https://app.example',
+    path: '/',
+    location: '/',
+    severity: 'Low',
+    confidence: 'Firm',
+    ...fields,
+  })
+    .map(([key, value]) =>
+      key === 'host' ? `<host ip="192.0.2.1">${value}</host>` : `<${key}><![CDATA[${value}]]></${key}>`,
+    )
     .join('')}${extra}</issue>`;
 
 describe('BurpParser', () => {
   it('keys extension-generated issues by type and name, others by type (rule B3)', () => {
     const result = burp(
-      issue({ type: '134217728', name: 'Ext A' }) + issue({ type: '134217728', name: 'Ext B' }) + issue({ type: '5', name: 'X' }) + issue({ type: '5', name: 'X', severity: 'High' }),
+      issue({ type: '134217728', name: 'Ext A' }) +
+        issue({ type: '134217728', name: 'Ext B' }) +
+        issue({ type: '5', name: 'X' }) +
+        issue({ type: '5', name: 'X', severity: 'High' }),
     );
     expect(result.findings.map((f) => [f.groupKey, f.severity, f.occurrences.length])).toEqual([
       ['134217728|Ext A', 'low', 1],
@@ -33,7 +47,15 @@ describe('BurpParser', () => {
   });
 
   it('maps host, path, parameter and confidence onto the occurrence', () => {
-    const result = burp(issue({ host: 'https://app.example:8443', path: '/a[0]/b', location: '/a[0]/b [q parameter]', confidence: 'Tentative', severity: 'Information' }));
+    const result = burp(
+      issue({
+        host: 'https://app.example:8443',
+        path: '/a[0]/b',
+        location: '/a[0]/b [q parameter]',
+        confidence: 'Tentative',
+        severity: 'Information',
+      }),
+    );
     const [occurrence] = result.findings[0].occurrences;
     expect(occurrence).toMatchObject({
       asset: { id: 'https://app.example:8443', ip: '192.0.2.1', hostname: 'app.example' },
@@ -51,7 +73,9 @@ describe('BurpParser', () => {
 
   it('decodes base64 only when the element says so and keeps every exchange and interaction', () => {
     const exchange = (request: string, response: string, b64: boolean) =>
-      `<requestresponse><request method="GET" base64="${b64}"><![CDATA[${request}]]></request><response base64="${b64}"><![CDATA[${response}]]></response></requestresponse>`;
+      `<requestresponse><request method="GET" ` +
+      `base64="${b64}"><![CDATA[${request}]]></request><response ` +
+      `base64="${b64}"><![CDATA[${response}]]></response></requestresponse>`;
     const result = burp(
       issue(
         {},
@@ -71,7 +95,12 @@ describe('BurpParser', () => {
   });
 
   it('keeps an occurrence whose response is missing or empty', () => {
-    const result = burp(issue({}, '<requestresponse><request base64="true"></request><response base64="true"></response></requestresponse>'));
+    const result = burp(
+      issue(
+        {},
+        '<requestresponse><request base64="true"></request><response base64="true"></response></requestresponse>',
+      ),
+    );
     expect(result.findings[0].occurrences).toHaveLength(1);
     expect(result.findings[0].occurrences[0].evidence).toBeUndefined();
   });
@@ -82,7 +111,9 @@ describe('BurpParser', () => {
         issueBackground: '<p>Bad &amp; worse</p><ul><li>one</li><li>two</li></ul>',
         remediationBackground: '<p>Fix it</p>',
         references: '<ul><li><a href="https://r.example/1">R1</a></li></ul>',
-        vulnerabilityClassifications: '<ul><li><a href="https://cwe.mitre.org/data/definitions/79.html">CWE-79: XSS</a></li><li>CWE-116: Encoding</li></ul>',
+        vulnerabilityClassifications:
+          '<ul><li><a href="https://cwe.mitre.org/data/definitions/79.html">CWE-79: ' +
+          'XSS</a></li><li>CWE-116: Encoding</li></ul>',
         issueDetail: 'The <b>q</b> parameter.',
       }),
     );
@@ -103,8 +134,17 @@ describe('decodeBurpMessage', () => {
   });
 
   it('keeps the headers of a binary body and replaces the body with a marker', () => {
-    const bytes = new Uint8Array([...utf8('HTTP/1.1 200 OK\r\nContent-Type: image/png\r\n\r\n'), 0x89, 0x50, 0x00, 0x01, 0x02]);
-    expect(decodeBurpMessage(base64(bytes), true)).toBe('HTTP/1.1 200 OK\r\nContent-Type: image/png\r\n\r\n[binary body omitted: 5 bytes]');
+    const bytes = new Uint8Array([
+      ...utf8('HTTP/1.1 200 OK\r\nContent-Type: image/png\r\n\r\n'),
+      0x89,
+      0x50,
+      0x00,
+      0x01,
+      0x02,
+    ]);
+    expect(decodeBurpMessage(base64(bytes), true)).toBe(
+      'HTTP/1.1 200 OK\r\nContent-Type: image/png\r\n\r\n[binary body omitted: 5 bytes]',
+    );
   });
 
   it('caps a large message', () => {

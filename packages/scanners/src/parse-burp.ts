@@ -2,7 +2,14 @@ import { decodeBurpMessage } from './decode-burp-message.ts';
 import { extractLinks, htmlToText } from './html-to-text.ts';
 import { LIMITS } from './limits.ts';
 import type { FindingSeed } from './merge-occurrences.ts';
-import type { Asset, CompleteOccurrence, Confidence, Evidence, HttpExchange, Interaction } from './normalized-finding.ts';
+import type {
+  Asset,
+  CompleteOccurrence,
+  Confidence,
+  Evidence,
+  HttpExchange,
+  Interaction,
+} from './normalized-finding.ts';
 import type { BurpParseResult, BurpStats } from './parse-result.ts';
 import { retainText } from './retain-text.ts';
 import type { Severity } from '@service/report-model';
@@ -11,7 +18,13 @@ import { XmlScanParser } from './xml-scan-parser.ts';
 /** Burp's shared type for issues raised by extensions; their key needs the name too (rule B3). */
 const EXTENSION_ISSUE_TYPE = '134217728';
 
-const SEVERITY: Readonly<Record<string, Severity>> = { high: 'high', medium: 'medium', low: 'low', information: 'info', info: 'info' };
+const SEVERITY: Readonly<Record<string, Severity>> = {
+  high: 'high',
+  medium: 'medium',
+  low: 'low',
+  information: 'info',
+  info: 'info',
+};
 const CONFIDENCE: Readonly<Record<string, Confidence>> = { certain: 'Certain', firm: 'Firm', tentative: 'Tentative' };
 
 /** Direct children of <issue> read as text. Backgrounds only matter for a finding's first occurrence. */
@@ -162,7 +175,8 @@ export class BurpParser extends XmlScanParser {
         } else if (field !== null) {
           const key = COLLABORATOR_FIELDS.get(field);
           const value = text.trim();
-          if (key !== undefined && value !== '') interaction[key] = retainText(value, key === 'lookupHost' ? 500 : key === 'type' ? 50 : 64);
+          if (key !== undefined && value !== '')
+            interaction[key] = retainText(value, key === 'lookupHost' ? 500 : key === 'type' ? 50 : 64);
         }
         return;
       }
@@ -204,7 +218,8 @@ export class BurpParser extends XmlScanParser {
     if (name !== 'request' && name !== 'response') return false;
     this.fieldBase64 = attributes.base64 === 'true';
     if (attributes.base64 === 'false') this.stats.base64FalsePresent = true;
-    if (name === 'request' && attributes.method) (this.exchange as HttpExchange).method = retainText(attributes.method, 32);
+    if (name === 'request' && attributes.method)
+      (this.exchange as HttpExchange).method = retainText(attributes.method, 32);
     this.field = name;
     return true;
   }
@@ -215,7 +230,9 @@ export class BurpParser extends XmlScanParser {
     const type = (fields.get('type') ?? '').trim();
     const name = (fields.get('name') ?? '').trim();
     if (type === '' && name === '') {
-      this.warnings.add(`Issue ${fields.get('serialNumber')?.trim() ?? '(no serial number)'} has neither type nor name; skipped.`);
+      this.warnings.add(
+        `Issue ${fields.get('serialNumber')?.trim() ?? '(no serial number)'} has neither type nor name; skipped.`,
+      );
       return;
     }
     const severityText = (fields.get('severity') ?? '').trim();
@@ -225,7 +242,10 @@ export class BurpParser extends XmlScanParser {
       severity = 'info';
     }
 
-    const occurrence: CompleteOccurrence = { asset: this.assetOf((fields.get('host') ?? '').trim(), issue.hostIp.trim()), severity };
+    const occurrence: CompleteOccurrence = {
+      asset: this.assetOf((fields.get('host') ?? '').trim(), issue.hostIp.trim()),
+      severity,
+    };
     const origin = parseOrigin(occurrence.asset.id);
     if (origin !== null) {
       occurrence.port = origin.port;
@@ -244,7 +264,8 @@ export class BurpParser extends XmlScanParser {
 
     const detailHtml = fields.get('issueDetail')?.trim() ?? '';
     let detail = detailHtml === '' ? '' : htmlToText(detailHtml);
-    if (issue.detailItems.length > 0) detail += (detail === '' ? '' : '\n\n') + issue.detailItems.map((item) => `- ${item}`).join('\n');
+    if (issue.detailItems.length > 0)
+      detail += (detail === '' ? '' : '\n\n') + issue.detailItems.map((item) => `- ${item}`).join('\n');
     if (detail !== '') occurrence.detail = retainText(detail, LIMITS.textChars);
     if (detailHtml !== '') occurrence.detailHtml = retainText(detailHtml, LIMITS.textChars);
     const evidence = evidenceOf(issue);
@@ -255,12 +276,20 @@ export class BurpParser extends XmlScanParser {
       const cwe = Number(match[1]);
       if (cwe > 0) cwes.push(cwe);
     }
-    const references = extractLinks(fields.get('references') ?? '').map((link) => retainText(link, LIMITS.referenceChars));
+    const references = extractLinks(fields.get('references') ?? '').map((link) =>
+      retainText(link, LIMITS.referenceChars),
+    );
 
-    this.merger.add(groupKey, occurrence, severityText, () => this.seedFinding(fields, type, name, severity, severityText, confidence), {
-      cwes,
-      references,
-    });
+    this.merger.add(
+      groupKey,
+      occurrence,
+      severityText,
+      () => this.seedFinding(fields, type, name, severity, severityText, confidence),
+      {
+        cwes,
+        references,
+      },
+    );
   }
 
   private seedFinding(
@@ -272,7 +301,10 @@ export class BurpParser extends XmlScanParser {
     confidence: Confidence | undefined,
   ): FindingSeed {
     const backgroundHtml = fields.get('issueBackground')?.trim() ?? '';
-    const remediationHtml = [fields.get('remediationDetail')?.trim() ?? '', fields.get('remediationBackground')?.trim() ?? '']
+    const remediationHtml = [
+      fields.get('remediationDetail')?.trim() ?? '',
+      fields.get('remediationBackground')?.trim() ?? '',
+    ]
       .filter((part) => part !== '')
       .join('\n');
     const remediation = [fields.get('remediationDetail') ?? '', fields.get('remediationBackground') ?? '']
@@ -337,7 +369,8 @@ function parseOrigin(host: string): { scheme: string; hostname: string; port: nu
  */
 function parameterOf(location: string, path: string): string | null {
   const suffix = path !== '' && location.startsWith(path) ? location.slice(path.length) : null;
-  const match = suffix !== null ? /^\s*\[([^\]]*(?:\][^\]]*)*)\]\s*$/.exec(suffix) : /\s\[([^[\]]+)\]\s*$/.exec(location);
+  const match =
+    suffix !== null ? /^\s*\[([^\]]*(?:\][^\]]*)*)\]\s*$/.exec(suffix) : /\s\[([^[\]]+)\]\s*$/.exec(location);
   return match === null || match[1].trim() === '' ? null : match[1].trim();
 }
 

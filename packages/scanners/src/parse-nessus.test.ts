@@ -25,10 +25,14 @@ describe('NessusParser', () => {
   it('groups compliance checks by plugin and check name, keeping every result', () => {
     const check = (name: string, result: string, severity: number) =>
       item(
-        `port="0" svc_name="general" protocol="" severity="${severity}" pluginID="21157" pluginName="Unix Compliance Checks" pluginFamily="Policy Compliance"`,
+        `port="0" svc_name="general" protocol="" severity="${severity}" pluginID="21157" ` +
+          `pluginName="Unix Compliance Checks" pluginFamily="Policy Compliance"`,
         `<compliance>true</compliance><cm:compliance-check-name>${name}</cm:compliance-check-name><cm:compliance-result>${result}</cm:compliance-result>` +
-          `<cm:compliance-actual-value>actual ${result}</cm:compliance-actual-value><cm:compliance-policy-value>expected</cm:compliance-policy-value>` +
-          `<cm:compliance-info>Why ${name} matters</cm:compliance-info><cm:compliance-solution>Fix ${name}</cm:compliance-solution>` +
+          (`<cm:compliance-actual-value>actual ` +
+            `${result}</cm:compliance-actual-value><cm:compliance-policy-value>expected</cm:compliance-policy-value>`) +
+          (`<cm:compliance-info>Why ${name} ` +
+            `matters</cm:compliance-info><cm:compliance-solution>Fix ` +
+            `${name}</cm:compliance-solution>`) +
           `<description>generic</description>`,
       );
     const result = nessus(
@@ -46,13 +50,21 @@ describe('NessusParser', () => {
       ['10.0.0.1', 'high', 'FAILED', undefined, undefined],
       ['10.0.0.2', 'info', 'PASSED', undefined, undefined],
     ]);
-    expect(a.occurrences[0].compliance).toEqual({ result: 'FAILED', actualValue: 'actual FAILED', policyValue: 'expected' });
+    expect(a.occurrences[0].compliance).toEqual({
+      result: 'FAILED',
+      actualValue: 'actual FAILED',
+      policyValue: 'expected',
+    });
     expect(result.stats.complianceResults).toEqual({ FAILED: 1, PASSED: 2, WARNING: 1 });
   });
 
   it('skips pluginID 0 placeholders and counts them', () => {
     const result = nessus(
-      host('h', item('port="22" protocol="tcp" severity="0" pluginID="0" pluginName=""') + item('port="22" protocol="tcp" severity="1" pluginID="5" pluginName="Five"')),
+      host(
+        'h',
+        item('port="22" protocol="tcp" severity="0" pluginID="0" pluginName=""') +
+          item('port="22" protocol="tcp" severity="1" pluginID="5" pluginName="Five"'),
+      ),
     );
     expect(result.stats).toMatchObject({ reportItems: 2, skippedPluginId0: 1, occurrences: 1, hostsWithFindings: 1 });
     expect(result.findings.map((f) => f.ruleId)).toEqual(['5']);
@@ -71,8 +83,13 @@ describe('NessusParser', () => {
           '<plugin_output>out</plugin_output><risk_factor>Medium</risk_factor>',
       );
     const result = nessus(
-      host('a', vuln(2, ['CVE-2024-0002', 'cve-2024-0001']), '<tag name="host-ip">10.0.0.1</tag><tag name="HOST_START_TIMESTAMP">1715652600</tag><tag name="mac-address">aa:bb\ncc:dd</tag>') +
-        host('b', vuln(4, ['CVE-2024-0001', 'CVE-2024-0003'])),
+      host(
+        'a',
+        vuln(2, ['CVE-2024-0002', 'cve-2024-0001']),
+        '<tag name="host-ip">10.0.0.1</tag><tag ' +
+          'name="HOST_START_TIMESTAMP">1715652600</tag><tag ' +
+          'name="mac-address">aa:bb\ncc:dd</tag>',
+      ) + host('b', vuln(4, ['CVE-2024-0001', 'CVE-2024-0003'])),
     );
     const [finding] = result.findings;
     expect(finding.title).toBe('OpenSSL < 3');
@@ -89,7 +106,13 @@ describe('NessusParser', () => {
       { version: '4.0', vector: 'CVSS:4.0/AV:N/AC:L/AT:N/PR:N/UI:N/VC:H/VI:N/VA:N/SC:N/SI:N/SA:N', baseScore: 8.7 },
     ]);
     const [first] = finding.occurrences;
-    expect(first).toMatchObject({ port: 443, protocol: 'tcp', service: 'http', firstSeen: '2024-05-14T02:10:00.000Z', evidence: { output: 'out' } });
+    expect(first).toMatchObject({
+      port: 443,
+      protocol: 'tcp',
+      service: 'http',
+      firstSeen: '2024-05-14T02:10:00.000Z',
+      evidence: { output: 'out' },
+    });
     expect(first.asset).toEqual({ id: 'a', ip: '10.0.0.1', mac: 'aa:bb' });
     expect(result.stats.riskFactors).toEqual({ Medium: 2 });
   });
@@ -98,9 +121,19 @@ describe('NessusParser', () => {
     const result = nessus(
       host(
         'h',
-        item('port="0" svc_name="general" protocol="tcp" severity="0" pluginID="19506" pluginName="Nessus Scan Information"', '<plugin_output>Nessus version : 10.7.3\n</plugin_output>') +
-          item('port="80" svc_name="www?" protocol="tcp" severity="2" pluginID="9" pluginName="Nine"', '<plugin_output>one</plugin_output>') +
-          item('port="80" svc_name="www?" protocol="tcp" severity="2" pluginID="9" pluginName="Nine"', '<plugin_output>two</plugin_output>'),
+        item(
+          'port="0" svc_name="general" protocol="tcp" severity="0" pluginID="19506" ' +
+            'pluginName="Nessus Scan Information"',
+          '<plugin_output>Nessus version : 10.7.3\n</plugin_output>',
+        ) +
+          item(
+            'port="80" svc_name="www?" protocol="tcp" severity="2" pluginID="9" pluginName="Nine"',
+            '<plugin_output>one</plugin_output>',
+          ) +
+          item(
+            'port="80" svc_name="www?" protocol="tcp" severity="2" pluginID="9" pluginName="Nine"',
+            '<plugin_output>two</plugin_output>',
+          ),
       ),
     );
     expect(result.scannerVersion).toBe('10.7.3');
@@ -121,14 +154,28 @@ describe('NessusParser', () => {
 
   it('removes the indentation of re-indented exports from finding texts', () => {
     const result = nessus(
-      host('h', item('port="1" protocol="tcp" severity="1" pluginID="3" pluginName="Three"', '<description>\n        First line\n        second line\n          indented\n    </description>')),
+      host(
+        'h',
+        item(
+          'port="1" protocol="tcp" severity="1" pluginID="3" pluginName="Three"',
+          '<description>\n        First line\n        second line\n          indented\n    </description>',
+        ),
+      ),
     );
     expect(result.findings[0].description).toBe('First line\nsecond line\n  indented');
   });
 
   it('keeps a very large plugin output, truncated to the evidence cap', () => {
     const output = 'x'.repeat(6 * 1024 * 1024);
-    const result = nessus(host('h', item('port="1" protocol="tcp" severity="1" pluginID="3" pluginName="Three"', `<plugin_output>${output}</plugin_output>`)));
+    const result = nessus(
+      host(
+        'h',
+        item(
+          'port="1" protocol="tcp" severity="1" pluginID="3" pluginName="Three"',
+          `<plugin_output>${output}</plugin_output>`,
+        ),
+      ),
+    );
     const kept = result.findings[0].occurrences[0].evidence?.output ?? '';
     expect(kept.length).toBeLessThanOrEqual(LIMITS.evidenceChars);
     expect(kept).toMatch(/\[truncated: \d+ more characters\]$/);

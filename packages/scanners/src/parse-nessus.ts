@@ -215,7 +215,10 @@ export class NessusParser extends XmlScanParser {
     const severityRaw = attributes.severity ?? '';
     let severity = SEVERITIES[Number(severityRaw)] as Severity | undefined;
     if (severity === undefined || !/^[0-4]$/.test(severityRaw.trim())) {
-      this.warnings.add(`ReportItem for plugin ${pluginId || '(none)'} on ${this.hostName} has severity "${severityRaw}"; treated as info.`);
+      this.warnings.add(
+        `ReportItem for plugin ${pluginId || '(none)'} on ${this.hostName} has severity ` +
+          `"${severityRaw}"; treated as info.`,
+      );
       severity = 'info';
     }
     this.item = {
@@ -293,7 +296,8 @@ export class NessusParser extends XmlScanParser {
     if (item.protocol !== '') occurrence.protocol = this.interner.intern(item.protocol, 20);
     const service = serviceName(item.service);
     if (service !== '') occurrence.service = this.interner.intern(service);
-    if (output !== undefined && output.trim() !== '') occurrence.evidence = { output: retainText(output, LIMITS.evidenceChars) };
+    if (output !== undefined && output.trim() !== '')
+      occurrence.evidence = { output: retainText(output, LIMITS.evidenceChars) };
     if (this.firstSeen !== undefined) occurrence.firstSeen = this.firstSeen;
 
     let groupKey = item.pluginId;
@@ -331,7 +335,8 @@ export class NessusParser extends XmlScanParser {
   private seedFinding(item: ItemState, checkName: string | undefined): FindingSeed {
     const fields = item.fields;
     const compliance = item.compliance;
-    const title = checkName || item.pluginName.trim() || fields.get('plugin_name')?.trim() || `Nessus plugin ${item.pluginId}`;
+    const title =
+      checkName || item.pluginName.trim() || fields.get('plugin_name')?.trim() || `Nessus plugin ${item.pluginId}`;
     const description = dedentText(compliance?.get('info') || fields.get('description') || '');
     const solution = dedentText(compliance?.get('solution') || fields.get('solution') || '');
     const seed: FindingSeed = {
@@ -354,7 +359,6 @@ export class NessusParser extends XmlScanParser {
     if (fields.has('epss_score') && Number.isFinite(epss) && epss >= 0 && epss <= 1) seed.epssScore = epss;
     return seed;
   }
-
 }
 
 /** Marks a pluginID 0 item whose children are ignored. */
@@ -384,7 +388,8 @@ function serviceName(svcName: string): string {
 function referencesOf(item: ItemState): string[] {
   const references: string[] = [];
   for (const seeAlso of item.lists.get('see_also') ?? []) {
-    for (const reference of seeAlso.split(/\s+/)) if (reference !== '') references.push(retainText(reference, LIMITS.referenceChars));
+    for (const reference of seeAlso.split(/\s+/))
+      if (reference !== '') references.push(retainText(reference, LIMITS.referenceChars));
   }
   for (const reference of (item.compliance?.get('see-also') ?? '').split(/\s+/)) {
     if (reference !== '') references.push(retainText(reference, LIMITS.referenceChars));
@@ -400,12 +405,21 @@ function referencesOf(item: ItemState): string[] {
 
 function cvssOf(fields: Map<string, string>): Cvss[] {
   const entries: Cvss[] = [];
-  const add = (defaultVersion: CvssVersion, vectorText: string | undefined, scoreText: string | undefined, temporal?: [string | undefined, string | undefined]) => {
+  const add = (
+    defaultVersion: CvssVersion,
+    vectorText: string | undefined,
+    scoreText: string | undefined,
+    temporal?: [string | undefined, string | undefined],
+  ) => {
     const rawVector = vectorText?.trim() || null;
     const baseScore = parseCvssScore(scoreText);
     if (rawVector === null && baseScore === null) return;
     const version = (rawVector !== null ? cvssVersionOfVector(rawVector) : null) ?? defaultVersion;
-    const entry: Cvss = { version, vector: rawVector === null ? null : retainText(normalizeCvssVector(rawVector, version), 300), baseScore };
+    const entry: Cvss = {
+      version,
+      vector: rawVector === null ? null : retainText(normalizeCvssVector(rawVector, version), 300),
+      baseScore,
+    };
     const temporalScore = parseCvssScore(temporal?.[0]);
     if (temporalScore !== null) entry.temporalScore = temporalScore;
     const temporalVector = temporal?.[1]?.trim();
@@ -437,7 +451,9 @@ function complianceOf(values: Map<string, string>): Compliance {
   return compliance;
 }
 
-/** HOST_START_TIMESTAMP (epoch seconds), else an ISO HOST_START (Tenable WAS); locale dates are ambiguous and skipped. */
+/**
+ * HOST_START_TIMESTAMP (epoch seconds), else an ISO HOST_START (Tenable WAS); locale dates are ambiguous and skipped.
+ */
 function hostStartTime(tags: Map<string, string>): string | undefined {
   const epoch = Number(tags.get('HOST_START_TIMESTAMP'));
   if (Number.isFinite(epoch) && epoch > 0) return new Date(epoch * 1000).toISOString();

@@ -188,7 +188,11 @@ export class NmapParser extends XmlScanParser {
     // Why: nmap reports TLS-wrapped HTTP as service http with tunnel="ssl".
     if (attributes.tunnel === 'ssl' && name === 'http') name = 'https';
     port.service = name;
-    port.serviceDetail = [attributes.product, attributes.version, attributes.extrainfo ? `(${attributes.extrainfo})` : undefined]
+    port.serviceDetail = [
+      attributes.product,
+      attributes.version,
+      attributes.extrainfo ? `(${attributes.extrainfo})` : undefined,
+    ]
       .filter((part) => part !== undefined && part !== '')
       .join(' ');
   }
@@ -237,7 +241,8 @@ export class NmapParser extends XmlScanParser {
     this.script = null;
     if (this.port !== null) {
       // Why: older vulners versions only write the text output, one `id<TAB>cvss<TAB>url` line per entry.
-      if (script.id === 'vulners' && this.port.vulners.length === 0) this.port.vulners.push(...vulnersFromOutput(script.output));
+      if (script.id === 'vulners' && this.port.vulners.length === 0)
+        this.port.vulners.push(...vulnersFromOutput(script.output));
       this.port.scripts.push(script);
     } else {
       (this.host as HostState).hostScripts.push(script);
@@ -259,7 +264,9 @@ export class NmapParser extends XmlScanParser {
 
     const asset = assetOf(host);
     const firstSeen = epochToIso(host.startTime) ?? epochToIso(this.scanStart);
-    const hostEvidence = host.hostScripts.map((script) => `[host script ${script.id}]\n${script.output.trim()}`).join('\n\n');
+    const hostEvidence = host.hostScripts
+      .map((script) => `[host script ${script.id}]\n${script.output.trim()}`)
+      .join('\n\n');
 
     for (const port of openPorts) {
       const portKey = `${port.portid}/${port.protocol}`;
@@ -292,7 +299,11 @@ export class NmapParser extends XmlScanParser {
         const severity = score === null ? 'info' : severityFromCvssScore(score);
         const vulnOccurrence = this.occurrenceOf(asset, port, firstSeen, severity);
         vulnOccurrence.evidence = {
-          output: retainText(`${entry.cpe ? `${entry.cpe}: ` : ''}${entry.id} cvss ${entry.cvss || 'n/a'}${entry.isExploit ? ' (exploit available)' : ''}`, LIMITS.evidenceChars),
+          output: retainText(
+            `${entry.cpe ? `${entry.cpe}: ` : ''}${entry.id} cvss ` +
+              `${entry.cvss || 'n/a'}${entry.isExploit ? ' (exploit available)' : ''}`,
+            LIMITS.evidenceChars,
+          ),
         };
         stats.vulnersOccurrences++;
         const known = this.merger.has(entry.id);
@@ -322,14 +333,21 @@ export class NmapParser extends XmlScanParser {
             ? undefined
             : {
                 cves: cve === null ? [] : [cve],
-                references: [retainText(`https://vulners.com/${entry.type || 'search'}/${entry.id}`, LIMITS.referenceChars)],
+                references: [
+                  retainText(`https://vulners.com/${entry.type || 'search'}/${entry.id}`, LIMITS.referenceChars),
+                ],
               },
         );
       }
     }
   }
 
-  private occurrenceOf(asset: Asset, port: PortState, firstSeen: string | undefined, severity: CompleteOccurrence['severity']): CompleteOccurrence {
+  private occurrenceOf(
+    asset: Asset,
+    port: PortState,
+    firstSeen: string | undefined,
+    severity: CompleteOccurrence['severity'],
+  ): CompleteOccurrence {
     const occurrence: CompleteOccurrence = { asset, port: port.portid, severity };
     if (port.protocol !== '') occurrence.protocol = this.interner.intern(port.protocol, 20);
     if (port.service !== '') occurrence.service = this.interner.intern(port.service);
@@ -345,7 +363,8 @@ function assetOf(host: HostState): Asset {
   if (host.mac !== '') asset.mac = retainText(host.mac, 64);
   const hostname = host.hostnames.find((h) => h.type === 'PTR') ?? host.hostnames[0];
   if (hostname !== undefined) asset.hostname = retainText(hostname.name, 255);
-  if (host.os !== '') asset.os = retainText(host.osAccuracy >= 0 ? `${host.os} (accuracy ${host.osAccuracy}%)` : host.os, 500);
+  if (host.os !== '')
+    asset.os = retainText(host.osAccuracy >= 0 ? `${host.os} (accuracy ${host.osAccuracy}%)` : host.os, 500);
   return asset;
 }
 

@@ -11,7 +11,14 @@ function nuclei(text: string): NucleiParseResult {
 }
 
 const record = (fields: Record<string, unknown>) =>
-  JSON.stringify({ 'template-id': 't', info: { name: 'T', severity: 'info' }, type: 'http', host: 'https://a.example', 'matched-at': 'https://a.example/x', ...fields });
+  JSON.stringify({
+    'template-id': 't',
+    info: { name: 'T', severity: 'info' },
+    type: 'http',
+    host: 'https://a.example',
+    'matched-at': 'https://a.example/x',
+    ...fields,
+  });
 
 function parseError(text: string): ScanParseError {
   try {
@@ -40,11 +47,15 @@ describe('NucleiParser input shapes', () => {
     expect(error.format).toBe('nuclei');
     expect(error.line).toBe(4);
     expect(error.column).toBe(22);
-    expect(error.message).toMatch(/^Nuclei record is not valid JSON at line 4, column 22: .*JSON lines \(-jsonl\) or a JSON array \(-je\)/);
+    expect(error.message).toMatch(
+      /^Nuclei record is not valid JSON at line 4, column 22: .*JSON lines \(-jsonl\) or a JSON array \(-je\)/,
+    );
   });
 
   it('reads a JSON array element by element', () => {
-    const text = `[\n  ${record({ info: { name: 'A "quoted" \\\\ name ]}', severity: 'HIGH' } })},\n  ${record({ 'template-id': 'u' })}\n]\n`;
+    const text =
+      `[\n  ${record({ info: { name: 'A "quoted" \\\\ name ]}', severity: 'HIGH' } })},\n ` +
+      ` ${record({ 'template-id': 'u' })}\n]\n`;
     const result = nuclei(text);
     expect(result.stats.inputShape).toBe('json_array');
     expect(result.findings.map((f) => [f.title, f.severity])).toEqual([
@@ -86,11 +97,17 @@ describe('NucleiParser fields', () => {
     const [finding] = nuclei(legacy).findings;
     expect(finding.groupKey).toBe('old|m');
     expect(finding.matcherName).toBe('m');
-    expect(finding.occurrences[0]).toMatchObject({ url: 'http://h.example:8080/p', asset: { id: 'http://h.example:8080/p', hostname: 'h.example' }, evidence: { extracted: ['v1'] } });
+    expect(finding.occurrences[0]).toMatchObject({
+      url: 'http://h.example:8080/p',
+      asset: { id: 'http://h.example:8080/p', hostname: 'h.example' },
+      evidence: { extracted: ['v1'] },
+    });
   });
 
   it('maps unknown severity to low and warns about nonsense (rule U3)', () => {
-    const result = nuclei(`${record({ info: { name: 'U', severity: 'unknown' } })}\n${record({ 'template-id': 'w', info: { name: 'W', severity: 'weird' } })}`);
+    const result = nuclei(
+      `${record({ info: { name: 'U', severity: 'unknown' } })}\n${record({ 'template-id': 'w', info: { name: 'W', severity: 'weird' } })}`,
+    );
     expect(result.findings.map((f) => [f.severity, f.severityRaw])).toEqual([
       ['low', 'unknown'],
       ['low', 'weird'],
@@ -103,8 +120,20 @@ describe('NucleiParser fields', () => {
     const result = nuclei(
       [
         record({ 'template-id': 'CVE-2020-0001', info: info(null) }),
-        record({ 'template-id': 'b', info: info({ 'cve-id': 'cve-2021-0001, CVE-2021-0002', 'cwe-id': 'cwe-79,cwe-' }) }),
-        record({ 'template-id': 'c', info: info({ 'cve-id': ['CVE-2022-0001'], 'cwe-id': ['CWE-89', 'NVD-CWE-Other'], 'cvss-metrics': 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H', 'cvss-score': 9.8, 'epss-score': 0.5 }) }),
+        record({
+          'template-id': 'b',
+          info: info({ 'cve-id': 'cve-2021-0001, CVE-2021-0002', 'cwe-id': 'cwe-79,cwe-' }),
+        }),
+        record({
+          'template-id': 'c',
+          info: info({
+            'cve-id': ['CVE-2022-0001'],
+            'cwe-id': ['CWE-89', 'NVD-CWE-Other'],
+            'cvss-metrics': 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H',
+            'cvss-score': 9.8,
+            'epss-score': 0.5,
+          }),
+        }),
       ].join('\n'),
     );
     expect(result.findings.map((f) => [f.ruleId, f.cves, f.cwes])).toEqual([
@@ -112,14 +141,22 @@ describe('NucleiParser fields', () => {
       ['b', ['CVE-2021-0001', 'CVE-2021-0002'], [79]],
       ['c', ['CVE-2022-0001'], [89]],
     ]);
-    expect(result.findings[2].cvss).toEqual([{ version: '3.1', vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H', baseScore: 9.8 }]);
+    expect(result.findings[2].cvss).toEqual([
+      { version: '3.1', vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H', baseScore: 9.8 },
+    ]);
     expect(result.findings[2].epssScore).toBe(0.5);
   });
 
   it('finds the host from host, matched-at, url or ip and counts records without any (rule U5)', () => {
-    const bare = (fields: Record<string, unknown>) => JSON.stringify({ 'template-id': 'd', info: { name: 'D', severity: 'info' }, type: 'dns', ...fields });
+    const bare = (fields: Record<string, unknown>) =>
+      JSON.stringify({ 'template-id': 'd', info: { name: 'D', severity: 'info' }, type: 'dns', ...fields });
     const result = nuclei(
-      [bare({ url: '/http://u.example/path' }), bare({ ip: '192.0.2.5' }), bare({ 'matched-at': 'M.example:53' }), bare({})].join('\n'),
+      [
+        bare({ url: '/http://u.example/path' }),
+        bare({ ip: '192.0.2.5' }),
+        bare({ 'matched-at': 'M.example:53' }),
+        bare({}),
+      ].join('\n'),
     );
     expect(result.findings[0].occurrences.map((o) => [o.asset.id, o.asset.hostname])).toEqual([
       ['http://u.example/path', 'u.example'],
@@ -138,11 +175,27 @@ describe('NucleiParser fields', () => {
         'curl-command': 'curl x',
         'matched-line': ['l1', 'l2'],
         timestamp: '2024-05-14T10:11:12.123456+02:00',
-        interaction: { protocol: 'dns', 'full-id': 'abc.oast.example', 'q-type': 'A', 'remote-address': '198.51.100.1' },
-        info: { name: 'E', severity: 'critical', reference: '- https://r.example/1\n- https://r.example/2', remediation: 'Patch', impact: 'Bad' },
+        interaction: {
+          protocol: 'dns',
+          'full-id': 'abc.oast.example',
+          'q-type': 'A',
+          'remote-address': '198.51.100.1',
+        },
+        info: {
+          name: 'E',
+          severity: 'critical',
+          reference: '- https://r.example/1\n- https://r.example/2',
+          remediation: 'Patch',
+          impact: 'Bad',
+        },
       }),
     ).findings;
-    expect(finding).toMatchObject({ severity: 'critical', remediation: 'Patch', impact: 'Bad', references: ['https://r.example/1', 'https://r.example/2'] });
+    expect(finding).toMatchObject({
+      severity: 'critical',
+      remediation: 'Patch',
+      impact: 'Bad',
+      references: ['https://r.example/1', 'https://r.example/2'],
+    });
     expect(finding.occurrences[0].firstSeen).toBe('2024-05-14T08:11:12.123Z');
     expect(finding.occurrences[0].evidence).toEqual({
       request: 'GET /',
@@ -168,7 +221,10 @@ describe('hostnameOf', () => {
 
 describe('U+0000 in Nuclei text', () => {
   it('replaces escaped and raw NUL characters with U+FFFD and imports the record', () => {
-    const escaped = record({ info: { name: 'Bad\\u0000name', severity: 'high', description: 'a\u0000b' } }).replace('Bad\\\\u0000name', 'Bad\\u0000name');
+    const escaped = record({ info: { name: 'Bad\\u0000name', severity: 'high', description: 'a\u0000b' } }).replace(
+      'Bad\\\\u0000name',
+      'Bad\\u0000name',
+    );
     const result = nuclei(escaped);
     expect(result.findings[0]!.title).toBe('Bad\uFFFDname');
     expect(result.findings[0]!.description).toBe('a\uFFFDb');

@@ -73,9 +73,13 @@ export class NucleiParser {
       this.buffer = '';
     }
     if (this.shape === 'json_array' && (this.arrayState !== 'closed' || this.depth !== 0)) {
-      throw new ScanParseError('nuclei', `Nuclei JSON array ends early at line ${this.line}: the closing ] is missing; the file looks truncated.`, {
-        line: this.line,
-      });
+      throw new ScanParseError(
+        'nuclei',
+        `Nuclei JSON array ends early at line ${this.line}: the closing ] is missing; the file looks truncated.`,
+        {
+          line: this.line,
+        },
+      );
     }
     this.stats.inputShape = this.shape === 'unknown' ? 'empty' : this.shape;
     const findings = this.merger.findings();
@@ -92,7 +96,9 @@ export class NucleiParser {
       let line = this.line;
       for (let i = 0; i < this.buffer.length; i++) if (this.buffer.charCodeAt(i) === NEWLINE) line++;
       for (let i = bytes.indexOf(NEWLINE); i >= 0 && i < error.chunkOffset; i = bytes.indexOf(NEWLINE, i + 1)) line++;
-      throw new ScanParseError('nuclei', `Nuclei file cannot be read${describePosition(line)}: ${error.message}.`, { line });
+      throw new ScanParseError('nuclei', `Nuclei file cannot be read${describePosition(line)}: ${error.message}.`, {
+        line,
+      });
     }
   }
 
@@ -133,9 +139,14 @@ export class NucleiParser {
     }
     if (start < text.length) this.buffer += text.slice(start);
     if (this.buffer.length > LIMITS.jsonRecordChars) {
-      throw new ScanParseError('nuclei', `Nuclei line ${this.line} is longer than ${LIMITS.jsonRecordChars / 1024 / 1024} MiB; the file is damaged or not JSON lines.`, {
-        line: this.line,
-      });
+      throw new ScanParseError(
+        'nuclei',
+        `Nuclei line ${this.line} is longer than ${LIMITS.jsonRecordChars / 1024 / 1024} ` +
+          `MiB; the file is damaged or not JSON lines.`,
+        {
+          line: this.line,
+        },
+      );
     }
   }
 
@@ -182,7 +193,8 @@ export class NucleiParser {
       if (this.inString) {
         const end = this.findStringEnd(text, i);
         if (end < 0) {
-          this.trailingBackslashes = countBackslashesBefore(text, n, i) + (allBackslashes(text, i, n) ? this.trailingBackslashes : 0);
+          this.trailingBackslashes =
+            countBackslashesBefore(text, n, i) + (allBackslashes(text, i, n) ? this.trailingBackslashes : 0);
           i = n;
           break;
         }
@@ -233,7 +245,9 @@ export class NucleiParser {
   }
 
   private arrayError(reason: string): ScanParseError {
-    return new ScanParseError('nuclei', `Nuclei JSON array is malformed at line ${this.line}: ${reason}.`, { line: this.line });
+    return new ScanParseError('nuclei', `Nuclei JSON array is malformed at line ${this.line}: ${reason}.`, {
+      line: this.line,
+    });
   }
 
   private parseJson(text: string, line: number, indent: number): JsonObject {
@@ -241,7 +255,10 @@ export class NucleiParser {
     try {
       // Why: U+0000 cannot be stored in PostgreSQL text; scanner text keeps going with U+FFFD in its
       // place (raw NUL bytes and \u0000 escapes alike). The check keeps the common path fast.
-      value = text.includes('\u0000') || text.includes('\\u0000') ? JSON.parse(text.replaceAll('\u0000', '\uFFFD'), replaceNul) : JSON.parse(text);
+      value =
+        text.includes('\u0000') || text.includes('\\u0000')
+          ? JSON.parse(text.replaceAll('\u0000', '\uFFFD'), replaceNul)
+          : JSON.parse(text);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       const position = Number(/position (\d+)/.exec(reason)?.[1] ?? Number.NaN);
@@ -256,14 +273,22 @@ export class NucleiParser {
         column = position - lineStart + (lineStart < 0 ? indent : 0);
       }
       const hint = this.shape === 'jsonl' ? ' Nuclei output must be JSON lines (-jsonl) or a JSON array (-je).' : '';
-      throw new ScanParseError('nuclei', `Nuclei record is not valid JSON${describePosition(errorLine, column)}: ${reason}.${hint}`, {
-        line: errorLine,
-        column,
-        cause: error,
-      });
+      throw new ScanParseError(
+        'nuclei',
+        `Nuclei record is not valid JSON${describePosition(errorLine, column)}: ${reason}.${hint}`,
+        {
+          line: errorLine,
+          column,
+          cause: error,
+        },
+      );
     }
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      throw new ScanParseError('nuclei', `Nuclei record at line ${line} is not a JSON object; is this a Nuclei JSON export?`, { line });
+      throw new ScanParseError(
+        'nuclei',
+        `Nuclei record at line ${line} is not a JSON object; is this a Nuclei JSON export?`,
+        { line },
+      );
     }
     return value as JsonObject;
   }
@@ -272,12 +297,17 @@ export class NucleiParser {
     this.stats.records++;
     const templateId = stringOf(record['template-id']) ?? stringOf(record.templateID);
     if (templateId === undefined) {
-      throw new ScanParseError('nuclei', `Nuclei record at line ${line} has no template-id; is this a Nuclei JSON export?`, { line });
+      throw new ScanParseError(
+        'nuclei',
+        `Nuclei record at line ${line} has no template-id; is this a Nuclei JSON export?`,
+        { line },
+      );
     }
     const info = objectOf(record.info);
     const severityRaw = stringOf(info.severity) ?? 'unknown';
     const severity = severityOf(severityRaw);
-    if (severity === null) this.warnings.add(`Record at line ${line} (${templateId}) has severity "${severityRaw}"; treated as low.`);
+    if (severity === null)
+      this.warnings.add(`Record at line ${line} (${templateId}) has severity "${severityRaw}"; treated as low.`);
     const matcherName = stringOf(record['matcher-name']) ?? stringOf(record.matcher_name) ?? '';
 
     const matchedAt = stringOf(record['matched-at']) ?? stringOf(record.matched);
@@ -294,7 +324,8 @@ export class NucleiParser {
     };
     if (matchedAt !== undefined) occurrence.url = clampText(matchedAt, LIMITS.urlChars);
     const port = Number(record.port);
-    if (record.port !== undefined && record.port !== '' && Number.isInteger(port) && port >= 0 && port <= 65_535) occurrence.port = port;
+    if (record.port !== undefined && record.port !== '' && Number.isInteger(port) && port >= 0 && port <= 65_535)
+      occurrence.port = port;
     const path = stringOf(record.path);
     if (path !== undefined) occurrence.path = clampText(path, LIMITS.urlChars);
     const scheme = stringOf(record.scheme);
@@ -397,7 +428,11 @@ function severityOf(raw: string): Severity | null {
 
 function cvssOf(classification: JsonObject): Cvss[] {
   const vector = stringOf(classification['cvss-metrics']);
-  const score = parseCvssScore(typeof classification['cvss-score'] === 'number' ? classification['cvss-score'] : stringOf(classification['cvss-score']));
+  const score = parseCvssScore(
+    typeof classification['cvss-score'] === 'number'
+      ? classification['cvss-score']
+      : stringOf(classification['cvss-score']),
+  );
   if (vector === undefined) return [];
   const version = cvssVersionOfVector(vector);
   if (version === null) return [];
@@ -438,11 +473,17 @@ function evidenceOf(record: JsonObject): Evidence | null {
   }
   const extracted = toStringList(record['extracted-results'] ?? record.extracted_results);
   if (extracted.length > 0) {
-    evidence.extracted = extracted.slice(0, LIMITS.extractedValues).map((value) => clampText(value, LIMITS.evidenceChars));
+    evidence.extracted = extracted
+      .slice(0, LIMITS.extractedValues)
+      .map((value) => clampText(value, LIMITS.evidenceChars));
     empty = false;
   }
   const matchedLine = record['matched-line'];
-  const matchedLines = Array.isArray(matchedLine) ? toStringList(matchedLine) : typeof matchedLine === 'string' ? [matchedLine] : [];
+  const matchedLines = Array.isArray(matchedLine)
+    ? toStringList(matchedLine)
+    : typeof matchedLine === 'string'
+      ? [matchedLine]
+      : [];
   if (matchedLines.length > 0) {
     evidence.output = clampText(matchedLines.join('\n'), LIMITS.evidenceChars);
     empty = false;

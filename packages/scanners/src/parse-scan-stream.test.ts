@@ -35,17 +35,23 @@ describe('parseScanStream gives the same result as parseScan whatever the chunk 
 
   it('follows escaped quotes and backslash runs across chunk borders in a JSON array', async () => {
     const names = ['a\\', 'b\\\\', '\\"x\\"', 'c\\\\\\"d', '\\\\\\\\'];
-    const record = (name: string, i: number) => JSON.stringify({ 'template-id': `t${i}`, info: { name, severity: 'low' }, host: 'h' });
+    const record = (name: string, i: number) =>
+      JSON.stringify({ 'template-id': `t${i}`, info: { name, severity: 'low' }, host: 'h' });
     const bytes = new TextEncoder().encode(`[${names.map(record).join(',')}]`);
     for (const size of [1, 2, 3, 5, 7]) {
       const result = await parseScanStream(chunks(bytes, size), { format: 'nuclei' });
-      expect(result.findings.map((f) => f.title), `chunks of ${size}`).toEqual(names);
+      expect(
+        result.findings.map((f) => f.title),
+        `chunks of ${size}`,
+      ).toEqual(names);
     }
   });
 
   it('rejects bad input from a stream with a ScanParseError', async () => {
     const bytes = readFixture('nessus/dd__nessus_v_unknown.xml');
-    await expect(parseScanStream(chunks(bytes.subarray(0, 500_000), 65_536), { format: 'nessus' })).rejects.toBeInstanceOf(ScanParseError);
+    await expect(
+      parseScanStream(chunks(bytes.subarray(0, 500_000), 65_536), { format: 'nessus' }),
+    ).rejects.toBeInstanceOf(ScanParseError);
   });
 
   it('refuses text chunks, which would mean an encoding was set on the stream', async () => {

@@ -35,8 +35,11 @@ export function parseScan(bytes: Uint8Array, options: ParseScanOptions = {}): Pa
     throw new ScanParseError(
       null,
       bytes.length === 0
-        ? 'The file is empty, so its format cannot be recognised; choose the format explicitly (an empty Nuclei export is valid).'
-        : 'The file is not a recognised scanner export. Supported: Nessus (.nessus, NessusClientData_v2), Burp Suite XML issue export, Nmap XML (-oX), Nuclei JSON lines or JSON array.',
+        ? 'The file is empty, so its format cannot be recognised; choose the format ' +
+            'explicitly (an empty Nuclei export is valid).'
+        : 'The file is not a recognised scanner export. Supported: Nessus (.nessus, ' +
+            'NessusClientData_v2), Burp Suite XML issue export, Nmap XML (-oX), Nuclei JSON ' +
+            'lines or JSON array.',
     );
   }
   const sink = createSink(format);
@@ -48,11 +51,15 @@ export function parseScan(bytes: Uint8Array, options: ParseScanOptions = {}): Pa
  * Parses a file as it streams in (for example from fs.createReadStream), never holding the whole
  * text: memory stays bounded by the findings kept, not by the file size.
  */
-export async function parseScanStream(stream: AsyncIterable<Uint8Array>, options: ParseScanStreamOptions): Promise<ParseResult> {
+export async function parseScanStream(
+  stream: AsyncIterable<Uint8Array>,
+  options: ParseScanStreamOptions,
+): Promise<ParseResult> {
   if (!SCAN_FORMATS.includes(options.format)) throw new TypeError(`Unknown scan format: ${String(options.format)}`);
   const sink = createSink(options.format);
   for await (const chunk of stream) {
-    if (!(chunk instanceof Uint8Array)) throw new TypeError('parseScanStream needs a stream of bytes; do not set an encoding on it.');
+    if (!(chunk instanceof Uint8Array))
+      throw new TypeError('parseScanStream needs a stream of bytes; do not set an encoding on it.');
     writeInPieces(sink, chunk);
   }
   return sink.end();

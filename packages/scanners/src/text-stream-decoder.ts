@@ -45,7 +45,8 @@ export class TextStreamDecoder {
     } catch {
       const offset = this.decoder.encoding === 'utf-8' ? findInvalidUtf8(bytes) : 0;
       throw new InvalidTextError(
-        `it is not valid ${this.decoder.encoding.toUpperCase()} text (bad byte sequence at byte ${this.bytesBefore + offset})`,
+        `it is not valid ${this.decoder.encoding.toUpperCase()} text (bad byte sequence ` +
+          `at byte ${this.bytesBefore + offset})`,
         offset,
       );
     }

@@ -99,14 +99,18 @@ export class XmlEventReader {
     this.head = null;
     const prolog = sniffXmlProlog(head);
     if (!isSupportedEncoding(prolog.encoding)) {
-      throw new ScanParseError(this.format, `${this.label} file declares the encoding "${prolog.encoding}", which is not supported; save it as UTF-8.`);
+      throw new ScanParseError(
+        this.format,
+        `${this.label} file declares the encoding "${prolog.encoding}", which is not supported; save it as UTF-8.`,
+      );
     }
     this.decoder = new TextStreamDecoder(prolog.encoding);
     this.lineOffset = prolog.skippedLines;
     if (prolog.skippedJunk) {
       this.quirkSeen = 'content_before_xml_declaration';
       this.warnings.add(
-        `Skipped ${prolog.startOffset} bytes (${prolog.skippedLines} lines) before the XML declaration; strict XML parsers reject such files.`,
+        `Skipped ${prolog.startOffset} bytes (${prolog.skippedLines} lines) before the ` +
+          `XML declaration; strict XML parsers reject such files.`,
       );
     }
     this.feed(this.decode(head.subarray(prolog.startOffset), false));
@@ -124,10 +128,14 @@ export class XmlEventReader {
         lineStart = i;
       }
       const column = lineStart < 0 ? this.parser.column + error.chunkOffset + 1 : error.chunkOffset - lineStart;
-      throw new ScanParseError(this.format, `${this.label} file cannot be read${describePosition(line, column)}: ${error.message}.`, {
-        line,
-        column,
-      });
+      throw new ScanParseError(
+        this.format,
+        `${this.label} file cannot be read${describePosition(line, column)}: ${error.message}.`,
+        {
+          line,
+          column,
+        },
+      );
     }
   }
 
@@ -139,7 +147,8 @@ export class XmlEventReader {
       this.quietChars = 0;
     } else if ((this.quietChars += text.length) > LIMITS.xmlNodeChars) {
       throw this.error(
-        `a single text node, tag, comment or DOCTYPE is larger than ${LIMITS.xmlNodeChars / 1024 / 1024} MiB; the file is damaged or hostile`,
+        `a single text node, tag, comment or DOCTYPE is larger than ` +
+          `${LIMITS.xmlNodeChars / 1024 / 1024} MiB; the file is damaged or hostile`,
       );
     }
   }
@@ -198,7 +207,9 @@ export class XmlEventReader {
     if (depth === 1 && tag.name !== this.rootElement) {
       throw new ScanParseError(
         this.format,
-        `${this.label} file must start with a <${this.rootElement}> element but starts with <${tag.name}>${describePosition(this.parser.line + this.lineOffset)}; check that the right file and format were chosen.`,
+        `${this.label} file must start with a <${this.rootElement}> element but starts ` +
+          `with <${tag.name}>${describePosition(this.parser.line + this.lineOffset)}; check ` +
+          `that the right file and format were chosen.`,
         { line: this.parser.line + this.lineOffset },
       );
     }

@@ -25,7 +25,12 @@ export abstract class XmlScanParser implements XmlElementHandler {
   private readonly reader: XmlEventReader;
 
   constructor(private readonly format: XmlScanFormat) {
-    this.reader = new XmlEventReader({ format, rootElement: ROOT_ELEMENT_OF[format], handler: this, warnings: this.warnings });
+    this.reader = new XmlEventReader({
+      format,
+      rootElement: ROOT_ELEMENT_OF[format],
+      handler: this,
+      warnings: this.warnings,
+    });
   }
 
   write(bytes: Uint8Array): void {

@@ -12,7 +12,12 @@ async function checkOne(server: TenantServer, timeoutMs: number): Promise<string
   const url = new URL(server.url);
   // Why `postgres`: every server has it, and provisioning needs it anyway (CREATE DATABASE runs there).
   url.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: url.toString(), connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs, application_name: 'service:health' });
+  const client = new pg.Client({
+    connectionString: url.toString(),
+    connectionTimeoutMillis: timeoutMs,
+    query_timeout: timeoutMs,
+    application_name: 'service:health',
+  });
   // Why: a failed connection also emits 'error'; unhandled, it would crash the process.
   client.on('error', () => {});
   let timer: NodeJS.Timeout | undefined;
@@ -37,7 +42,13 @@ async function checkOne(server: TenantServer, timeoutMs: number): Promise<string
  * `timeoutMs`: for `/api/health` in the hosted edition, which names the server that failed.
  * A fresh connection each time, so the answer is about the server, not about a pooled connection.
  */
-export async function checkTenantServers(servers: readonly TenantServer[], timeoutMs: number): Promise<TenantServerChecks> {
+export async function checkTenantServers(
+  servers: readonly TenantServer[],
+  timeoutMs: number,
+): Promise<TenantServerChecks> {
   const results = await Promise.all(servers.map((s) => checkOne(s, timeoutMs)));
-  return { ok: results.every((r) => r === 'ok'), servers: Object.fromEntries(servers.map((s, i) => [s.name, results[i]!])) };
+  return {
+    ok: results.every((r) => r === 'ok'),
+    servers: Object.fromEntries(servers.map((s, i) => [s.name, results[i]!])),
+  };
 }

@@ -26,7 +26,9 @@ export async function withControlPlaneLock<T>(
   for (;;) {
     const outcome = await controlPlane.transaction(async (trx) => {
       await trx.raw('set local idle_in_transaction_session_timeout = 0');
-      const { rows } = (await trx.raw('select pg_try_advisory_xact_lock(?, hashtext(?)) as locked', [space, key])) as { rows: Array<{ locked: boolean }> };
+      const { rows } = (await trx.raw('select pg_try_advisory_xact_lock(?, hashtext(?)) as locked', [space, key])) as {
+        rows: Array<{ locked: boolean }>;
+      };
       if (!rows[0]?.locked) return { acquired: false as const };
       return { acquired: true as const, value: await work() };
     });

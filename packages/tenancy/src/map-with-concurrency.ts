@@ -1,5 +1,12 @@
-/** Runs `work` over `items` with at most `limit` at once; results in input order. `work` should not throw (report failures as values). */
-export async function mapWithConcurrency<T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+/**
+ * Runs `work` over `items` with at most `limit` at once; results in input order. `work` should not throw (report
+ * failures as values).
+ */
+export async function mapWithConcurrency<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {

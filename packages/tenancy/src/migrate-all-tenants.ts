@@ -45,32 +45,78 @@ export async function migrateAllTenants(options: {
 }): Promise<MigrateAllTenantsResult> {
   const organizations = new OrganizationRepository(options.controlPlane);
   const candidates = await organizations.list({ states: ['active', 'unavailable'] });
-  const outcomes = await mapWithConcurrency(candidates, options.concurrency, async (org): Promise<TenantMigrationOutcome> => {
-    const started = Date.now();
-    const base = { organizationId: org.organizationId, name: org.name, tenantServer: org.tenantServer, tenantDatabase: org.tenantDatabase };
-    if (org.state === 'unavailable' && org.stateCause !== 'migration_failed') {
-      return { ...base, outcome: 'skipped', applied: [], reason: org.stateReason, state: org.state, durationMs: 0 };
-    }
-    try {
-      const applied = await migrateTenantDatabase({
-        controlPlane: options.controlPlane,
+  const outcomes = await mapWithConcurrency(
+    candidates,
+    options.concurrency,
+    async (org): Promise<TenantMigrationOutcome> => {
+      const started = Date.now();
+      const base = {
         organizationId: org.organizationId,
-        url: resolveTenantUrl(options.topology, org),
-        migrations: options.migrationsFor?.(org),
-        connectTimeoutMs: options.connectTimeoutMs,
-        onWait: () => options.logger?.info('tenant_migration_waiting', { organizationId: org.organizationId, message: 'another process is migrating this tenant' }),
-      });
-      const reactivated = org.state === 'unavailable' ? await organizations.markActive(org.organizationId, 'migration_failed') : false;
-      const outcome = { ...base, outcome: applied.length > 0 ? ('migrated' as const) : ('up_to_date' as const), applied, reason: null, state: reactivated || org.state === 'active' ? ('active' as const) : org.state, durationMs: Date.now() - started };
-      options.logger?.info('tenant_migrated', { organizationId: org.organizationId, server: org.tenantServer, applied, reactivated, durationMs: outcome.durationMs });
-      return outcome;
-    } catch (err) {
-      const reason = `migration failed: ${describeTenantFailure(err)}`;
-      // Why guarded: the control plane may be what failed; the outcome is still reported.
-      const marked = await organizations.markUnavailable(org.organizationId, 'migration_failed', reason).catch(() => false);
-      options.logger?.error('tenant_migration_failed', { organizationId: org.organizationId, server: org.tenantServer, database: org.tenantDatabase, reason, markedUnavailable: marked });
-      return { ...base, outcome: 'failed', applied: [], reason, state: marked ? 'unavailable' : org.state, durationMs: Date.now() - started };
-    }
-  });
-  return { outcomes, migrated: outcomes.filter((o) => o.outcome === 'migrated').length, failed: outcomes.filter((o) => o.outcome === 'failed').length };
+        name: org.name,
+        tenantServer: org.tenantServer,
+        tenantDatabase: org.tenantDatabase,
+      };
+      if (org.state === 'unavailable' && org.stateCause !== 'migration_failed') {
+        return { ...base, outcome: 'skipped', applied: [], reason: org.stateReason, state: org.state, durationMs: 0 };
+      }
+      try {
+        const applied = await migrateTenantDatabase({
+          controlPlane: options.controlPlane,
+          organizationId: org.organizationId,
+          url: resolveTenantUrl(options.topology, org),
+          migrations: options.migrationsFor?.(org),
+          connectTimeoutMs: options.connectTimeoutMs,
+          onWait: () =>
+            options.logger?.info('tenant_migration_waiting', {
+              organizationId: org.organizationId,
+              message: 'another process is migrating this tenant',
+            }),
+        });
+        const reactivated =
+          org.state === 'unavailable' ? await organizations.markActive(org.organizationId, 'migration_failed') : false;
+        const outcome = {
+          ...base,
+          outcome: applied.length > 0 ? ('migrated' as const) : ('up_to_date' as const),
+          applied,
+          reason: null,
+          state: reactivated || org.state === 'active' ? ('active' as const) : org.state,
+          durationMs: Date.now() - started,
+        };
+        options.logger?.info('tenant_migrated', {
+          organizationId: org.organizationId,
+          server: org.tenantServer,
+          applied,
+          reactivated,
+          durationMs: outcome.durationMs,
+        });
+        return outcome;
+      } catch (err) {
+        const reason = `migration failed: ${describeTenantFailure(err)}`;
+        // Why guarded: the control plane may be what failed; the outcome is still reported.
+        const marked = await organizations
+          .markUnavailable(org.organizationId, 'migration_failed', reason)
+          .catch(() => false);
+        options.logger?.error('tenant_migration_failed', {
+          organizationId: org.organizationId,
+          server: org.tenantServer,
+          database: org.tenantDatabase,
+          reason,
+          markedUnavailable: marked,
+        });
+        return {
+          ...base,
+          outcome: 'failed',
+          applied: [],
+          reason,
+          state: marked ? 'unavailable' : org.state,
+          durationMs: Date.now() - started,
+        };
+      }
+    },
+  );
+  return {
+    outcomes,
+    migrated: outcomes.filter((o) => o.outcome === 'migrated').length,
+    failed: outcomes.filter((o) => o.outcome === 'failed').length,
+  };
 }

@@ -3,11 +3,21 @@ import type { Knex } from 'knex';
 export const ORGANIZATION_STATES = ['provisioning', 'active', 'unavailable', 'retained'] as const;
 export type OrganizationState = (typeof ORGANIZATION_STATES)[number];
 
-/** Why an organization is not active; `migration_failed` is cleared by the next successful migration, `operator` only by an operator. */
+/**
+ * Why an organization is not active; `migration_failed` is cleared by the next successful migration, `operator` only by
+ * an operator.
+ */
 export type StateCause = 'provisioning_failed' | 'migration_failed' | 'operator';
 
 /** Provisioning steps in order; the organization records the last one completed. */
-export const PROVISIONING_STEPS = ['recorded', 'database_created', 'migrated', 'library_loaded', 'administrator_created', 'completed'] as const;
+export const PROVISIONING_STEPS = [
+  'recorded',
+  'database_created',
+  'migrated',
+  'library_loaded',
+  'administrator_created',
+  'completed',
+] as const;
 export type ProvisioningStep = (typeof PROVISIONING_STEPS)[number];
 
 export const ORGANIZATION_PLANS = ['free', 'team', 'business', 'enterprise'] as const;
@@ -47,7 +57,20 @@ type Row = {
   retained_at: Date | null;
 };
 
-const COLUMNS = ['id', 'name', 'plan', 'tenant_server', 'tenant_database', 'state', 'state_cause', 'state_reason', 'state_changed_at', 'provisioning_step', 'created_at', 'retained_at'];
+const COLUMNS = [
+  'id',
+  'name',
+  'plan',
+  'tenant_server',
+  'tenant_database',
+  'state',
+  'state_cause',
+  'state_reason',
+  'state_changed_at',
+  'provisioning_step',
+  'created_at',
+  'retained_at',
+];
 const LOCATION_COLUMNS = ['id', 'tenant_server', 'tenant_database', 'state', 'state_reason'];
 
 /** Reasons are shown to operators and stored; a migration error can be long. */
@@ -70,8 +93,16 @@ function toOrganization(row: Row): Organization {
   };
 }
 
-function toLocation(row: Pick<Row, 'id' | 'tenant_server' | 'tenant_database' | 'state' | 'state_reason'>): TenantLocation {
-  return { organizationId: row.id, tenantServer: row.tenant_server, tenantDatabase: row.tenant_database, state: row.state, stateReason: row.state_reason };
+function toLocation(
+  row: Pick<Row, 'id' | 'tenant_server' | 'tenant_database' | 'state' | 'state_reason'>,
+): TenantLocation {
+  return {
+    organizationId: row.id,
+    tenantServer: row.tenant_server,
+    tenantDatabase: row.tenant_database,
+    state: row.state,
+    stateReason: row.state_reason,
+  };
 }
 
 function clip(reason: string): string {
@@ -96,40 +127,73 @@ export class OrganizationRepository {
   }
 
   async list(filter: { states?: readonly OrganizationState[] } = {}): Promise<Organization[]> {
-    const q = this.db('organizations').select(COLUMNS).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+    const q = this.db('organizations')
+      .select(COLUMNS)
+      .orderBy([{ column: 'created_at' }, { column: 'id' }]);
     if (filter.states) q.whereIn('state', filter.states as OrganizationState[]);
     return (await q).map(toOrganization);
   }
 
   /** An organization left in `provisioning` by an earlier run with this name, to resume it; the oldest when several. */
   async findProvisioning(name: string): Promise<Organization | null> {
-    const row = await this.db('organizations').select(COLUMNS).where({ name, state: 'provisioning' }).orderBy('created_at').first();
+    const row = await this.db('organizations')
+      .select(COLUMNS)
+      .where({ name, state: 'provisioning' })
+      .orderBy('created_at')
+      .first();
     return row ? toOrganization(row) : null;
   }
 
   /** Records a new organization in `provisioning`, step `recorded`. */
-  async insertProvisioning(input: { id: string; name: string; plan: OrganizationPlan; tenantServer: string; tenantDatabase: string }): Promise<Organization> {
+  async insertProvisioning(input: {
+    id: string;
+    name: string;
+    plan: OrganizationPlan;
+    tenantServer: string;
+    tenantDatabase: string;
+  }): Promise<Organization> {
     const [row] = await this.db('organizations')
-      .insert({ id: input.id, name: input.name, plan: input.plan, tenant_server: input.tenantServer, tenant_database: input.tenantDatabase, state: 'provisioning', provisioning_step: 'recorded' })
+      .insert({
+        id: input.id,
+        name: input.name,
+        plan: input.plan,
+        tenant_server: input.tenantServer,
+        tenant_database: input.tenantDatabase,
+        state: 'provisioning',
+        provisioning_step: 'recorded',
+      })
       .returning(COLUMNS);
     return toOrganization(row);
   }
 
   /** Records a completed provisioning step and clears the failure of an earlier run. */
   async recordStep(organizationId: string, step: ProvisioningStep): Promise<void> {
-    await this.db('organizations').where({ id: organizationId, state: 'provisioning' }).update({ provisioning_step: step, state_cause: null, state_reason: null });
+    await this.db('organizations')
+      .where({ id: organizationId, state: 'provisioning' })
+      .update({ provisioning_step: step, state_cause: null, state_reason: null });
   }
 
-  /** Provisioning stopped at a step: the organization stays in `provisioning` with the reason, for the next run and for list-organizations. */
+  /**
+   * Provisioning stopped at a step: the organization stays in `provisioning` with the reason, for the next run and for
+   * list-organizations.
+   */
   async recordProvisioningFailure(organizationId: string, reason: string): Promise<void> {
-    await this.db('organizations').where({ id: organizationId, state: 'provisioning' }).update({ state_cause: 'provisioning_failed', state_reason: clip(reason) });
+    await this.db('organizations')
+      .where({ id: organizationId, state: 'provisioning' })
+      .update({ state_cause: 'provisioning_failed', state_reason: clip(reason) });
   }
 
   /** Provisioning finished: active. */
   async completeProvisioning(organizationId: string): Promise<void> {
     await this.db('organizations')
       .where({ id: organizationId, state: 'provisioning' })
-      .update({ state: 'active', provisioning_step: 'completed', state_cause: null, state_reason: null, state_changed_at: this.db.fn.now(3) });
+      .update({
+        state: 'active',
+        provisioning_step: 'completed',
+        state_cause: null,
+        state_reason: null,
+        state_changed_at: this.db.fn.now(3),
+      });
   }
 
   /**
@@ -137,10 +201,20 @@ export class OrganizationRepository {
    * until markActive; a `migration_failed` mark never replaces an operator's (a tenant being moved
    * stays out). Returns false when the organization was in no state to be marked.
    */
-  async markUnavailable(organizationId: string, cause: 'migration_failed' | 'operator', reason: string): Promise<boolean> {
+  async markUnavailable(
+    organizationId: string,
+    cause: 'migration_failed' | 'operator',
+    reason: string,
+  ): Promise<boolean> {
     const q = this.db('organizations').where({ id: organizationId }).whereIn('state', ['active', 'unavailable']);
-    if (cause === 'migration_failed') q.andWhere((w) => w.whereNull('state_cause').orWhere('state_cause', 'migration_failed'));
-    const n = await q.update({ state: 'unavailable', state_cause: cause, state_reason: clip(reason), state_changed_at: this.db.raw("case when state = 'unavailable' then state_changed_at else now() end") });
+    if (cause === 'migration_failed')
+      q.andWhere((w) => w.whereNull('state_cause').orWhere('state_cause', 'migration_failed'));
+    const n = await q.update({
+      state: 'unavailable',
+      state_cause: cause,
+      state_reason: clip(reason),
+      state_changed_at: this.db.raw("case when state = 'unavailable' then state_changed_at else now() end"),
+    });
     return n > 0;
   }
 
@@ -151,13 +225,22 @@ export class OrganizationRepository {
   async markActive(organizationId: string, cause?: 'migration_failed' | 'operator'): Promise<boolean> {
     const q = this.db('organizations').where({ id: organizationId, state: 'unavailable' });
     if (cause) q.andWhere({ state_cause: cause });
-    const n = await q.update({ state: 'active', state_cause: null, state_reason: null, state_changed_at: this.db.fn.now(3) });
+    const n = await q.update({
+      state: 'active',
+      state_cause: null,
+      state_reason: null,
+      state_changed_at: this.db.fn.now(3),
+    });
     return n > 0;
   }
 
-  /** Points an organization at another server/database (after its data was copied there). Only while it is unavailable. */
+  /**
+   * Points an organization at another server/database (after its data was copied there). Only while it is unavailable.
+   */
   async relocate(organizationId: string, tenantServer: string, tenantDatabase: string): Promise<boolean> {
-    const n = await this.db('organizations').where({ id: organizationId, state: 'unavailable' }).update({ tenant_server: tenantServer, tenant_database: tenantDatabase });
+    const n = await this.db('organizations')
+      .where({ id: organizationId, state: 'unavailable' })
+      .update({ tenant_server: tenantServer, tenant_database: tenantDatabase });
     return n > 0;
   }
 
@@ -166,16 +249,32 @@ export class OrganizationRepository {
    * and every session of its users revoked, so nothing it holds opens the workspace a moment later.
    * The tenant database is left as it is. Returns null for an unknown organization.
    */
-  async retain(organizationId: string, reason: string | null): Promise<{ organization: Organization; revokedKeys: number; revokedSessions: number } | null> {
+  async retain(
+    organizationId: string,
+    reason: string | null,
+  ): Promise<{ organization: Organization; revokedKeys: number; revokedSessions: number } | null> {
     return this.db.transaction(async (trx) => {
-      const current = await trx('organizations').select('id', 'state').where({ id: organizationId }).forUpdate().first();
+      const current = await trx('organizations')
+        .select('id', 'state')
+        .where({ id: organizationId })
+        .forUpdate()
+        .first();
       if (!current) return null;
       if (current.state !== 'retained') {
         await trx('organizations')
           .where({ id: organizationId })
-          .update({ state: 'retained', state_cause: null, state_reason: reason === null ? null : clip(reason), state_changed_at: trx.fn.now(3), retained_at: trx.fn.now(3) });
+          .update({
+            state: 'retained',
+            state_cause: null,
+            state_reason: reason === null ? null : clip(reason),
+            state_changed_at: trx.fn.now(3),
+            retained_at: trx.fn.now(3),
+          });
       }
-      const revokedKeys = await trx('api_keys').where({ organization_id: organizationId }).whereNull('revoked_at').update({ revoked_at: trx.fn.now(3) });
+      const revokedKeys = await trx('api_keys')
+        .where({ organization_id: organizationId })
+        .whereNull('revoked_at')
+        .update({ revoked_at: trx.fn.now(3) });
       const revokedSessions = await trx('sessions')
         .whereIn('user_id', trx('users').select('id').where({ organization_id: organizationId }))
         .whereNull('revoked_at')

@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { createKnex, ensureDatabase, type Logger } from '@service/db';
 import { LOCK_SPACE, withControlPlaneLock } from './control-plane-lock.ts';
-import { OrganizationRepository, PROVISIONING_STEPS, type Organization, type OrganizationPlan, type ProvisioningStep } from './organization-repository.ts';
+import {
+  OrganizationRepository,
+  PROVISIONING_STEPS,
+  type Organization,
+  type OrganizationPlan,
+  type ProvisioningStep,
+} from './organization-repository.ts';
 import { TenancyError } from './tenancy-error.ts';
 import { tenantDatabaseName } from './tenant-database-name.ts';
 import { describeTenantFailure, migrateTenantDatabase } from './tenant-migrations.ts';
@@ -55,11 +61,19 @@ const EMAIL = /^[^\s@]{1,200}@[^\s@]{1,200}$/;
 function validate(input: ProvisionOrganizationInput, topology: TenantTopology): void {
   const name = input.name.trim();
   if (name === '' || name.length > MAX_NAME_LENGTH || /[\u0000-\u001f]/.test(name)) {
-    throw new TenancyError('provisioning_failed', `The organization name must be 1 to ${MAX_NAME_LENGTH} characters without control characters.`);
+    throw new TenancyError(
+      'provisioning_failed',
+      `The organization name must be 1 to ${MAX_NAME_LENGTH} characters without control characters.`,
+    );
   }
-  if (!EMAIL.test(input.adminEmail)) throw new TenancyError('provisioning_failed', `"${input.adminEmail.slice(0, 100)}" is not an email address.`);
+  if (!EMAIL.test(input.adminEmail))
+    throw new TenancyError('provisioning_failed', `"${input.adminEmail.slice(0, 100)}" is not an email address.`);
   if (!topology.servers.some((s) => s.name === input.server)) {
-    throw new TenancyError('provisioning_failed', `There is no tenant server "${input.server}"; the configured ones are ${topology.servers.map((s) => `"${s.name}"`).join(', ')} (TENANT_SERVERS).`);
+    throw new TenancyError(
+      'provisioning_failed',
+      `There is no tenant server "${input.server}"; the configured ones are ` +
+        `${topology.servers.map((s) => `"${s.name}"`).join(', ')} (TENANT_SERVERS).`,
+    );
   }
 }
 
@@ -74,42 +88,89 @@ function done(org: Organization, step: ProvisioningStep): boolean {
  * with the reason; running again (same name, or the organization id) resumes after the last step
  * completed. Two runs for the same organization at once: the second waits for the first.
  */
-export async function provisionOrganization(deps: ProvisionOrganizationDeps, input: ProvisionOrganizationInput): Promise<ProvisionOrganizationResult> {
+export async function provisionOrganization(
+  deps: ProvisionOrganizationDeps,
+  input: ProvisionOrganizationInput,
+): Promise<ProvisionOrganizationResult> {
   validate(input, deps.topology);
   const organizations = new OrganizationRepository(deps.controlPlane);
   const name = input.name.trim();
 
-  let org: Organization | null = input.organizationId ? await organizations.get(input.organizationId) : await organizations.findProvisioning(name);
-  if (input.organizationId && !org) throw new TenancyError('provisioning_failed', `There is no organization ${input.organizationId} to resume.`);
+  let org: Organization | null = input.organizationId
+    ? await organizations.get(input.organizationId)
+    : await organizations.findProvisioning(name);
+  if (input.organizationId && !org)
+    throw new TenancyError('provisioning_failed', `There is no organization ${input.organizationId} to resume.`);
   const resumed = org !== null;
   if (org && org.state !== 'provisioning') {
-    if (org.state === 'active' && org.provisioningStep === 'completed') return { organization: org, resumed: true, stepsRun: [] };
-    throw new TenancyError('provisioning_failed', `Organization ${org.organizationId} is ${org.state}; only an organization in provisioning can be resumed.`);
+    if (org.state === 'active' && org.provisioningStep === 'completed')
+      return { organization: org, resumed: true, stepsRun: [] };
+    throw new TenancyError(
+      'provisioning_failed',
+      `Organization ${org.organizationId} is ${org.state}; only an organization in provisioning can be resumed.`,
+    );
   }
   if (org && org.tenantServer !== input.server) {
-    throw new TenancyError('provisioning_failed', `Organization ${org.organizationId} is being provisioned on server "${org.tenantServer}", not "${input.server}"; run the command again with --server ${org.tenantServer}.`);
+    throw new TenancyError(
+      'provisioning_failed',
+      `Organization ${org.organizationId} is being provisioned on server ` +
+        `"${org.tenantServer}", not "${input.server}"; run the command again with ` +
+        `--server ${org.tenantServer}.`,
+    );
   }
   // Why before recording anything: an email another organization uses would stop provisioning at its last step.
   const holder = await deps.controlPlane('users').select('organization_id').where({ email: input.adminEmail }).first();
   if (holder && holder.organization_id !== org?.organizationId) {
-    throw new TenancyError('administrator_email_taken', `${input.adminEmail} is already a user of another organization; choose another administrator email.`);
+    throw new TenancyError(
+      'administrator_email_taken',
+      `${input.adminEmail} is already a user of another organization; choose another administrator email.`,
+    );
   }
   if (!org) {
     const id = randomUUID();
-    org = await organizations.insertProvisioning({ id, name, plan: input.plan, tenantServer: input.server, tenantDatabase: tenantDatabaseName(id) });
-    deps.logger?.info('organization_provisioning', { organizationId: id, server: input.server, database: org.tenantDatabase });
+    org = await organizations.insertProvisioning({
+      id,
+      name,
+      plan: input.plan,
+      tenantServer: input.server,
+      tenantDatabase: tenantDatabaseName(id),
+    });
+    deps.logger?.info('organization_provisioning', {
+      organizationId: id,
+      server: input.server,
+      database: org.tenantDatabase,
+    });
   }
   const organizationId = org.organizationId;
 
-  const locked = await withControlPlaneLock(deps.controlPlane, LOCK_SPACE.provisioning, organizationId, () => runSteps(deps, organizations, organizationId, input.adminEmail), {
-    maxWaitMs: 60 * 60_000,
-    onWait: () => deps.logger?.info('organization_provisioning_waiting', { organizationId, message: 'another run is provisioning this organization' }),
-  });
-  if (!locked.acquired) throw new TenancyError('provisioning_in_progress', `Another run has been provisioning organization ${organizationId} for over an hour.`);
+  const locked = await withControlPlaneLock(
+    deps.controlPlane,
+    LOCK_SPACE.provisioning,
+    organizationId,
+    () => runSteps(deps, organizations, organizationId, input.adminEmail),
+    {
+      maxWaitMs: 60 * 60_000,
+      onWait: () =>
+        deps.logger?.info('organization_provisioning_waiting', {
+          organizationId,
+          message: 'another run is provisioning this organization',
+        }),
+    },
+  );
+  if (!locked.acquired)
+    throw new TenancyError(
+      'provisioning_in_progress',
+      `Another run has been provisioning organization ${organizationId} for over an hour.`,
+    );
   return { organization: (await organizations.get(organizationId))!, resumed, stepsRun: locked.value };
 }
 
-async function runSteps(deps: ProvisionOrganizationDeps, organizations: OrganizationRepository, organizationId: string, adminEmail: string): Promise<ProvisioningStep[]> {
+async function runSteps(
+  deps: ProvisionOrganizationDeps,
+  organizations: OrganizationRepository,
+  organizationId: string,
+  adminEmail: string,
+): Promise<ProvisioningStep[]> {
   // Why re-read under the lock: another run may have completed steps while this one waited.
   const org = (await organizations.get(organizationId))!;
   const stepsRun: ProvisioningStep[] = [];
@@ -120,13 +181,21 @@ async function runSteps(deps: ProvisionOrganizationDeps, organizations: Organiza
     {
       step: 'migrated',
       run: async () => {
-        await migrateTenantDatabase({ controlPlane: deps.controlPlane, organizationId, url, migrations: deps.migrations });
+        await migrateTenantDatabase({
+          controlPlane: deps.controlPlane,
+          organizationId,
+          url,
+          migrations: deps.migrations,
+        });
       },
     },
     {
       step: 'library_loaded',
       run: async () => {
-        const tenant = createKnex(url, 2, 'service:tenant-provision', { acquireTimeoutMs: 10_000, statementTimeoutMs: 0 });
+        const tenant = createKnex(url, 2, 'service:tenant-provision', {
+          acquireTimeoutMs: 10_000,
+          statementTimeoutMs: 0,
+        });
         try {
           await tenant.transaction((trx) => deps.loadLibrary(trx));
         } finally {
@@ -137,9 +206,17 @@ async function runSteps(deps: ProvisionOrganizationDeps, organizations: Organiza
     {
       step: 'administrator_created',
       run: async () => {
-        const existing = await deps.controlPlane('users').select('organization_id').where({ email: adminEmail }).first();
+        const existing = await deps
+          .controlPlane('users')
+          .select('organization_id')
+          .where({ email: adminEmail })
+          .first();
         if (existing?.organization_id === organizationId) return;
-        if (existing) throw new TenancyError('administrator_email_taken', `${adminEmail} is already a user of another organization; choose another administrator email.`);
+        if (existing)
+          throw new TenancyError(
+            'administrator_email_taken',
+            `${adminEmail} is already a user of another organization; choose another administrator email.`,
+          );
         await deps.createAdministrator({ organizationId, email: adminEmail });
       },
     },
@@ -150,10 +227,17 @@ async function runSteps(deps: ProvisionOrganizationDeps, organizations: Organiza
     try {
       await run();
     } catch (err) {
-      const reason = `${step.replace(/_/g, ' ')} step failed: ${err instanceof TenancyError ? err.message : describeTenantFailure(err)}`;
+      const reason =
+        `${step.replace(/_/g, ' ')} step failed: ` +
+        `${err instanceof TenancyError ? err.message : describeTenantFailure(err)}`;
       await organizations.recordProvisioningFailure(organizationId, reason).catch(() => {});
       deps.logger?.error('organization_provisioning_failed', { organizationId, step, reason });
-      throw new TenancyError('provisioning_failed', `Provisioning organization ${organizationId} stopped: ${reason}. Fix the cause and run the same command again; it resumes at this step.`, { cause: err });
+      throw new TenancyError(
+        'provisioning_failed',
+        `Provisioning organization ${organizationId} stopped: ${reason}. Fix the cause ` +
+          `and run the same command again; it resumes at this step.`,
+        { cause: err },
+      );
     }
     await organizations.recordStep(organizationId, step);
     stepsRun.push(step);

@@ -36,7 +36,12 @@ export class TenantUnavailableError extends TenancyError {
     readonly state: 'provisioning' | 'unavailable',
     reason: string | null,
   ) {
-    super('tenant_unavailable', `The workspace of organization ${organizationId} is ${state === 'provisioning' ? 'still being provisioned' : 'unavailable'}${reason ? ` (${reason})` : ''}; try again later.`);
+    super(
+      'tenant_unavailable',
+      `The workspace of organization ${organizationId} is ` +
+        `${state === 'provisioning' ? 'still being provisioned' : 'unavailable'}${reason ? ` (${reason})` : ''}; ` +
+        `try again later.`,
+    );
     this.name = 'TenantUnavailableError';
   }
 }
@@ -59,7 +64,10 @@ export class OrganizationNotFoundError extends TenancyError {
 /** Every open pool is held by a request and the cap on open pools was reached for longer than the wait allows. */
 export class TenantCapacityError extends TenancyError {
   constructor(maxOpenPools: number, waitedMs: number) {
-    super('tenant_capacity', `All ${maxOpenPools} tenant pools (TENANT_MAX_OPEN_POOLS) were busy for ${waitedMs} ms; try again shortly.`);
+    super(
+      'tenant_capacity',
+      `All ${maxOpenPools} tenant pools (TENANT_MAX_OPEN_POOLS) were busy for ${waitedMs} ms; try again shortly.`,
+    );
     this.name = 'TenantCapacityError';
   }
 }
@@ -70,7 +78,12 @@ export class UnknownTenantServerError extends TenancyError {
     readonly server: string,
     known: readonly string[],
   ) {
-    super('unknown_tenant_server', `The tenant server "${server}" is not configured; TENANT_SERVERS names ${known.length > 0 ? known.map((k) => `"${k}"`).join(', ') : 'no servers'} (and "default", the server of the configured tenant database).`);
+    super(
+      'unknown_tenant_server',
+      `The tenant server "${server}" is not configured; TENANT_SERVERS names ` +
+        `${known.length > 0 ? known.map((k) => `"${k}"`).join(', ') : 'no servers'} (and ` +
+        `"default", the server of the configured tenant database).`,
+    );
     this.name = 'UnknownTenantServerError';
   }
 }

@@ -7,7 +7,8 @@ const DATABASE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
  * always a plain identifier and never collides.
  */
 export function tenantDatabaseName(organizationId: string): string {
-  if (!UUID.test(organizationId)) throw new TypeError(`organization id ${JSON.stringify(organizationId.slice(0, 64))} is not a UUID`);
+  if (!UUID.test(organizationId))
+    throw new TypeError(`organization id ${JSON.stringify(organizationId.slice(0, 64))} is not a UUID`);
   return `tenant_${organizationId.replace(/-/g, '').toLowerCase()}`;
 }
 

@@ -18,7 +18,13 @@ const routers: TenantRouter[] = [];
 async function activeOrganization(name: string, server = 'default'): Promise<string> {
   const id = randomUUID();
   const organizations = new OrganizationRepository(cp.controlPlane);
-  await organizations.insertProvisioning({ id, name, plan: 'business', tenantServer: server, tenantDatabase: tenantDatabaseName(id) });
+  await organizations.insertProvisioning({
+    id,
+    name,
+    plan: 'business',
+    tenantServer: server,
+    tenantDatabase: tenantDatabaseName(id),
+  });
   if (server === 'default') await ensureDatabase(`${cp.dbs.serverUrl}/${tenantDatabaseName(id)}`);
   await organizations.completeProvisioning(id);
   orgs.push(id);
@@ -66,7 +72,11 @@ afterAll(async () => {
 
 describe('TenantRouter', () => {
   it('self-hosted: always the configured tenant database, without asking the control plane', async () => {
-    const router = new TenantRouter({ edition: 'self-hosted', controlPlane: cp.controlPlane, configuredTenant: cp.configuredTenant });
+    const router = new TenantRouter({
+      edition: 'self-hosted',
+      controlPlane: cp.controlPlane,
+      configuredTenant: cp.configuredTenant,
+    });
     routers.push(router);
     const lease = await router.acquire('any organization');
     expect(lease.db).toBe(cp.configuredTenant);
@@ -74,33 +84,45 @@ describe('TenantRouter', () => {
     expect(router.stats()).toMatchObject({ edition: 'self-hosted', openPools: 0, poolsOpened: 0 });
   });
 
-  it('hosted: each organization gets its own database; the bootstrap organization keeps the configured one', async () => {
-    const opened: string[] = [];
-    const router = makeRouter({ opened });
-    for (const id of [a, b, c]) expect(await router.withTenant(id, databaseOf)).toBe(tenantDatabaseName(id));
-    const [bootstrap] = await cp.controlPlane('organizations').insert({ name: 'Bootstrap' }).returning('id');
-    orgs.push(bootstrap.id);
-    const lease = await router.acquire(bootstrap.id);
-    expect(lease.db).toBe(cp.configuredTenant);
-    lease.release();
-    expect(opened.sort()).toEqual([a, b, c].map(tenantDatabaseName).sort());
-    // A second use of a cached organization reuses its pool.
-    await router.withTenant(a, databaseOf);
-    expect(router.stats()).toMatchObject({ openPools: 3, poolsOpened: 3, leases: 0 });
-  });
+  it(
+    'hosted: each organization gets its own database; the bootstrap organization ' + 'keeps the configured one',
+    async () => {
+      const opened: string[] = [];
+      const router = makeRouter({ opened });
+      for (const id of [a, b, c]) expect(await router.withTenant(id, databaseOf)).toBe(tenantDatabaseName(id));
+      const [bootstrap] = await cp.controlPlane('organizations').insert({ name: 'Bootstrap' }).returning('id');
+      orgs.push(bootstrap.id);
+      const lease = await router.acquire(bootstrap.id);
+      expect(lease.db).toBe(cp.configuredTenant);
+      lease.release();
+      expect(opened.sort()).toEqual([a, b, c].map(tenantDatabaseName).sort());
+      // A second use of a cached organization reuses its pool.
+      await router.withTenant(a, databaseOf);
+      expect(router.stats()).toMatchObject({ openPools: 3, poolsOpened: 3, leases: 0 });
+    },
+  );
 
   it('refuses organizations that are not active, unknown ones and unknown servers with typed errors', async () => {
     const router = makeRouter({ settings: { lookupCacheMs: 0 } });
     const organizations = new OrganizationRepository(cp.controlPlane);
     const pending = randomUUID();
-    await organizations.insertProvisioning({ id: pending, name: 'Pending', plan: 'business', tenantServer: 'default', tenantDatabase: tenantDatabaseName(pending) });
+    await organizations.insertProvisioning({
+      id: pending,
+      name: 'Pending',
+      plan: 'business',
+      tenantServer: 'default',
+      tenantDatabase: tenantDatabaseName(pending),
+    });
     orgs.push(pending);
     await expect(router.acquire(pending)).rejects.toMatchObject({ code: 'tenant_unavailable', state: 'provisioning' });
     await expect(router.acquire(randomUUID())).rejects.toMatchObject({ code: 'organization_not_found' });
     const elsewhere = await activeOrganization('Elsewhere', 'eu9');
     const err = await router.acquire(elsewhere).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TenancyError);
-    expect(err).toMatchObject({ code: 'unknown_tenant_server', message: expect.stringMatching(/"eu9" is not configured/) });
+    expect(err).toMatchObject({
+      code: 'unknown_tenant_server',
+      message: expect.stringMatching(/"eu9" is not configured/),
+    });
     expect(router.stats().openPools).toBe(0);
   });
 
@@ -115,7 +137,11 @@ describe('TenantRouter', () => {
 
   it('caps open pools: the least recently used idle pool is closed, a held pool never', async () => {
     const opened: string[] = [];
-    const router = makeRouter({ opened, settings: { maxOpenPools: 2 }, timeouts: { acquireTimeoutMs: 300, statementTimeoutMs: 5_000 } });
+    const router = makeRouter({
+      opened,
+      settings: { maxOpenPools: 2 },
+      timeouts: { acquireTimeoutMs: 300, statementTimeoutMs: 5_000 },
+    });
     await router.withTenant(a, databaseOf);
     await router.withTenant(b, databaseOf);
     await router.withTenant(a, databaseOf); // a is now the most recently used
@@ -149,10 +175,16 @@ describe('TenantRouter', () => {
 
   it('closes pools that stay idle, and caps the connections of each pool', async () => {
     // Why its own application name: pools of the other tests' routers are open on the same database.
-    const router = makeRouter({ settings: { poolIdleMs: 50, poolMaxConnections: 2 }, openPool: (url, max, _name, timeouts) => createKnex(url, max, 'test:capped', timeouts) });
+    const router = makeRouter({
+      settings: { poolIdleMs: 50, poolMaxConnections: 2 },
+      openPool: (url, max, _name, timeouts) => createKnex(url, max, 'test:capped', timeouts),
+    });
     const lease = await router.acquire(c);
     await Promise.all(Array.from({ length: 6 }, () => lease.db.raw('select pg_sleep(0.05)')));
-    const { rows } = await cp.controlPlane.raw("select count(*)::int as n from pg_stat_activity where datname = ? and application_name = 'test:capped'", [tenantDatabaseName(c)]);
+    const { rows } = await cp.controlPlane.raw(
+      "select count(*)::int as n from pg_stat_activity where datname = ? and application_name = 'test:capped'",
+      [tenantDatabaseName(c)],
+    );
     expect(rows[0].n).toBeLessThanOrEqual(2);
     expect(router.stats().connections.open).toBeLessThanOrEqual(2);
     expect(router.stats().connections.open).toBeGreaterThan(0);
@@ -171,7 +203,10 @@ describe('TenantRouter', () => {
     try {
       expect(await router.withTenant(a, databaseOf)).toBe(tenantDatabaseName(a)); // still cached
       router.invalidate(a);
-      await expect(router.acquire(a)).rejects.toMatchObject({ code: 'tenant_unavailable', message: expect.stringContaining('maintenance') });
+      await expect(router.acquire(a)).rejects.toMatchObject({
+        code: 'tenant_unavailable',
+        message: expect.stringContaining('maintenance'),
+      });
     } finally {
       await organizations.markActive(a, 'operator');
     }

@@ -1,7 +1,13 @@
 import type { Knex } from 'knex';
 import { createKnex, DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts, type Logger } from '@service/db';
 import { OrganizationRepository, type TenantLocation } from './organization-repository.ts';
-import { OrganizationNotFoundError, TenancyError, TenantCapacityError, TenantRetainedError, TenantUnavailableError } from './tenancy-error.ts';
+import {
+  OrganizationNotFoundError,
+  TenancyError,
+  TenantCapacityError,
+  TenantRetainedError,
+  TenantUnavailableError,
+} from './tenancy-error.ts';
 import { isConfiguredTenant, resolveTenantUrl, type TenantTopology } from './tenant-topology.ts';
 
 /** A tenant database handle held for one request (or one job). Release it when done; releasing twice is harmless. */
@@ -12,22 +18,36 @@ export interface TenantLease {
 }
 
 export interface TenantRouterSettings {
-  /** TENANT_MAX_OPEN_POOLS: pools open at once in this process; the least recently used idle one is closed to open another. */
+  /**
+   * TENANT_MAX_OPEN_POOLS: pools open at once in this process; the least recently used idle one is closed to open
+   * another.
+   */
   maxOpenPools: number;
   /** TENANT_POOL_MAX: connections per tenant pool. */
   poolMaxConnections: number;
   /** TENANT_POOL_IDLE_MS: a pool nobody held for this long is closed. */
   poolIdleMs: number;
-  /** TENANT_LOOKUP_CACHE_MS: how long an organization's location and state are reused before the control plane is asked again. */
+  /**
+   * TENANT_LOOKUP_CACHE_MS: how long an organization's location and state are reused before the control plane is asked
+   * again.
+   */
   lookupCacheMs: number;
 }
 
-export const DEFAULT_TENANT_ROUTER_SETTINGS: TenantRouterSettings = { maxOpenPools: 50, poolMaxConnections: 5, poolIdleMs: 5 * 60_000, lookupCacheMs: 5_000 };
+export const DEFAULT_TENANT_ROUTER_SETTINGS: TenantRouterSettings = {
+  maxOpenPools: 50,
+  poolMaxConnections: 5,
+  poolIdleMs: 5 * 60_000,
+  lookupCacheMs: 5_000,
+};
 
 export interface TenantRouterOptions {
   edition: 'self-hosted' | 'hosted';
   controlPlane: Knex;
-  /** The configured tenant database (`dbs.tenant`): self-hosted's only one; in hosted, the one of organizations on `default`/`default`. Never closed here. */
+  /**
+   * The configured tenant database (`dbs.tenant`): self-hosted's only one; in hosted, the one of organizations on
+   * `default`/`default`. Never closed here.
+   */
   configuredTenant: Knex;
   /** Hosted: the servers (tenantTopology(config.tenantServers, dbs.tenant)). Not needed self-hosted. */
   topology?: TenantTopology;
@@ -101,7 +121,8 @@ export class TenantRouter {
     this.settings = { ...DEFAULT_TENANT_ROUTER_SETTINGS, ...options.settings };
     this.timeouts = options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS;
     this.organizations = new OrganizationRepository(options.controlPlane);
-    if (options.edition === 'hosted' && !options.topology) throw new TypeError('TenantRouter: the hosted edition needs a topology (tenantTopology(...))');
+    if (options.edition === 'hosted' && !options.topology)
+      throw new TypeError('TenantRouter: the hosted edition needs a topology (tenantTopology(...))');
     if (options.edition === 'hosted') {
       const every = Math.max(10, Math.min(this.settings.poolIdleMs / 2, 30_000));
       this.sweeper = setInterval(() => void this.closeIdle().catch(() => {}), every);
@@ -116,10 +137,17 @@ export class TenantRouter {
     return this.options.topology;
   }
 
-  /** The organization's tenant database for one request or job; release the lease when done with it (including a streamed response). */
+  /**
+   * The organization's tenant database for one request or job; release the lease when done with it (including a
+   * streamed response).
+   */
   acquire(organizationId: string): Promise<TenantLease> {
-    if (this.closed) return Promise.reject(new TenancyError('router_closed', 'The tenant router is closed (the service is stopping).'));
-    if (this.options.edition === 'self-hosted') return Promise.resolve({ organizationId, db: this.options.configuredTenant, release() {} });
+    if (this.closed)
+      return Promise.reject(
+        new TenancyError('router_closed', 'The tenant router is closed (the service is stopping).'),
+      );
+    if (this.options.edition === 'self-hosted')
+      return Promise.resolve({ organizationId, db: this.options.configuredTenant, release() {} });
     // Why a synchronous path: a cached organization whose pool is open is the common case of every
     // request; it costs a map lookup instead of a chain of awaits.
     const cached = this.locations.get(organizationId);
@@ -151,7 +179,8 @@ export class TenantRouter {
   private leaseAt(organizationId: string, location: TenantLocation | null): TenantLease | null {
     if (!location) throw new OrganizationNotFoundError(organizationId);
     if (location.state === 'retained') throw new TenantRetainedError(organizationId);
-    if (location.state !== 'active') throw new TenantUnavailableError(organizationId, location.state, location.stateReason);
+    if (location.state !== 'active')
+      throw new TenantUnavailableError(organizationId, location.state, location.stateReason);
     if (isConfiguredTenant(location)) return { organizationId, db: this.options.configuredTenant, release() {} };
     const entry = this.pools.get(this.poolKey(location));
     if (!entry) return null;
@@ -203,7 +232,10 @@ export class TenantRouter {
    * holding each while it runs: housekeeping of tenants that saw traffic, without opening a pool for
    * every organization. Errors are passed to `onError` and the others go on.
    */
-  async forEachOpenTenant(work: (db: Knex) => Promise<void>, onError: (err: unknown) => void = () => {}): Promise<void> {
+  async forEachOpenTenant(
+    work: (db: Knex) => Promise<void>,
+    onError: (err: unknown) => void = () => {},
+  ): Promise<void> {
     const entries = [...this.pools.values()];
     for (const entry of entries) entry.refs += 1;
     try {
@@ -260,7 +292,10 @@ export class TenantRouter {
     return idle.length;
   }
 
-  /** Closes every tenant pool (not the configured tenant database) and refuses new leases. Call after the HTTP server stopped. */
+  /**
+   * Closes every tenant pool (not the configured tenant database) and refuses new leases. Call after the HTTP server
+   * stopped.
+   */
   async close(): Promise<void> {
     this.closed = true;
     if (this.sweeper) clearInterval(this.sweeper);
@@ -299,7 +334,8 @@ export class TenantRouter {
   private async enter(key: string, url: string, server: string): Promise<PoolEntry> {
     const deadline = Date.now() + this.timeouts.acquireTimeoutMs;
     for (;;) {
-      if (this.closed) throw new TenancyError('router_closed', 'The tenant router is closed (the service is stopping).');
+      if (this.closed)
+        throw new TenancyError('router_closed', 'The tenant router is closed (the service is stopping).');
       const existing = this.pools.get(key);
       if (existing) {
         this.touch(existing);
@@ -317,7 +353,13 @@ export class TenantRouter {
         }
       }
       const open = this.options.openPool ?? createKnex;
-      const entry: PoolEntry = { key, db: open(url, this.settings.poolMaxConnections, `service:tenant:${server}`, this.timeouts), refs: 1, idleSince: 0, lastUse: ++this.uses };
+      const entry: PoolEntry = {
+        key,
+        db: open(url, this.settings.poolMaxConnections, `service:tenant:${server}`, this.timeouts),
+        refs: 1,
+        idleSince: 0,
+        lastUse: ++this.uses,
+      };
       this.pools.set(key, entry);
       this.poolsOpened += 1;
       return entry;
@@ -334,7 +376,8 @@ export class TenantRouter {
 
   private waitForRelease(deadline: number): Promise<void> {
     const left = deadline - Date.now();
-    if (left <= 0) return Promise.reject(new TenantCapacityError(this.settings.maxOpenPools, this.timeouts.acquireTimeoutMs));
+    if (left <= 0)
+      return Promise.reject(new TenantCapacityError(this.settings.maxOpenPools, this.timeouts.acquireTimeoutMs));
     return new Promise<void>((resolve, reject) => {
       const wake = () => {
         clearTimeout(timer);
@@ -354,7 +397,9 @@ export class TenantRouter {
     this.poolsClosed += 1;
     const closing = entry.db
       .destroy()
-      .catch((err: unknown) => this.options.logger?.warn('tenant_pool_close_failed', { message: (err as Error)?.message }))
+      .catch((err: unknown) =>
+        this.options.logger?.warn('tenant_pool_close_failed', { message: (err as Error)?.message }),
+      )
       .finally(() => this.closing.delete(closing));
     this.closing.add(closing);
     return closing;

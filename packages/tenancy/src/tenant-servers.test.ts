@@ -18,7 +18,9 @@ describe('parseTenantServers', () => {
       { name: 'eu2', url: 'postgresql://u:p%2Cq@db2:5433' },
     ]);
     expect(parseTenantServers('')).toEqual([]);
-    expect(parseTenantServers('eu1=postgres://u:p@db1?sslmode=require')[0]!.url).toBe('postgres://u:p@db1?sslmode=require');
+    expect(parseTenantServers('eu1=postgres://u:p@db1?sslmode=require')[0]!.url).toBe(
+      'postgres://u:p@db1?sslmode=require',
+    );
   });
 
   it('names the entry and the rule, and never repeats a password', () => {
@@ -30,7 +32,10 @@ describe('parseTenantServers', () => {
       [`eu1=postgres://u:${secret}@db1,eu1=postgres://u:${secret}@db2`, /"eu1" appears twice/],
       [`eu1=mysql://u:${secret}@db1`, /server "eu1": expected a postgres:\/\/ URL, got the scheme mysql:/],
       [`eu1=postgres://u:${secret}@db1/service`, /server "eu1": the URL names a database \(\/service\)/],
-      [`eu1=postgres://u:${secret}@db1:5432,eu2=postgres://v:${secret}@db1:5432`, /servers "eu1" and "eu2" point at the same host and port \(db1:5432\)/],
+      [
+        `eu1=postgres://u:${secret}@db1:5432,eu2=postgres://v:${secret}@db1:5432`,
+        /servers "eu1" and "eu2" point at the same host and port \(db1:5432\)/,
+      ],
       [`eu1=postgres://u:${secret}@db1,eu2=not a url ${secret}`, /server "eu2": the value is not a URL/],
       // A raw comma in a password splits the entry; the message says how to write one.
       [`eu1=postgres://u:pa,ss${secret}@db1`, /server "eu1": the value is not a URL \(percent-encode , = and @/],
@@ -46,11 +51,16 @@ describe('parseTenantServers', () => {
 
 describe('tenant database URLs', () => {
   it('adds default from the configured tenant database and puts the database name on the server URL', () => {
-    const servers = withDefaultTenantServer(parseTenantServers('eu1=postgres://u:p@db1:5432'), 'postgres://a:b@local:5999/service_tenant');
+    const servers = withDefaultTenantServer(
+      parseTenantServers('eu1=postgres://u:p@db1:5432'),
+      'postgres://a:b@local:5999/service_tenant',
+    );
     expect(servers.map((s) => s.name)).toEqual(['default', 'eu1']);
     expect(tenantDatabaseUrl(servers, 'default', 'tenant_x')).toBe('postgres://a:b@local:5999/tenant_x');
     expect(tenantDatabaseUrl(servers, 'eu1', 'tenant_y')).toBe('postgres://u:p@db1:5432/tenant_y');
-    expect(() => tenantDatabaseUrl(servers, 'us1', 'tenant_y')).toThrow(/"us1" is not configured; TENANT_SERVERS names "eu1"/);
+    expect(() => tenantDatabaseUrl(servers, 'us1', 'tenant_y')).toThrow(
+      /"us1" is not configured; TENANT_SERVERS names "eu1"/,
+    );
   });
 
   it('derives a plain database name from the organization id only', () => {

@@ -1,6 +1,9 @@
 import { TenancyError, UnknownTenantServerError } from './tenancy-error.ts';
 
-/** A PostgreSQL server that holds tenant databases: its name (what the control plane records) and its URL without a database. */
+/**
+ * A PostgreSQL server that holds tenant databases: its name (what the control plane records) and its URL without a
+ * database.
+ */
 export interface TenantServer {
   name: string;
   url: string;
@@ -49,8 +52,16 @@ export function parseTenantServers(raw: string): TenantServer[] {
     if (eq <= 0) throw invalid(`${at} has no name (write name=postgres://...)`);
     const name = entry.slice(0, eq).trim();
     const value = entry.slice(eq + 1).trim();
-    if (!NAME.test(name)) throw invalid(`${at}: the server name "${name.slice(0, 40)}" must start with a lower-case letter and hold only a-z, 0-9, - and _ (at most 32 characters)`);
-    if (name === DEFAULT_TENANT_SERVER) throw invalid(`${at}: the name "default" is reserved for the server of the configured tenant database (TENANT_DATABASE_URL or DATABASE_URL); choose another name`);
+    if (!NAME.test(name))
+      throw invalid(
+        `${at}: the server name "${name.slice(0, 40)}" must start with a lower-case ` +
+          `letter and hold only a-z, 0-9, - and _ (at most 32 characters)`,
+      );
+    if (name === DEFAULT_TENANT_SERVER)
+      throw invalid(
+        `${at}: the name "default" is reserved for the server of the configured tenant ` +
+          `database (TENANT_DATABASE_URL or DATABASE_URL); choose another name`,
+      );
     if (servers.some((s) => s.name === name)) throw invalid(`the server name "${name}" appears twice`);
     let url: URL;
     try {
@@ -59,14 +70,22 @@ export function parseTenantServers(raw: string): TenantServer[] {
       // Why not the value: it holds the password. A raw comma in a password splits the entry; say so.
       throw invalid(`server "${name}": the value is not a URL (percent-encode , = and @ in passwords as %2C %3D %40)`);
     }
-    if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') throw invalid(`server "${name}": expected a postgres:// URL, got the scheme ${url.protocol}`);
+    if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:')
+      throw invalid(`server "${name}": expected a postgres:// URL, got the scheme ${url.protocol}`);
     if (!url.hostname) throw invalid(`server "${name}": the URL has no host`);
     if (url.pathname !== '' && url.pathname !== '/') {
-      throw invalid(`server "${name}": the URL names a database (${decodeURIComponent(url.pathname).slice(0, 64)}); leave it out, each organization's database name is added to it`);
+      throw invalid(
+        `server "${name}": the URL names a database ` +
+          `(${decodeURIComponent(url.pathname).slice(0, 64)}); leave it out, each ` +
+          `organization's database name is added to it`,
+      );
     }
     const endpoint = `${url.hostname}:${url.port || '5432'}`;
     const other = seenEndpoints.get(endpoint);
-    if (other) throw invalid(`servers "${other}" and "${name}" point at the same host and port (${endpoint}); name each server once`);
+    if (other)
+      throw invalid(
+        `servers "${other}" and "${name}" point at the same host and port (${endpoint}); name each server once`,
+      );
     seenEndpoints.set(endpoint, name);
     url.pathname = '';
     servers.push({ name, url: url.toString().replace(/\/$/, '') });
@@ -81,13 +100,20 @@ export function parseTenantServers(raw: string): TenantServer[] {
 export function withDefaultTenantServer(servers: readonly TenantServer[], configuredTenantUrl: string): TenantServer[] {
   const url = new URL(configuredTenantUrl);
   url.pathname = '';
-  return [{ name: DEFAULT_TENANT_SERVER, url: url.toString().replace(/\/$/, '') }, ...servers.filter((s) => s.name !== DEFAULT_TENANT_SERVER)];
+  return [
+    { name: DEFAULT_TENANT_SERVER, url: url.toString().replace(/\/$/, '') },
+    ...servers.filter((s) => s.name !== DEFAULT_TENANT_SERVER),
+  ];
 }
 
 /** The URL of one database on a named server; UnknownTenantServerError when the name is not configured. */
 export function tenantDatabaseUrl(servers: readonly TenantServer[], server: string, database: string): string {
   const found = servers.find((s) => s.name === server);
-  if (!found) throw new UnknownTenantServerError(server, servers.map((s) => s.name).filter((n) => n !== DEFAULT_TENANT_SERVER));
+  if (!found)
+    throw new UnknownTenantServerError(
+      server,
+      servers.map((s) => s.name).filter((n) => n !== DEFAULT_TENANT_SERVER),
+    );
   const url = new URL(found.url);
   url.pathname = `/${encodeURIComponent(database)}`;
   return url.toString();

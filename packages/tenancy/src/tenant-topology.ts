@@ -1,5 +1,10 @@
 import type { Knex } from 'knex';
-import { DEFAULT_TENANT_SERVER, tenantDatabaseUrl, withDefaultTenantServer, type TenantServer } from './tenant-servers.ts';
+import {
+  DEFAULT_TENANT_SERVER,
+  tenantDatabaseUrl,
+  withDefaultTenantServer,
+  type TenantServer,
+} from './tenant-servers.ts';
 import { isTenantDatabaseName } from './tenant-database-name.ts';
 import { TenancyError } from './tenancy-error.ts';
 
@@ -27,7 +32,8 @@ export function connectionUrlOf(db: Knex): string {
  * database handle (`dbs.tenant`), whose server becomes `default`.
  */
 export function tenantTopology(servers: readonly TenantServer[], configuredTenant: Knex | string): TenantTopology {
-  const configuredTenantUrl = typeof configuredTenant === 'string' ? configuredTenant : connectionUrlOf(configuredTenant);
+  const configuredTenantUrl =
+    typeof configuredTenant === 'string' ? configuredTenant : connectionUrlOf(configuredTenant);
   return { servers: withDefaultTenantServer(servers, configuredTenantUrl), configuredTenantUrl };
 }
 
@@ -37,9 +43,16 @@ export function isConfiguredTenant(location: { tenantServer: string; tenantDatab
 }
 
 /** The URL of an organization's tenant database. */
-export function resolveTenantUrl(topology: TenantTopology, location: { tenantServer: string; tenantDatabase: string }): string {
+export function resolveTenantUrl(
+  topology: TenantTopology,
+  location: { tenantServer: string; tenantDatabase: string },
+): string {
   if (isConfiguredTenant(location)) return topology.configuredTenantUrl;
   // Why check again: the name goes into a URL; the control plane's CHECK constraint is one guard, this the second.
-  if (!isTenantDatabaseName(location.tenantDatabase)) throw new TenancyError('unknown_tenant_server', `the tenant database name ${JSON.stringify(location.tenantDatabase.slice(0, 64))} is not a plain identifier`);
+  if (!isTenantDatabaseName(location.tenantDatabase))
+    throw new TenancyError(
+      'unknown_tenant_server',
+      `the tenant database name ${JSON.stringify(location.tenantDatabase.slice(0, 64))} is not a plain identifier`,
+    );
   return tenantDatabaseUrl(topology.servers, location.tenantServer, location.tenantDatabase);
 }

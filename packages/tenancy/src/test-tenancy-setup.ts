@@ -40,7 +40,12 @@ export async function createTestControlPlane(): Promise<TestControlPlane> {
 /** A second PostgreSQL server in a temporary directory, for organizations on two servers. */
 export async function startSecondServer(): Promise<{ server: EmbeddedServer; stop(): Promise<void> }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'service-tenancy-pg-'));
-  const server = await startEmbeddedServer({ dataDir: dir, logger: silentLogger, lock: false, settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' } });
+  const server = await startEmbeddedServer({
+    dataDir: dir,
+    logger: silentLogger,
+    lock: false,
+    settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' },
+  });
   return {
     server,
     async stop() {
@@ -71,13 +76,19 @@ export async function databaseExists(serverUrl: string, name: string): Promise<b
   }
 }
 
-/** The library-load stand-in: three finding templates from the "global library", upserted by global_key like importGlobals. */
+/**
+ * The library-load stand-in: three finding templates from the "global library", upserted by global_key like
+ * importGlobals.
+ */
 export async function loadTestLibrary(tenant: Knex): Promise<void> {
   for (const [key, title] of [
     ['sqli', 'SQL injection'],
     ['xss', 'Cross-site scripting'],
     ['tls', 'Outdated TLS configuration'],
   ] as const) {
-    await tenant('finding_templates').insert({ title, severity: 'high', global_key: key, global_revision: 1 }).onConflict('global_key').merge(['title', 'global_revision']);
+    await tenant('finding_templates')
+      .insert({ title, severity: 'high', global_key: key, global_revision: 1 })
+      .onConflict('global_key')
+      .merge(['title', 'global_revision']);
   }
 }

@@ -20,7 +20,9 @@ async function main(): Promise<void> {
   }
   for (const name of wanted.length > 0 ? wanted : available) {
     console.log(`\n=== ${name} ===`);
-    const mod = (await import(pathToFileURL(path.join(benchesDir, `${name}.ts`)).href)) as { default: () => Promise<void> };
+    const mod = (await import(pathToFileURL(path.join(benchesDir, `${name}.ts`)).href)) as {
+      default: () => Promise<void>;
+    };
     await mod.default();
   }
 }

@@ -20,5 +20,6 @@ await runCli<LicenseContext>({
     now: () => new Date(),
     out: (line) => process.stdout.write(`${line}\n`),
   }),
-  translateError: (err) => (err instanceof LicenseError ? new OperatorError(err.message, { hint: err.hint, cause: err }) : undefined),
+  translateError: (err) =>
+    err instanceof LicenseError ? new OperatorError(err.message, { hint: err.hint, cause: err }) : undefined,
 });

@@ -8,7 +8,10 @@ export async function readInputFile(file: string, what: string, hint: string): P
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new OperatorError(`${what} ${file} does not exist`, { hint });
-    if (code === 'EACCES') throw new OperatorError(`${what} ${file} cannot be read (permission denied)`, { hint: 'Run as the user that owns the file.' });
+    if (code === 'EACCES')
+      throw new OperatorError(`${what} ${file} cannot be read (permission denied)`, {
+        hint: 'Run as the user that owns the file.',
+      });
     if (code === 'EISDIR') throw new OperatorError(`${what} ${file} is a directory`, { hint });
     throw err;
   }

@@ -10,7 +10,9 @@ export async function writeNewFile(file: string, content: string, mode: number):
     await writeFile(file, content, { flag: 'wx', mode });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
-      throw new OperatorError(`${file} already exists and is never overwritten`, { hint: 'Choose another path, or move the old file away first.' });
+      throw new OperatorError(`${file} already exists and is never overwritten`, {
+        hint: 'Choose another path, or move the old file away first.',
+      });
     }
     throw err;
   }

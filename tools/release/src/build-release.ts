@@ -80,12 +80,19 @@ export async function buildRelease(options: BuildReleaseOptions): Promise<BuiltR
 
   // Everything that can refuse the build is checked before anything is built.
   const changelog = await readFile(options.changelogFile, 'utf8').catch(() => {
-    throw new OperatorError(`cannot read the changelog ${options.changelogFile}`, { hint: 'Pass --changelog <file>, or run from the repository.' });
+    throw new OperatorError(`cannot read the changelog ${options.changelogFile}`, {
+      hint: 'Pass --changelog <file>, or run from the repository.',
+    });
   });
-  const changelogName = options.changelogFile.startsWith(`${repoRoot}${path.sep}`) ? path.relative(repoRoot, options.changelogFile) : options.changelogFile;
+  const changelogName = options.changelogFile.startsWith(`${repoRoot}${path.sep}`)
+    ? path.relative(repoRoot, options.changelogFile)
+    : options.changelogFile;
   const notes = cutReleaseNotes(changelog, version, changelogName);
   const createdAt = releaseTime(options.createdAt, notes.date, version);
-  const minUpgradeFrom = parseReleaseVersion(options.minUpgradeFrom ?? oldestReleasedVersion(changelog, version), 'minUpgradeFrom');
+  const minUpgradeFrom = parseReleaseVersion(
+    options.minUpgradeFrom ?? oldestReleasedVersion(changelog, version),
+    'minUpgradeFrom',
+  );
   const signingKey = options.signKeyFile === null ? null : await readSigningKey(options.signKeyFile);
   const sourceSha = options.sourceSha ?? readSourceSha(repoRoot);
   const library = await readLibraryVersion(path.join(repoRoot, 'library'));
@@ -99,7 +106,10 @@ export async function buildRelease(options: BuildReleaseOptions): Promise<BuiltR
   await rm(work, { recursive: true, force: true });
   await mkdir(path.join(pkg, 'images'), { recursive: true });
   try {
-    out(`Building ${packageFileName(version)} from ${sourceSha.slice(0, 12)} (minUpgradeFrom ${minUpgradeFrom}, dated ${createdAt})`);
+    out(
+      `Building ${packageFileName(version)} from ${sourceSha.slice(0, 12)} ` +
+        `(minUpgradeFrom ${minUpgradeFrom}, dated ${createdAt})`,
+    );
 
     const context = path.join(work, 'app-image');
     const app = await buildApp({ repoRoot, outDir: path.join(context, 'app'), version, sourceSha });
@@ -109,7 +119,8 @@ export async function buildRelease(options: BuildReleaseOptions): Promise<BuiltR
     await buildInstaller({ repoRoot, outFile: path.join(pkg, INSTALLER_ENTRY) });
     out(`  installer built: ${INSTALLER_ENTRY}`);
 
-    for (const file of [INSTALL_SCRIPT, COMPOSE_FILE, ENV_EXAMPLE_FILE]) await cp(path.join(repoRoot, 'release', file), path.join(pkg, file));
+    for (const file of [INSTALL_SCRIPT, COMPOSE_FILE, ENV_EXAMPLE_FILE])
+      await cp(path.join(repoRoot, 'release', file), path.join(pkg, file));
     await cp(path.join(repoRoot, 'release', DOCKER_DIR), path.join(pkg, DOCKER_DIR), { recursive: true });
     await cp(path.join(repoRoot, 'library'), path.join(pkg, LIBRARY_DIR), { recursive: true });
     await writeFile(path.join(pkg, RELEASE_NOTES_FILE), notes.text);
@@ -122,7 +133,12 @@ export async function buildRelease(options: BuildReleaseOptions): Promise<BuiltR
       const reference = imageReference(image);
       let origin: string;
       if (image.role === 'app') {
-        await engine.build({ contextDir: context, dockerfile: path.join(context, 'Dockerfile'), tag: reference, buildArgs: { SOURCE_DATE_EPOCH: String(Date.parse(createdAt) / 1000) } });
+        await engine.build({
+          contextDir: context,
+          dockerfile: path.join(context, 'Dockerfile'),
+          tag: reference,
+          buildArgs: { SOURCE_DATE_EPOCH: String(Date.parse(createdAt) / 1000) },
+        });
         origin = 'built from release/docker/Dockerfile';
       } else if ((await engine.imageId(reference)) !== null) {
         origin = 'from the engine’s image store';
@@ -131,23 +147,44 @@ export async function buildRelease(options: BuildReleaseOptions): Promise<BuiltR
         origin = 'pulled from its registry';
       }
       const digest = await engine.imageId(reference);
-      if (digest === null || !/^sha256:[0-9a-f]{64}$/.test(digest)) throw new OperatorError(`${engine.program} reports no image id for ${reference}`, { hint: 'Check the engine with `docker image ls`.' });
+      if (digest === null || !/^sha256:[0-9a-f]{64}$/.test(digest))
+        throw new OperatorError(`${engine.program} reports no image id for ${reference}`, {
+          hint: 'Check the engine with `docker image ls`.',
+        });
       const archive = `images/${image.role}.tar`;
       await engine.save(reference, path.join(pkg, archive));
       const bytes = (await stat(path.join(pkg, archive))).size;
       images.push({ role: image.role, name: image.name, tag: image.tag, digest, archive, bytes });
-      out(`    ${image.role.padEnd(9)}${reference.padEnd(34)}${origin}, ${digest.slice(0, 19)}…, ${formatBytes(bytes)}`);
+      out(
+        `    ${image.role.padEnd(9)}${reference.padEnd(34)}${origin}, ${digest.slice(0, 19)}…, ${formatBytes(bytes)}`,
+      );
     }
 
-    const manifest: PackageManifest = { format: MANIFEST_FORMAT, product: 'service', version, minUpgradeFrom, createdAt, sourceSha, images, library, schemaHeads };
+    const manifest: PackageManifest = {
+      format: MANIFEST_FORMAT,
+      product: 'service',
+      version,
+      minUpgradeFrom,
+      createdAt,
+      sourceSha,
+      images,
+      library,
+      schemaHeads,
+    };
     const manifestText = serializePackageManifest(manifest);
     await writeFile(path.join(pkg, MANIFEST_FILE), manifestText);
     const sums = formatSha256Sums(await hashTree(pkg, { exclude: UNLISTED_FILES }));
     await writeFile(path.join(pkg, SUMS_FILE), sums);
     let signedBy: string | null = null;
     if (signingKey) {
-      await writeFile(path.join(pkg, `${SUMS_FILE}${SIGNATURE_SUFFIX}`), signReleaseFile(SUMS_FILE, Buffer.from(sums), signingKey.key));
-      await writeFile(path.join(pkg, `${MANIFEST_FILE}${SIGNATURE_SUFFIX}`), signReleaseFile(MANIFEST_FILE, Buffer.from(manifestText), signingKey.key));
+      await writeFile(
+        path.join(pkg, `${SUMS_FILE}${SIGNATURE_SUFFIX}`),
+        signReleaseFile(SUMS_FILE, Buffer.from(sums), signingKey.key),
+      );
+      await writeFile(
+        path.join(pkg, `${MANIFEST_FILE}${SIGNATURE_SUFFIX}`),
+        signReleaseFile(MANIFEST_FILE, Buffer.from(manifestText), signingKey.key),
+      );
       // Why verify what was just written: a package an installer refuses is found here, not at the customer.
       const verified = await verifyPackage(pkg, releaseTrustedKeys([signingKey.publicBase64], '--sign-key'));
       signedBy = `${verified.signer.keyId}${verified.signer.vendor ? ' (vendor key)' : ' (not the vendor key: installers trust it only when configured to)'}`;
@@ -155,12 +192,25 @@ export async function buildRelease(options: BuildReleaseOptions): Promise<BuiltR
 
     await mkdir(options.outDir, { recursive: true });
     const tarball = path.join(options.outDir, packageFileName(version));
-    await writeReproducibleTarball({ root: stage, topDir: packageDirName(version), outFile: tarball, mtime: new Date(createdAt), executables: [INSTALL_SCRIPT, INSTALLER_ENTRY] });
+    await writeReproducibleTarball({
+      root: stage,
+      topDir: packageDirName(version),
+      outFile: tarball,
+      mtime: new Date(createdAt),
+      executables: [INSTALL_SCRIPT, INSTALLER_ENTRY],
+    });
     const sha256 = await sha256File(tarball);
     await writeFile(`${tarball}.sha256`, `${sha256}  ${path.basename(tarball)}\n`);
     const bytes = (await stat(tarball)).size;
-    out(`Wrote ${tarball} (${formatBytes(bytes)}) and ${path.basename(tarball)}.sha256 in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    out(signedBy ? `  signed by key ${signedBy}` : '  UNSIGNED: no --sign-key was given; every installer refuses this package.');
+    out(
+      `Wrote ${tarball} (${formatBytes(bytes)}) and ${path.basename(tarball)}.sha256 in ` +
+        `${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
+    out(
+      signedBy
+        ? `  signed by key ${signedBy}`
+        : '  UNSIGNED: no --sign-key was given; every installer refuses this package.',
+    );
     out(`  sha256 ${sha256}`);
     return { tarball, sha256, bytes, manifest, signedBy };
   } finally {
@@ -169,20 +219,34 @@ export async function buildRelease(options: BuildReleaseOptions): Promise<BuiltR
 }
 
 function releaseTime(explicit: string | undefined, changelogDate: string | null, version: string): string {
-  const raw = explicit ?? (process.env.SOURCE_DATE_EPOCH ? new Date(Number(process.env.SOURCE_DATE_EPOCH) * 1000).toISOString() : changelogDate ? `${changelogDate}T00:00:00.000Z` : null);
+  const raw =
+    explicit ??
+    (process.env.SOURCE_DATE_EPOCH
+      ? new Date(Number(process.env.SOURCE_DATE_EPOCH) * 1000).toISOString()
+      : changelogDate
+        ? `${changelogDate}T00:00:00.000Z`
+        : null);
   if (raw === null) {
-    throw new OperatorError(`the changelog heading of ${version} has no date, and the package's time must be fixed for a reproducible build`, {
-      hint: `Write the heading as "## [${version}] - YYYY-MM-DD", or pass --created-at.`,
-    });
+    throw new OperatorError(
+      `the changelog heading of ${version} has no date, and the package's time must be fixed for a reproducible build`,
+      {
+        hint: `Write the heading as "## [${version}] - YYYY-MM-DD", or pass --created-at.`,
+      },
+    );
   }
   const time = Date.parse(raw);
-  if (!Number.isFinite(time)) throw new OperatorError(`--created-at "${raw}" is not a date`, { hint: 'Give an ISO date such as 2026-11-20T00:00:00Z.' });
+  if (!Number.isFinite(time))
+    throw new OperatorError(`--created-at "${raw}" is not a date`, {
+      hint: 'Give an ISO date such as 2026-11-20T00:00:00Z.',
+    });
   return new Date(time).toISOString();
 }
 
 async function readSigningKey(file: string): Promise<{ key: KeyObject; publicBase64: string }> {
   const pem = await readFile(file, 'utf8').catch(() => {
-    throw new OperatorError(`cannot read the signing key ${file}`, { hint: 'Pass the PEM private key with --sign-key (made by `npm run license -- keygen`).' });
+    throw new OperatorError(`cannot read the signing key ${file}`, {
+      hint: 'Pass the PEM private key with --sign-key (made by `npm run license -- keygen`).',
+    });
   });
   const key = readReleaseSigningKey(pem, file);
   return { key, publicBase64: createPublicKey(key).export({ format: 'der', type: 'spki' }).toString('base64') };
@@ -191,7 +255,9 @@ async function readSigningKey(file: string): Promise<{ key: KeyObject; publicBas
 function readSourceSha(repoRoot: string): string {
   if (process.env.SERVICE_BUILD_SHA) return process.env.SERVICE_BUILD_SHA;
   try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
   } catch {
     return 'unknown';
   }
@@ -202,7 +268,11 @@ async function readLibraryVersion(dir: string): Promise<{ version: string; items
     const library = await loadLibrary(dir);
     return { version: library.version, items: library.items.length };
   } catch (err) {
-    if (err instanceof LibraryError) throw new OperatorError(`the library does not pass its check: ${err.message}`, { hint: 'Run `npm run library:check` and fix what it reports.', cause: err });
+    if (err instanceof LibraryError)
+      throw new OperatorError(`the library does not pass its check: ${err.message}`, {
+        hint: 'Run `npm run library:check` and fix what it reports.',
+        cause: err,
+      });
     throw err;
   }
 }
@@ -213,9 +283,17 @@ async function copyNpmManifests(repoRoot: string, target: string): Promise<void>
   await cp(path.join(repoRoot, 'package.json'), path.join(target, 'package.json'));
   await cp(path.join(repoRoot, 'package-lock.json'), path.join(target, 'package-lock.json'));
   for (const group of ['apps', 'packages', 'tools']) {
-    for (const entry of (await readdir(path.join(repoRoot, group), { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort()) {
+    for (const entry of (await readdir(path.join(repoRoot, group), { withFileTypes: true }))
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort()) {
       const manifest = path.join(repoRoot, group, entry, 'package.json');
-      if (await stat(manifest).then(() => true, () => false)) {
+      if (
+        await stat(manifest).then(
+          () => true,
+          () => false,
+        )
+      ) {
         await mkdir(path.join(target, group, entry), { recursive: true });
         await cp(manifest, path.join(target, group, entry, 'package.json'));
       }

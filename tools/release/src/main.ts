@@ -19,5 +19,6 @@ await runCli<ReleaseContext>({
     env: process.env,
     out: (line) => process.stdout.write(`${line}\n`),
   }),
-  translateError: (err) => (err instanceof ReleaseKitError ? new OperatorError(err.message, { hint: err.hint, cause: err }) : undefined),
+  translateError: (err) =>
+    err instanceof ReleaseKitError ? new OperatorError(err.message, { hint: err.hint, cause: err }) : undefined,
 });

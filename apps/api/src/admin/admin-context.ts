@@ -49,12 +49,24 @@ export async function openAdminContext(env: NodeJS.ProcessEnv): Promise<AdminCon
       const ids = (await dbs.controlPlane('organizations').orderBy('created_at').pluck('id')) as string[];
       if (id === undefined) {
         if (ids.length === 1) return ids[0]!;
-        throw new OperatorError(`There are ${ids.length} organizations; name one with --organization <id>.`, { hint: 'List them with: npm run admin -- list-organizations' });
+        throw new OperatorError(`There are ${ids.length} organizations; name one with --organization <id>.`, {
+          hint: 'List them with: npm run admin -- list-organizations',
+        });
       }
-      if (!ids.includes(id.toLowerCase())) throw new OperatorError(`There is no organization ${id.slice(0, 80)}.`, { hint: 'List them with: npm run admin -- list-organizations' });
+      if (!ids.includes(id.toLowerCase()))
+        throw new OperatorError(`There is no organization ${id.slice(0, 80)}.`, {
+          hint: 'List them with: npm run admin -- list-organizations',
+        });
       return id.toLowerCase();
     };
-    return { organizationFor, users: new UserRepository(dbs.controlPlane), dbs, config, tenants, print: (line) => process.stdout.write(`${line}\n`) };
+    return {
+      organizationFor,
+      users: new UserRepository(dbs.controlPlane),
+      dbs,
+      config,
+      tenants,
+      print: (line) => process.stdout.write(`${line}\n`),
+    };
   } catch (err) {
     await dbs.close();
     throw err;

@@ -11,7 +11,11 @@ import { createUser } from './commands/create-user.ts';
 import { deactivateUser } from './commands/deactivate-user.ts';
 import { importGlobalsCommand } from './commands/import-globals.ts';
 import { listUsers } from './commands/list-users.ts';
-import { createOrganization, deprovisionOrganizationCommand, listOrganizationsCommand } from './commands/organizations.ts';
+import {
+  createOrganization,
+  deprovisionOrganizationCommand,
+  listOrganizationsCommand,
+} from './commands/organizations.ts';
 import { requestGlobalsImportCommand } from './commands/request-globals-import.ts';
 import { resetPassword } from './commands/reset-password.ts';
 
@@ -29,13 +33,26 @@ const COMMANDS: AnyCommand<AdminContext>[] = [
 
 /** Errors of the layers below that already say what is wrong; each gets the next step. */
 function translateError(err: unknown): OperatorError | undefined {
-  if (err instanceof ConfigError) return new OperatorError(err.message, { hint: `Correct ${err.setting} in .env or the environment.`, cause: err });
-  if (err instanceof LicenseLoadError) return new OperatorError(err.message, { hint: 'Point LICENSE_FILE at the licence file the vendor sent, or remove the setting.', cause: err });
+  if (err instanceof ConfigError)
+    return new OperatorError(err.message, { hint: `Correct ${err.setting} in .env or the environment.`, cause: err });
+  if (err instanceof LicenseLoadError)
+    return new OperatorError(err.message, {
+      hint: 'Point LICENSE_FILE at the licence file the vendor sent, or remove the setting.',
+      cause: err,
+    });
   if (err instanceof DatabaseStartupError || err instanceof EmbeddedServerError) {
-    return new OperatorError(err.message, { hint: 'Check the database settings (DATABASE_URL or DATA_DIR) and that PostgreSQL is running.', cause: err });
+    return new OperatorError(err.message, {
+      hint: 'Check the database settings (DATABASE_URL or DATA_DIR) and that PostgreSQL is running.',
+      cause: err,
+    });
   }
-  if (err instanceof TenancyError) return new OperatorError(err.message, { hint: 'Correct TENANT_SERVERS, or see docs/scaling.md.', cause: err });
-  if (err instanceof VersionGuardError) return new OperatorError(err.message, { hint: 'Run the admin command of the version the database records.', cause: err });
+  if (err instanceof TenancyError)
+    return new OperatorError(err.message, { hint: 'Correct TENANT_SERVERS, or see docs/scaling.md.', cause: err });
+  if (err instanceof VersionGuardError)
+    return new OperatorError(err.message, {
+      hint: 'Run the admin command of the version the database records.',
+      cause: err,
+    });
   return undefined;
 }
 

@@ -6,25 +6,42 @@ import { ApiKeySchema, IdParams, presentApiKey, ScopeSchema, Uuid } from './iden
 import { requireSession, sameOriginGuard } from './session-guard.ts';
 
 const ALLOW_LIST_RULE =
-  'The client allow-list: edits, deletes, evidence uploads and imports into existing reports under a client need it on the list (403 `client_not_allowed` otherwise); reads, exports and plain creates do not. Empty (the default): the key edits nothing until clients are added. There is no "every client".';
+  'The client allow-list: edits, deletes, evidence uploads and imports into ' +
+  'existing reports under a client need it on the list (403 `client_not_allowed` ' +
+  'otherwise); reads, exports and plain creates do not. Empty (the default): the ' +
+  'key edits nothing until clients are added. There is no "every client".';
 const ClientIds = Type.Array(Uuid, { maxItems: 500, uniqueItems: true, description: ALLOW_LIST_RULE });
 
 const CreateKeyBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200 }),
     scope: ScopeSchema,
-    expiresAt: Type.Optional(Type.String({ format: 'date-time', description: 'Default: one year from now. At most two years.' })),
+    expiresAt: Type.Optional(
+      Type.String({ format: 'date-time', description: 'Default: one year from now. At most two years.' }),
+    ),
     clientIds: Type.Optional(ClientIds),
   },
   { additionalProperties: false },
 );
 
 const UpdateKeyBody = Type.Object(
-  { name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })), clientIds: Type.Optional(Type.Array(Uuid, { maxItems: 500, uniqueItems: true, description: `${ALLOW_LIST_RULE} Replaces the whole list.` })) },
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    clientIds: Type.Optional(
+      Type.Array(Uuid, {
+        maxItems: 500,
+        uniqueItems: true,
+        description: `${ALLOW_LIST_RULE} Replaces the whole list.`,
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 
-const CreatedKey = Type.Object({ key: Type.String({ description: 'The key value. Shown this once; store it now.' }), apiKey: ApiKeySchema });
+const CreatedKey = Type.Object({
+  key: Type.String({ description: 'The key value. Shown this once; store it now.' }),
+  apiKey: ApiKeySchema,
+});
 
 const EXAMPLE_KEY = {
   id: '0b6f7c1e-2d3a-4e5f-8a9b-0c1d2e3f4a5b',
@@ -52,11 +69,18 @@ export function registerApiKeyRoutes(app: AppContext): void {
     path: '/api/profile/api-keys',
     operationId: 'listOwnApiKeys',
     summary: 'List my API keys',
-    description: 'Your keys, newest first, with their scope, client allow-list and state. Key values are never shown again.',
+    description:
+      'Your keys, newest first, with their scope, client allow-list and state. Key values are never shown again.',
     tags: ['API keys'],
     security: 'session',
     before: signedIn,
-    responses: { 200: { description: 'Your keys, newest first. Key values are never shown.', schema: { arrayOf: 'ApiKey' }, example: [EXAMPLE_KEY] } },
+    responses: {
+      200: {
+        description: 'Your keys, newest first. Key values are never shown.',
+        schema: { arrayOf: 'ApiKey' },
+        example: [EXAMPLE_KEY],
+      },
+    },
     async handler(ctx) {
       const s = (await app.sessionOf(ctx))!;
       ctx.body = (await identity.apiKeys.listForUser(s.organizationId, s.userId)).map(presentApiKey);
@@ -69,18 +93,36 @@ export function registerApiKeyRoutes(app: AppContext): void {
     operationId: 'createApiKey',
     summary: 'Create an API key',
     description:
-      'The answer holds the key value; it is the only time the value is shown. Without `clientIds` the key can read, export and create, but edits nothing until clients are added to its allow-list.',
+      'The answer holds the key value; it is the only time the value is shown. Without ' +
+      '`clientIds` the key can read, export and create, but edits nothing until clients ' +
+      'are added to its allow-list.',
     tags: ['API keys'],
     security: 'session',
     before: signedIn,
-    body: { schema: CreateKeyBody, maxBytes: 64 * 1024, example: { name: 'CI pipeline', scope: 'read-write', clientIds: ['3f2b8c1e-5d4a-4b6f-9e7d-2a1c0b9f8e7d'] } },
-    responses: { 201: { description: 'Created.', schema: CreatedKey, example: { key: `service_sk_4fQ2aB${'x'.repeat(37)}`, apiKey: EXAMPLE_KEY } } },
+    body: {
+      schema: CreateKeyBody,
+      maxBytes: 64 * 1024,
+      example: { name: 'CI pipeline', scope: 'read-write', clientIds: ['3f2b8c1e-5d4a-4b6f-9e7d-2a1c0b9f8e7d'] },
+    },
+    responses: {
+      201: {
+        description: 'Created.',
+        schema: CreatedKey,
+        example: { key: `service_sk_4fQ2aB${'x'.repeat(37)}`, apiKey: EXAMPLE_KEY },
+      },
+    },
     async handler(ctx, { body }) {
       const s = (await app.sessionOf(ctx))!;
       const now = Date.now();
       const expiresAt = body.expiresAt ? new Date(body.expiresAt) : new Date(now + DEFAULT_KEY_LIFETIME_MS);
-      if (expiresAt.getTime() <= now) throw new ValidationError('expiresAt must be in the future.', [{ path: '/expiresAt', message: 'must be in the future' }]);
-      if (expiresAt.getTime() > now + MAX_KEY_LIFETIME_MS) throw new ValidationError('expiresAt may be at most two years from now.', [{ path: '/expiresAt', message: 'must be at most two years from now' }]);
+      if (expiresAt.getTime() <= now)
+        throw new ValidationError('expiresAt must be in the future.', [
+          { path: '/expiresAt', message: 'must be in the future' },
+        ]);
+      if (expiresAt.getTime() > now + MAX_KEY_LIFETIME_MS)
+        throw new ValidationError('expiresAt may be at most two years from now.', [
+          { path: '/expiresAt', message: 'must be at most two years from now' },
+        ]);
       const { key, value } = await identity.apiKeys.create({
         organizationId: s.organizationId,
         userId: s.userId,
@@ -101,12 +143,18 @@ export function registerApiKeyRoutes(app: AppContext): void {
     path: '/api/profile/api-keys/{id}',
     operationId: 'updateApiKey',
     summary: 'Rename a key or change its client allow-list',
-    description: 'Changes the fields you send; absent fields keep their value. `clientIds` replaces the whole allow-list. Only your own keys.',
+    description:
+      'Changes the fields you send; absent fields keep their value. `clientIds` ' +
+      'replaces the whole allow-list. Only your own keys.',
     tags: ['API keys'],
     security: 'session',
     before: signedIn,
     params: IdParams,
-    body: { schema: UpdateKeyBody, maxBytes: 64 * 1024, example: { clientIds: ['3f2b8c1e-5d4a-4b6f-9e7d-2a1c0b9f8e7d'] } },
+    body: {
+      schema: UpdateKeyBody,
+      maxBytes: 64 * 1024,
+      example: { clientIds: ['3f2b8c1e-5d4a-4b6f-9e7d-2a1c0b9f8e7d'] },
+    },
     responses: { 200: { description: 'Updated.', schema: 'ApiKey', example: EXAMPLE_KEY } },
     async handler(ctx, { params, body }) {
       const s = (await app.sessionOf(ctx))!;
@@ -140,12 +188,19 @@ export function registerApiKeyRoutes(app: AppContext): void {
     path: '/api/admin/api-keys',
     operationId: 'listOrganizationApiKeys',
     summary: 'Every API key of the organization (administrators)',
-    description: 'Every key of every user of the organization, newest first, with its owner. Key values are never shown.',
+    description:
+      'Every key of every user of the organization, newest first, with its owner. Key values are never shown.',
     tags: ['API keys'],
     security: 'session',
     adminOnly: true,
     before: admin,
-    responses: { 200: { description: 'Every key with its owner. Key values are never shown.', schema: { arrayOf: 'ApiKey' }, example: [{ ...EXAMPLE_KEY, ownerEmail: 'tess@example.com', ownerName: 'Tess Tester' }] } },
+    responses: {
+      200: {
+        description: 'Every key with its owner. Key values are never shown.',
+        schema: { arrayOf: 'ApiKey' },
+        example: [{ ...EXAMPLE_KEY, ownerEmail: 'tess@example.com', ownerName: 'Tess Tester' }],
+      },
+    },
     async handler(ctx) {
       const s = (await app.sessionOf(ctx))!;
       ctx.body = (await identity.apiKeys.listForOrganization(s.organizationId)).map(presentApiKey);
@@ -163,7 +218,13 @@ export function registerApiKeyRoutes(app: AppContext): void {
     adminOnly: true,
     before: admin,
     params: IdParams,
-    responses: { 200: { description: 'Revoked.', schema: 'ApiKey', example: { ...EXAMPLE_KEY, state: 'revoked', revokedAt: '2026-11-03T10:00:00.000Z' } } },
+    responses: {
+      200: {
+        description: 'Revoked.',
+        schema: 'ApiKey',
+        example: { ...EXAMPLE_KEY, state: 'revoked', revokedAt: '2026-11-03T10:00:00.000Z' },
+      },
+    },
     async handler(ctx, { params }) {
       const s = (await app.sessionOf(ctx))!;
       const key = await identity.apiKeys.revoke(s.organizationId, params.id, s.userId);

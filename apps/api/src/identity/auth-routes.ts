@@ -22,7 +22,8 @@ const SignedIn = Type.Object({ user: UserSchema });
 export function registerAuthRoutes(app: AppContext): void {
   const { router, registry, routeDefaults, identity } = app;
   const organizations = new OrganizationRepository(app.deps.dbs.controlPlane);
-  const organizationOpen = async (organizationId: string) => (await organizations.get(organizationId))?.state !== 'retained';
+  const organizationOpen = async (organizationId: string) =>
+    (await organizations.get(organizationId))?.state !== 'retained';
   registry.addTag('Sign-in', 'Workspace sign-in sessions (cookie). The REST API uses API keys instead.');
 
   defineRoute(router, registry, routeDefaults, {
@@ -31,24 +32,54 @@ export function registerAuthRoutes(app: AppContext): void {
     operationId: 'login',
     summary: 'Sign in',
     description:
-      'Checks email and password and sets an HttpOnly, SameSite=Strict session cookie (`Secure` when the client uses HTTPS, also behind a reverse proxy listed in `TRUST_PROXY`). Send `X-Requested-With`; a browser `Origin` must be this service. At most 5 attempts per account and 30 per address are checked in 15 minutes; successful ones are not counted. Further attempts answer 429 with `Retry-After`.',
+      'Checks email and password and sets an HttpOnly, SameSite=Strict session cookie ' +
+      '(`Secure` when the client uses HTTPS, also behind a reverse proxy listed in ' +
+      '`TRUST_PROXY`). Send `X-Requested-With`; a browser `Origin` must be this ' +
+      'service. At most 5 attempts per account and 30 per address are checked in 15 ' +
+      'minutes; successful ones are not counted. Further attempts answer 429 with ' +
+      '`Retry-After`.',
     tags: ['Sign-in'],
     security: 'none',
     rateLimited: true,
     crossSiteCheck: true,
     before: [sameOriginGuard()],
-    body: { schema: LoginBody, maxBytes: LOGIN_BODY_MAX_BYTES, example: { email: 'admin@example.com', password: 'correct horse battery staple' } },
+    body: {
+      schema: LoginBody,
+      maxBytes: LOGIN_BODY_MAX_BYTES,
+      example: { email: 'admin@example.com', password: 'correct horse battery staple' },
+    },
     responses: {
       200: {
         description: 'Signed in; the session cookie is set.',
         schema: SignedIn,
-        headers: { 'Set-Cookie': { description: '`service_session=...; Path=/; HttpOnly; SameSite=Strict` (and `Secure` over HTTPS).' } },
+        headers: {
+          'Set-Cookie': {
+            description: '`service_session=...; Path=/; HttpOnly; SameSite=Strict` (and `Secure` over HTTPS).',
+          },
+        },
         example: {
-          user: { id: '0b6f7c1e-2d3a-4e5f-8a9b-0c1d2e3f4a5b', email: 'admin@example.com', name: 'Administrator', role: 'admin', active: true, createdAt: '2026-11-02T09:30:00.000Z', updatedAt: '2026-11-02T09:30:00.000Z', deactivatedAt: null },
+          user: {
+            id: '0b6f7c1e-2d3a-4e5f-8a9b-0c1d2e3f4a5b',
+            email: 'admin@example.com',
+            name: 'Administrator',
+            role: 'admin',
+            active: true,
+            createdAt: '2026-11-02T09:30:00.000Z',
+            updatedAt: '2026-11-02T09:30:00.000Z',
+            deactivatedAt: null,
+          },
         },
       },
-      401: { description: 'Wrong email or password (`unauthenticated`); the same answer for an unknown email.', schema: 'Error' },
-      429: { description: 'Too many failed sign-ins for this account or from this address (`rate_limited`); wait `Retry-After` seconds.', schema: 'Error' },
+      401: {
+        description: 'Wrong email or password (`unauthenticated`); the same answer for an unknown email.',
+        schema: 'Error',
+      },
+      429: {
+        description:
+          'Too many failed sign-ins for this account or from this address (`rate_limited`); ' +
+          'wait `Retry-After` seconds.',
+        schema: 'Error',
+      },
     },
     async handler(ctx, { body }) {
       const ip = ctx.state.clientIp ?? ctx.ip;
@@ -58,7 +89,8 @@ export function registerAuthRoutes(app: AppContext): void {
       const user = await identity.users.findByEmailWithPassword(email);
       const ok = await verifyPassword(body.password, user?.passwordHash ?? null);
       // Why the same answer for a closed organization: its users are kept, nobody signs in to it.
-      if (!user || !ok || !user.active || !(await organizationOpen(user.organizationId))) throw new UnauthenticatedError('Email or password is wrong.');
+      if (!user || !ok || !user.active || !(await organizationOpen(user.organizationId)))
+        throw new UnauthenticatedError('Email or password is wrong.');
       await started.attempt.succeeded();
       const session = await identity.sessions.create(user.id);
       setSessionCookie(ctx, session.token, SESSION_ABSOLUTE_MS);

@@ -1,8 +1,12 @@
 import { Type } from 'typebox';
 import { ROLES, KEY_SCOPES, type ApiKey, type User } from '@service/auth';
 
-export const RoleSchema = Type.Enum([...ROLES], { description: '`admin`, `member` (creates and edits), `viewer` (reads), `external` (only what is shared with them).' });
-export const ScopeSchema = Type.Enum([...KEY_SCOPES], { description: '`read-only` keys cannot create, change or delete anything.' });
+export const RoleSchema = Type.Enum([...ROLES], {
+  description: '`admin`, `member` (creates and edits), `viewer` (reads), `external` (only what is shared with them).',
+});
+export const ScopeSchema = Type.Enum([...KEY_SCOPES], {
+  description: '`read-only` keys cannot create, change or delete anything.',
+});
 export const Uuid = Type.String({ format: 'uuid' });
 export const IdParams = Type.Object({ id: Uuid });
 
@@ -21,9 +25,14 @@ export const ApiKeySchema = Type.Object({
   id: Uuid,
   name: Type.String(),
   scope: ScopeSchema,
-  prefix: Type.String({ description: 'The first characters of the key, to recognise it. The key itself is never shown again.' }),
+  prefix: Type.String({
+    description: 'The first characters of the key, to recognise it. The key itself is never shown again.',
+  }),
   clientIds: Type.Array(Uuid, {
-    description: "The client allow-list: edits, deletes, evidence uploads and imports under a client need it here (403 `client_not_allowed` otherwise). Empty (the default): the key reads, exports and creates, but edits nothing.",
+    description:
+      'The client allow-list: edits, deletes, evidence uploads and imports under a ' +
+      'client need it here (403 `client_not_allowed` otherwise). Empty (the default): ' +
+      'the key reads, exports and creates, but edits nothing.',
   }),
   state: Type.Enum(['active', 'expired', 'revoked']),
   expiresAt: Type.String({ format: 'date-time' }),
@@ -38,7 +47,16 @@ export const ApiKeySchema = Type.Object({
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function presentUser(u: User) {
-  return { id: u.id, email: u.email, name: u.name, role: u.role, active: u.active, createdAt: u.createdAt.toISOString(), updatedAt: u.updatedAt.toISOString(), deactivatedAt: iso(u.deactivatedAt) };
+  return {
+    id: u.id,
+    email: u.email,
+    name: u.name,
+    role: u.role,
+    active: u.active,
+    createdAt: u.createdAt.toISOString(),
+    updatedAt: u.updatedAt.toISOString(),
+    deactivatedAt: iso(u.deactivatedAt),
+  };
 }
 
 export function presentApiKey(k: ApiKey & { ownerEmail?: string; ownerName?: string }) {

@@ -29,7 +29,10 @@ export function sameOriginGuard(): Middleware {
         throw new ForbiddenError('cross_site_request', 'Cross-site requests are not accepted.');
       }
       if (!ctx.get('X-Requested-With')) {
-        throw new ForbiddenError('cross_site_request', 'Send the header X-Requested-With with state-changing requests.');
+        throw new ForbiddenError(
+          'cross_site_request',
+          'Send the header X-Requested-With with state-changing requests.',
+        );
       }
     }
     await next();
@@ -37,11 +40,15 @@ export function sameOriginGuard(): Middleware {
 }
 
 /** A signed-in session is required; `admin` additionally requires the administrator role. */
-export function requireSession(sessionOf: (ctx: Context) => Promise<SessionPrincipal | null>, role?: 'admin'): Middleware {
+export function requireSession(
+  sessionOf: (ctx: Context) => Promise<SessionPrincipal | null>,
+  role?: 'admin',
+): Middleware {
   return async (ctx, next) => {
     const session = await sessionOf(ctx);
     if (!session) throw new UnauthenticatedError('Sign in first.');
-    if (role === 'admin' && session.role !== 'admin') throw new ForbiddenError('forbidden', 'Only administrators can do this.');
+    if (role === 'admin' && session.role !== 'admin')
+      throw new ForbiddenError('forbidden', 'Only administrators can do this.');
     await next();
   };
 }
@@ -55,5 +62,12 @@ export function setSessionCookie(ctx: Context, value: string, maxAgeMs: number):
   // Why: the cookies library refuses a Secure cookie on a plain-HTTP socket unless told the
   // connection is secure; behind our own TLS proxy it is.
   if (secure) ctx.cookies.secure = true;
-  ctx.cookies.set(SESSION_COOKIE, value, { httpOnly: true, sameSite: 'strict', secure, path: '/', maxAge: maxAgeMs, overwrite: true });
+  ctx.cookies.set(SESSION_COOKIE, value, {
+    httpOnly: true,
+    sameSite: 'strict',
+    secure,
+    path: '/',
+    maxAge: maxAgeMs,
+    overwrite: true,
+  });
 }

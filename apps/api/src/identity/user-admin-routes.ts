@@ -1,5 +1,11 @@
 import { Type } from 'typebox';
-import { EmailTakenError, generatePassword, LastAdministratorError, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '@service/auth';
+import {
+  EmailTakenError,
+  generatePassword,
+  LastAdministratorError,
+  MAX_PASSWORD_LENGTH,
+  MIN_PASSWORD_LENGTH,
+} from '@service/auth';
 import { ConflictError, defineRoute, ForbiddenError, NotFoundError } from '@service/http';
 import type { AppContext } from '../app-context.ts';
 import { IdParams, presentUser, RoleSchema, UserSchema } from './identity-schemas.ts';
@@ -10,11 +16,20 @@ const CreateUserBody = Type.Object(
     email: Type.String({ format: 'email', maxLength: 320 }),
     name: Type.String({ minLength: 1, maxLength: 200 }),
     role: RoleSchema,
-    password: Type.Optional(Type.String({ minLength: MIN_PASSWORD_LENGTH, maxLength: MAX_PASSWORD_LENGTH, description: 'Omit to generate one; it is returned once.' })),
+    password: Type.Optional(
+      Type.String({
+        minLength: MIN_PASSWORD_LENGTH,
+        maxLength: MAX_PASSWORD_LENGTH,
+        description: 'Omit to generate one; it is returned once.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
-const UpdateUserBody = Type.Object({ name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })), role: Type.Optional(RoleSchema) }, { additionalProperties: false });
+const UpdateUserBody = Type.Object(
+  { name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })), role: Type.Optional(RoleSchema) },
+  { additionalProperties: false },
+);
 
 export function registerUserAdminRoutes(app: AppContext): void {
   const { router, registry, routeDefaults, identity } = app;
@@ -56,7 +71,9 @@ export function registerUserAdminRoutes(app: AppContext): void {
     security: 'session',
     adminOnly: true,
     before: admin,
-    responses: { 200: { description: 'Every user of the organization.', schema: { arrayOf: 'User' }, example: [EXAMPLE_USER] } },
+    responses: {
+      200: { description: 'Every user of the organization.', schema: { arrayOf: 'User' }, example: [EXAMPLE_USER] },
+    },
     async handler(ctx) {
       const s = (await app.sessionOf(ctx))!;
       ctx.body = (await identity.users.list(s.organizationId)).map(presentUser);
@@ -73,7 +90,11 @@ export function registerUserAdminRoutes(app: AppContext): void {
     security: 'session',
     adminOnly: true,
     before: admin,
-    body: { schema: CreateUserBody, maxBytes: 16 * 1024, example: { email: 'tester@example.com', name: 'Tess Tester', role: 'member' } },
+    body: {
+      schema: CreateUserBody,
+      maxBytes: 16 * 1024,
+      example: { email: 'tester@example.com', name: 'Tess Tester', role: 'member' },
+    },
     responses: {
       201: {
         description: 'Created. `password` is present only when it was generated.',
@@ -86,7 +107,13 @@ export function registerUserAdminRoutes(app: AppContext): void {
       const s = (await app.sessionOf(ctx))!;
       const generated = body.password ? null : generatePassword();
       try {
-        const user = await identity.users.create({ organizationId: s.organizationId, email: body.email.toLowerCase(), name: body.name, role: body.role, password: body.password ?? generated });
+        const user = await identity.users.create({
+          organizationId: s.organizationId,
+          email: body.email.toLowerCase(),
+          name: body.name,
+          role: body.role,
+          password: body.password ?? generated,
+        });
         ctx.set('Cache-Control', 'no-store');
         ctx.set('Location', `/api/admin/users/${user.id}`);
         ctx.status = 201;
@@ -112,7 +139,11 @@ export function registerUserAdminRoutes(app: AppContext): void {
     body: { schema: UpdateUserBody, maxBytes: 16 * 1024, example: { role: 'viewer' } },
     responses: {
       200: { description: 'Updated.', schema: 'User', example: { ...EXAMPLE_USER, role: 'viewer' } },
-      403: { description: 'Not an administrator, or this would leave the organization without an active administrator (`forbidden`).', schema: 'Error' },
+      403: {
+        description:
+          'Not an administrator, or this would leave the organization without an active administrator (`forbidden`).',
+        schema: 'Error',
+      },
     },
     async handler(ctx, { params, body }) {
       const s = (await app.sessionOf(ctx))!;
@@ -134,12 +165,21 @@ export function registerUserAdminRoutes(app: AppContext): void {
     before: admin,
     params: IdParams,
     responses: {
-      200: { description: 'Deactivated.', schema: 'User', example: { ...EXAMPLE_USER, active: false, deactivatedAt: '2026-11-03T10:00:00.000Z' } },
-      403: { description: 'Not an administrator, or this is the last active administrator (`forbidden`).', schema: 'Error' },
+      200: {
+        description: 'Deactivated.',
+        schema: 'User',
+        example: { ...EXAMPLE_USER, active: false, deactivatedAt: '2026-11-03T10:00:00.000Z' },
+      },
+      403: {
+        description: 'Not an administrator, or this is the last active administrator (`forbidden`).',
+        schema: 'Error',
+      },
     },
     async handler(ctx, { params }) {
       const s = (await app.sessionOf(ctx))!;
-      const user = await keepingOneAdministrator(() => identity.users.deactivate(s.organizationId, params.id, s.userId));
+      const user = await keepingOneAdministrator(() =>
+        identity.users.deactivate(s.organizationId, params.id, s.userId),
+      );
       if (!user) throw new NotFoundError();
       ctx.body = presentUser(user);
     },

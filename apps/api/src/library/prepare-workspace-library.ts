@@ -15,13 +15,28 @@ export const LIBRARY_ROOT = path.join(REPO_ROOT, 'library');
  * library, and an import requested by the installer or `import-globals` is carried out. Hosted:
  * workspaces get the library when they are provisioned, and only on request later.
  */
-export async function prepareWorkspaceLibrary(options: { config: Config; dbs: { controlPlane: Knex; shared: Knex; tenant: Knex }; logger: JsonLogger }): Promise<void> {
+export async function prepareWorkspaceLibrary(options: {
+  config: Config;
+  dbs: { controlPlane: Knex; shared: Knex; tenant: Knex };
+  logger: JsonLogger;
+}): Promise<void> {
   const { config, dbs, logger } = options;
   if (config.edition === 'hosted') {
     const shared = await refreshSharedLibrary(dbs.shared, await loadLibrary(LIBRARY_ROOT));
     logger.info('library', { shared });
     return;
   }
-  const result = await prepareLibraryOnStart({ libraryDir: LIBRARY_ROOT, sharedDb: dbs.shared, tenantDb: dbs.tenant, controlPlane: dbs.controlPlane, files: new EvidenceFiles(config.filesDir) });
-  logger.info('library', { version: result.libraryVersion, shared: result.shared, importReason: result.importReason, imported: result.imported?.total ?? null });
+  const result = await prepareLibraryOnStart({
+    libraryDir: LIBRARY_ROOT,
+    sharedDb: dbs.shared,
+    tenantDb: dbs.tenant,
+    controlPlane: dbs.controlPlane,
+    files: new EvidenceFiles(config.filesDir),
+  });
+  logger.info('library', {
+    version: result.libraryVersion,
+    shared: result.shared,
+    importReason: result.importReason,
+    imported: result.imported?.total ?? null,
+  });
 }

@@ -24,19 +24,28 @@ export class LicenseLoadError extends Error {
  *   first start and stored, so restarts do not extend it;
  * - otherwise none: real database URLs never get an evaluation licence.
  */
-export async function loadLicense(options: { licenseFile: string | null; trustedKeys: string[]; embedded: boolean; controlPlane: Knex; now?: Date }): Promise<License | null> {
+export async function loadLicense(options: {
+  licenseFile: string | null;
+  trustedKeys: string[];
+  embedded: boolean;
+  controlPlane: Knex;
+  now?: Date;
+}): Promise<License | null> {
   const now = options.now ?? new Date();
   if (options.licenseFile) {
     let text: string;
     try {
       text = await readFile(options.licenseFile, 'utf8');
     } catch {
-      throw new LicenseLoadError(`Cannot read the licence file ${options.licenseFile} (LICENSE_FILE); check the path and its permissions.`);
+      throw new LicenseLoadError(
+        `Cannot read the licence file ${options.licenseFile} (LICENSE_FILE); check the path and its permissions.`,
+      );
     }
     try {
       return verifyLicense(text, { trustedKeys: buildTrustedKeys(options.trustedKeys), now });
     } catch (err) {
-      if (err instanceof LicenseError) throw new LicenseLoadError(`The licence file ${options.licenseFile} is not valid: ${err.message}`);
+      if (err instanceof LicenseError)
+        throw new LicenseLoadError(`The licence file ${options.licenseFile} is not valid: ${err.message}`);
       throw err;
     }
   }
@@ -46,7 +55,11 @@ export async function loadLicense(options: { licenseFile: string | null; trusted
     const stored = await trx('licenses').where({ kind: 'evaluation' }).first();
     if (stored) return evaluationLicenseFromRecord(stored.license, now);
     const license = createEvaluationLicense(now);
-    await trx('licenses').insert({ id: license.id, kind: 'evaluation', license: JSON.stringify({ id: license.id, issuedAt: license.issuedAt, expiresAt: license.expiresAt }) });
+    await trx('licenses').insert({
+      id: license.id,
+      kind: 'evaluation',
+      license: JSON.stringify({ id: license.id, issuedAt: license.issuedAt, expiresAt: license.expiresAt }),
+    });
     return license;
   });
 }

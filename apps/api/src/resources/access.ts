@@ -18,15 +18,25 @@ export function grantFromLevel(level: unknown): Grant | null {
 
 /** Applies the policy and turns a refusal into the HTTP error callers see. */
 export function assertAllowed(principal: RestPrincipal, action: Action, access: RowAccess, what = 'resource'): void {
-  const decision = authorize({ role: principal.role, scope: principal.scope, allowedClientIds: principal.allowedClientIds }, action, access);
+  const decision = authorize(
+    { role: principal.role, scope: principal.scope, allowedClientIds: principal.allowedClientIds },
+    action,
+    access,
+  );
   if (decision.allowed) return;
   switch (decision.code) {
     case 'not_found':
       throw new NotFoundError(`The ${what} was not found.`);
     case 'read_only_key':
-      throw new ForbiddenError('read_only_key', 'This API key is read-only; it cannot create, change or delete anything.');
+      throw new ForbiddenError(
+        'read_only_key',
+        'This API key is read-only; it cannot create, change or delete anything.',
+      );
     case 'client_not_allowed':
-      throw new ForbiddenError('client_not_allowed', `This API key's client allow-list does not include the client this ${what} belongs to.`);
+      throw new ForbiddenError(
+        'client_not_allowed',
+        `This API key's client allow-list does not include the client this ${what} belongs to.`,
+      );
     default:
       throw new ForbiddenError('forbidden', `Your role does not allow this on the ${what}.`);
   }

@@ -13,10 +13,19 @@ export interface Resource {
 
 const IdParams = Type.Object({ id: Uuid });
 const CONFLICT_RESPONSE: Record<number, ResponseDoc> = {
-  409: { description: 'The row changed since `expectedUpdatedAt` (`conflict`); nothing was written. `details[0].value` is the current `updatedAt`.', schema: 'Error' },
+  409: {
+    description:
+      'The row changed since `expectedUpdatedAt` (`conflict`); nothing was written. ' +
+      '`details[0].value` is the current `updatedAt`.',
+    schema: 'Error',
+  },
 };
 const INVALID_REFERENCE_RESPONSE: Record<number, ResponseDoc> = {
-  422: { description: 'A field names a row that does not exist or is not visible to you (`invalid_reference`, naming the field).', schema: 'Error' },
+  422: {
+    description:
+      'A field names a row that does not exist or is not visible to you (`invalid_reference`, naming the field).',
+    schema: 'Error',
+  },
 };
 const EXAMPLE_ID = '0b6f7c1e-2d3a-4e5f-8a9b-0c1d2e3f4a5b';
 const EXAMPLE_TIME = '2026-11-02T09:30:00.000Z';
@@ -49,7 +58,8 @@ function exampleValue(schema: TSchema): unknown {
     case 'string':
       if (typeof s.pattern === 'string') {
         const value = PATTERN_EXAMPLES[s.pattern];
-        if (value === undefined) throw new Error(`define-resource: no example for the pattern ${s.pattern}; add one to PATTERN_EXAMPLES`);
+        if (value === undefined)
+          throw new Error(`define-resource: no example for the pattern ${s.pattern}; add one to PATTERN_EXAMPLES`);
         return value;
       }
       return typeof s.minLength === 'number' && s.minLength > 0 ? 'Example' : '';
@@ -87,9 +97,16 @@ export function defineResource(app: AppContext, repository: ResourceRepository):
   // A full row as the API returns it, built from the create example plus values for the rest.
   const example = decl.create
     ? Object.fromEntries(
-        Object.entries({ ...decl.fields, ...Object.fromEntries(Object.entries(decl.extraResponse ?? {}).map(([k, schema]) => [k, { schema }])) }).map(([k, f]) => [
+        Object.entries({
+          ...decl.fields,
+          ...Object.fromEntries(Object.entries(decl.extraResponse ?? {}).map(([k, schema]) => [k, { schema }])),
+        }).map(([k, f]) => [
           k,
-          k in decl.create!.example && k in decl.fields ? decl.create!.example[k] : k === 'id' ? EXAMPLE_ID : exampleValue(f.schema),
+          k in decl.create!.example && k in decl.fields
+            ? decl.create!.example[k]
+            : k === 'id'
+              ? EXAMPLE_ID
+              : exampleValue(f.schema),
         ]),
       )
     : undefined;
@@ -98,12 +115,20 @@ export function defineResource(app: AppContext, repository: ResourceRepository):
 
   if (ops.list) {
     const filterProps: Record<string, TSchema> = {};
-    for (const [name, f] of Object.entries(filters)) filterProps[name] = Type.Optional({ ...f.schema, description: f.description } as TSchema);
+    for (const [name, f] of Object.entries(filters))
+      filterProps[name] = Type.Optional({ ...f.schema, description: f.description } as TSchema);
     const Query = Type.Object({
       ...PaginationQuery,
-      ...(decl.searchable === false ? {} : { q: Type.Optional(Type.String({ maxLength: 200, description: 'Text search (prefix match on each word).' })) }),
+      ...(decl.searchable === false
+        ? {}
+        : {
+            q: Type.Optional(Type.String({ maxLength: 200, description: 'Text search (prefix match on each word).' })),
+          }),
       id: Type.Optional({ ...Uuid, description: 'Only the row with this id.' } as TSchema),
-      updated_since: Type.Optional({ ...Timestamp, description: 'Only rows changed at or after this time.' } as TSchema),
+      updated_since: Type.Optional({
+        ...Timestamp,
+        description: 'Only rows changed at or after this time.',
+      } as TSchema),
       ...filterProps,
     });
     defineRestRoute(app, {
@@ -111,10 +136,20 @@ export function defineResource(app: AppContext, repository: ResourceRepository):
       path: base,
       operationId: `list${plural}`,
       summary: `List ${decl.name.replace(/-/g, ' ')}`,
-      description: `One page of the ${decl.name.replace(/-/g, ' ')} you can see, in a stable order, with the pagination headers. Filters combine with AND; unknown query parameters are ignored.`,
+      description:
+        `One page of the ${decl.name.replace(/-/g, ' ')} you can see, in a stable order, ` +
+        `with the pagination headers. Filters combine with AND; unknown query parameters ` +
+        `are ignored.`,
       tags: [decl.tag],
       query: Query,
-      responses: { 200: { description: 'One page of rows, in a stable order.', schema: { arrayOf: decl.schemaName }, headers: PAGINATION_HEADERS, example: example ? [example] : undefined } },
+      responses: {
+        200: {
+          description: 'One page of rows, in a stable order.',
+          schema: { arrayOf: decl.schemaName },
+          headers: PAGINATION_HEADERS,
+          example: example ? [example] : undefined,
+        },
+      },
       async handler(ctx, { query, principal }) {
         const q = query as Record<string, unknown>;
         const page = toPage(q);
@@ -160,7 +195,12 @@ export function defineResource(app: AppContext, repository: ResourceRepository):
       headers: [IDEMPOTENCY_HEADER],
       body: { schema: createSchema(decl.fields, create.extra, create.bodyRules), example: create.example },
       responses: {
-        201: { description: 'Created.', schema: decl.schemaName, headers: { Location: { description: 'The new row.' } }, example },
+        201: {
+          description: 'Created.',
+          schema: decl.schemaName,
+          headers: { Location: { description: 'The new row.' } },
+          example,
+        },
         ...IDEMPOTENCY_RESPONSES,
       },
       async handler(ctx, { body, principal }) {
@@ -171,7 +211,8 @@ export function defineResource(app: AppContext, repository: ResourceRepository):
             return { status: 201, headers: { Location: `${base}/${row.id}` }, body: repository.present(row) };
           },
           // Why: a replay answers with what the caller may see now (a share may have ended since).
-          stillVisible: async (stored) => (await repository.find(principal.tenant, principal, String((stored as { id?: unknown }).id))) !== null,
+          stillVisible: async (stored) =>
+            (await repository.find(principal.tenant, principal, String((stored as { id?: unknown }).id))) !== null,
         });
       },
     });
@@ -180,7 +221,16 @@ export function defineResource(app: AppContext, repository: ResourceRepository):
   if (ops.update) {
     const Body = updateSchema(
       decl.fields,
-      decl.concurrency ? { expectedUpdatedAt: Type.Optional({ ...Timestamp, description: 'The `updatedAt` you read; if the row changed since, nothing is written and the answer is 409 `conflict`.' } as TSchema) } : {},
+      decl.concurrency
+        ? {
+            expectedUpdatedAt: Type.Optional({
+              ...Timestamp,
+              description:
+                'The `updatedAt` you read; if the row changed since, nothing is written and the ' +
+                'answer is 409 `conflict`.',
+            } as TSchema),
+          }
+        : {},
     );
     defineRestRoute(app, {
       method: 'patch',
@@ -188,7 +238,10 @@ export function defineResource(app: AppContext, repository: ResourceRepository):
       operationId: `update${camel}`,
       summary: `Change a ${decl.label}`,
       description: `Changes the fields you send; absent fields keep their value. A GET body restricted to these fields can be sent back as is.${
-        decl.concurrency ? ' Send `expectedUpdatedAt` to make the change conditional on nobody having changed the row since you read it.' : ''
+        decl.concurrency
+          ? ' Send `expectedUpdatedAt` to make the change conditional on nobody having ' +
+            'changed the row since you read it.'
+          : ''
       }`,
       tags: [decl.tag],
       params: IdParams,
@@ -200,7 +253,9 @@ export function defineResource(app: AppContext, repository: ResourceRepository):
       },
       async handler(ctx, { params, body, principal }) {
         const { expectedUpdatedAt, ...changes } = body as Record<string, unknown> & { expectedUpdatedAt?: string };
-        ctx.body = repository.present(await repository.update(principal.tenant, principal, params.id, changes, { expectedUpdatedAt }));
+        ctx.body = repository.present(
+          await repository.update(principal.tenant, principal, params.id, changes, { expectedUpdatedAt }),
+        );
       },
     });
   }
@@ -226,4 +281,3 @@ export function defineResource(app: AppContext, repository: ResourceRepository):
 
   return { repository };
 }
-

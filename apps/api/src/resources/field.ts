@@ -41,7 +41,13 @@ function isoDate(v: unknown): unknown {
 }
 
 /** A `date` column (no time) read as `YYYY-MM-DD`. */
-export const dateField = (column: string, schema: TSchema = Type.Union([IsoDate, Type.Null()])): Field => ({ column, schema, create: 'optional', update: true, read: isoDate });
+export const dateField = (column: string, schema: TSchema = Type.Union([IsoDate, Type.Null()])): Field => ({
+  column,
+  schema,
+  create: 'optional',
+  update: true,
+  read: isoDate,
+});
 
 export function responseSchema(fields: Fields, extra: Record<string, TSchema> = {}) {
   return Type.Object({ ...Object.fromEntries(Object.entries(fields).map(([k, f]) => [k, f.schema])), ...extra });
@@ -79,7 +85,11 @@ export function rowToApi(fields: Fields, row: Record<string, unknown>): Record<s
 }
 
 /** API input -> column values for the given fields, skipping undefined. */
-export function apiToColumns(fields: Fields, input: Record<string, unknown>, allowed: (f: Field) => boolean): Record<string, unknown> {
+export function apiToColumns(
+  fields: Fields,
+  input: Record<string, unknown>,
+  allowed: (f: Field) => boolean,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(input)) {
     const f = fields[k];

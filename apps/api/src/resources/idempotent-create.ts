@@ -1,18 +1,36 @@
 import type { Context } from 'koa';
 import type { Knex } from 'knex';
-import { NotFoundError, requestFingerprint, runIdempotent, validateIdempotencyKey, type ResponseDoc, type StoredResponse } from '@service/http';
+import {
+  NotFoundError,
+  requestFingerprint,
+  runIdempotent,
+  validateIdempotencyKey,
+  type ResponseDoc,
+  type StoredResponse,
+} from '@service/http';
 import type { RestPrincipal } from '../rest/rest-pipeline.ts';
 
 export const IDEMPOTENCY_HEADER = {
   name: 'Idempotency-Key',
   description:
-    'Makes a retry safe: the same key and request within 24 hours returns the original response with `Idempotent-Replayed: true` and creates nothing. 1 to 255 printable ASCII characters; per API key.',
+    'Makes a retry safe: the same key and request within 24 hours returns the ' +
+    'original response with `Idempotent-Replayed: true` and creates nothing. 1 to 255 ' +
+    'printable ASCII characters; per API key.',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]{1,255}$' },
 };
 
 export const IDEMPOTENCY_RESPONSES: Record<number, ResponseDoc> = {
-  409: { description: 'The same `Idempotency-Key` is still being processed (`idempotency_in_progress`).', schema: 'Error' },
-  422: { description: 'The `Idempotency-Key` was used for a different request (`idempotency_key_reused`), or a body field names a row that does not exist or is not visible (`invalid_reference`).', schema: 'Error' },
+  409: {
+    description: 'The same `Idempotency-Key` is still being processed (`idempotency_in_progress`).',
+    schema: 'Error',
+  },
+  422: {
+    description:
+      'The `Idempotency-Key` was used for a different request ' +
+      '(`idempotency_key_reused`), or a body field names a row that does not exist or ' +
+      'is not visible (`invalid_reference`).',
+    schema: 'Error',
+  },
 };
 
 /**
@@ -45,11 +63,21 @@ export async function runIdempotentCreate(
 ): Promise<void> {
   const outcome = await runIdempotent(
     principal.tenant,
-    { apiKeyId: principal.keyId, key: idempotencyKeyOf(ctx), fingerprint: requestFingerprint({ method: ctx.method, path: ctx.path, body: options.body, extra: options.fingerprintExtra }) },
+    {
+      apiKeyId: principal.keyId,
+      key: idempotencyKeyOf(ctx),
+      fingerprint: requestFingerprint({
+        method: ctx.method,
+        path: ctx.path,
+        body: options.body,
+        extra: options.fingerprintExtra,
+      }),
+    },
     options.work,
   );
   if (outcome.replayed) {
-    if (options.stillVisible && !(await options.stillVisible(outcome.body))) throw new NotFoundError('What this request created is not visible to you any more.');
+    if (options.stillVisible && !(await options.stillVisible(outcome.body)))
+      throw new NotFoundError('What this request created is not visible to you any more.');
     ctx.set('Idempotent-Replayed', 'true');
   }
   for (const [k, v] of Object.entries(outcome.headers)) ctx.set(k, v);

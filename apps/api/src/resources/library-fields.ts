@@ -10,10 +10,32 @@ import type { ListFilter } from './resource-declaration.ts';
  * when a newer library no longer has the item (it stays in your workspace).
  */
 export const libraryFields: Fields = {
-  globalKey: { column: 'global_key', schema: Type.Union([Type.String(), Type.Null()], { description: 'Set on items copied from the global library; null for your own.' }) },
-  globalRevision: { column: 'global_revision', schema: Type.Union([Type.String(), Type.Null()], { description: 'The global library revision the item was imported at; null for your own.' }) },
-  edited: { column: 'edited', schema: Type.Boolean({ description: 'True when a global item was changed in this workspace since its import; importing the library again overwrites the change.' }) },
-  globalRemovedAt: { column: 'global_removed_at', schema: Type.Union([Timestamp, Type.Null()], { description: 'When an import found the item no longer in the global library; it stays here.' }) },
+  globalKey: {
+    column: 'global_key',
+    schema: Type.Union([Type.String(), Type.Null()], {
+      description: 'Set on items copied from the global library; null for your own.',
+    }),
+  },
+  globalRevision: {
+    column: 'global_revision',
+    schema: Type.Union([Type.String(), Type.Null()], {
+      description: 'The global library revision the item was imported at; null for your own.',
+    }),
+  },
+  edited: {
+    column: 'edited',
+    schema: Type.Boolean({
+      description:
+        'True when a global item was changed in this workspace since its import; ' +
+        'importing the library again overwrites the change.',
+    }),
+  },
+  globalRemovedAt: {
+    column: 'global_removed_at',
+    schema: Type.Union([Timestamp, Type.Null()], {
+      description: 'When an import found the item no longer in the global library; it stays here.',
+    }),
+  },
 };
 
 /** The language of an item's text. */
@@ -34,6 +56,14 @@ export function libraryFilters(options: { language: boolean }): Record<string, L
       description: 'Only global items changed (true) or unchanged (false) since their import.',
       apply: (q, v: boolean) => void q.where('r.edited', v),
     },
-    ...(options.language ? { language: { schema: LanguageSchema, description: 'Only items in this language.', apply: (q, v: string) => void q.where('r.language', v) } } : {}),
+    ...(options.language
+      ? {
+          language: {
+            schema: LanguageSchema,
+            description: 'Only items in this language.',
+            apply: (q, v: string) => void q.where('r.language', v),
+          },
+        }
+      : {}),
   };
 }

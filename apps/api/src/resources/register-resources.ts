@@ -13,7 +13,21 @@ import { registerUsers } from './users/users-routes.ts';
 /** Every REST resource under /rest/v1, each backed by its repository. */
 export function registerResources(app: AppContext): void {
   const r = app.repositories;
-  for (const repository of [r.clients, r.projects, r.reports, r.reportTabs, r.findings, r.reportFindings, r.reportLinks, r.findingTemplates, r.styles, r.reportTemplates, r.narratives, r.scopingTemplates, r.projectTypes]) {
+  for (const repository of [
+    r.clients,
+    r.projects,
+    r.reports,
+    r.reportTabs,
+    r.findings,
+    r.reportFindings,
+    r.reportLinks,
+    r.findingTemplates,
+    r.styles,
+    r.reportTemplates,
+    r.narratives,
+    r.scopingTemplates,
+    r.projectTypes,
+  ]) {
     defineResource(app, repository);
   }
   registerEvidenceImages(app, r.evidence);

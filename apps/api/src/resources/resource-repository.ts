@@ -22,7 +22,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Words of a search as a prefix query for the `simple` text configuration: "sql inj" -> sql:* & inj:*. */
 export function toPrefixQuery(q: string): string | null {
-  const words = q.toLowerCase().match(/[\p{L}\p{N}]+/gu)?.slice(0, 16) ?? [];
+  const words =
+    q
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu)
+      ?.slice(0, 16) ?? [];
   return words.length > 0 ? words.map((w) => `${w}:*`).join(' & ') : null;
 }
 
@@ -47,14 +51,24 @@ export class ResourceRepository {
     this.label = declaration.label;
     this.order = declaration.order ?? [['r.created_at', 'asc']];
     this.filters = declaration.filters ?? {};
-    this.columns = [...new Set([...Object.values(declaration.fields).map((f) => f.column).filter((c) => !c.startsWith('_')), ...(declaration.internalColumns ?? [])])];
+    this.columns = [
+      ...new Set([
+        ...Object.values(declaration.fields)
+          .map((f) => f.column)
+          .filter((c) => !c.startsWith('_')),
+        ...(declaration.internalColumns ?? []),
+      ]),
+    ];
   }
 
   get table(): string {
     return this.declaration.table;
   }
 
-  /** `select r.<columns>, <client> as _client_id, <grant> as _grant from <table> r ...` limited to what the caller may see. */
+  /**
+   * `select r.<columns>, <client> as _client_id, <grant> as _grant from <table> r ...` limited to what the caller may
+   * see.
+   */
   scoped(db: Knex, principal: RestPrincipal, opts: { trashed?: boolean } = {}): Knex.QueryBuilder {
     const v = this.declaration.visibility;
     const q = db(`${this.table} as r`);
@@ -64,7 +78,11 @@ export class ResourceRepository {
       q.whereNull(`${alias}.deleted_at`);
     }
     if (opts.trashed) q.whereNotNull('r.deleted_at');
-    q.select(...this.columns.map((c) => `r.${c}`), db.raw(`${v.clientSql ?? 'null::uuid'} as _client_id`), ...(this.declaration.extraSelect?.(db, principal) ?? []));
+    q.select(
+      ...this.columns.map((c) => `r.${c}`),
+      db.raw(`${v.clientSql ?? 'null::uuid'} as _client_id`),
+      ...(this.declaration.extraSelect?.(db, principal) ?? []),
+    );
     if (principal.role === 'external') {
       if (!v.grantSql) {
         q.whereRaw('false');
@@ -117,7 +135,12 @@ export class ResourceRepository {
     return { rows, total: Number(total) };
   }
 
-  async find(db: Knex, principal: RestPrincipal, id: string, opts: { trashed?: boolean; forUpdate?: boolean } = {}): Promise<Row | null> {
+  async find(
+    db: Knex,
+    principal: RestPrincipal,
+    id: string,
+    opts: { trashed?: boolean; forUpdate?: boolean } = {},
+  ): Promise<Row | null> {
     if (!UUID.test(id)) return null;
     const q = this.scoped(db, principal, opts).where('r.id', id).first();
     if (opts.forUpdate) q.forUpdate('r');
@@ -125,7 +148,13 @@ export class ResourceRepository {
   }
 
   /** The visible row, after checking the caller may do `action` on it; 404 when not visible. */
-  async require(db: Knex, principal: RestPrincipal, id: string, action: Action, opts: { trashed?: boolean; forUpdate?: boolean } = {}): Promise<Row> {
+  async require(
+    db: Knex,
+    principal: RestPrincipal,
+    id: string,
+    action: Action,
+    opts: { trashed?: boolean; forUpdate?: boolean } = {},
+  ): Promise<Row> {
     const row = await this.find(db, principal, id, opts);
     if (!row) throw new NotFoundError(`The ${this.label} ${id} was not found.`);
     assertAllowed(principal, action, this.access(row), this.label);
@@ -145,7 +174,11 @@ export class ResourceRepository {
     assertAllowed(principal, parent.action ?? 'create', parent.access, this.label);
     await this.checkReferences(trx, principal, input);
     const [row] = await trx(this.table)
-      .insert({ ...apiToColumns(this.declaration.fields, input, (f: Field) => f.create !== undefined), ...parent.columns, created_by: principal.userId })
+      .insert({
+        ...apiToColumns(this.declaration.fields, input, (f: Field) => f.create !== undefined),
+        ...parent.columns,
+        created_by: principal.userId,
+      })
       .returning('*');
     await create.afterInsert?.({ ...ctx, row });
     return (await this.find(trx, principal, row.id as string))!;
@@ -160,7 +193,10 @@ export class ResourceRepository {
       const id = input[name];
       if (!field.references || typeof id !== 'string') continue;
       const { table, label, library } = field.references;
-      const exists = !(library && principal.role === 'external') && UUID.test(id) && (await trx(table).where({ id }).first('id')) !== undefined;
+      const exists =
+        !(library && principal.role === 'external') &&
+        UUID.test(id) &&
+        (await trx(table).where({ id }).first('id')) !== undefined;
       if (!exists) throw invalidReference(name, `The ${label} ${id} does not exist or is not visible to you.`);
     }
   }
@@ -170,22 +206,44 @@ export class ResourceRepository {
    * optimistic-concurrency check made against the locked version, then the update. A change
    * that sets every field to the value it has writes nothing and leaves `updatedAt` as it was.
    */
-  async update(db: Knex, principal: RestPrincipal, id: string, changes: Record<string, unknown>, opts: { expectedUpdatedAt?: string } = {}): Promise<Row> {
+  async update(
+    db: Knex,
+    principal: RestPrincipal,
+    id: string,
+    changes: Record<string, unknown>,
+    opts: { expectedUpdatedAt?: string } = {},
+  ): Promise<Row> {
     this.declaration.checkInput?.(changes);
     return db.transaction(async (trx) => {
       const row = await this.require(trx, principal, id, 'update', { forUpdate: true });
-      if (opts.expectedUpdatedAt !== undefined && (row.updated_at as Date).getTime() !== new Date(opts.expectedUpdatedAt).getTime()) {
-        throw new ConflictError(`The ${this.label} was changed since ${opts.expectedUpdatedAt}; read it again and reapply your change.`, 'conflict', [
-          { path: '/expectedUpdatedAt', message: 'the row has changed since; this is its current updatedAt', value: (row.updated_at as Date).toISOString() },
-        ]);
+      if (
+        opts.expectedUpdatedAt !== undefined &&
+        (row.updated_at as Date).getTime() !== new Date(opts.expectedUpdatedAt).getTime()
+      ) {
+        throw new ConflictError(
+          `The ${this.label} was changed since ${opts.expectedUpdatedAt}; read it again and reapply your change.`,
+          'conflict',
+          [
+            {
+              path: '/expectedUpdatedAt',
+              message: 'the row has changed since; this is its current updatedAt',
+              value: (row.updated_at as Date).toISOString(),
+            },
+          ],
+        );
       }
       await this.checkReferences(trx, principal, changes);
       const current = this.present(row);
-      const changed = Object.fromEntries(Object.entries(changes).filter(([k, v]) => v !== undefined && !isDeepStrictEqual(current[k], v)));
+      const changed = Object.fromEntries(
+        Object.entries(changes).filter(([k, v]) => v !== undefined && !isDeepStrictEqual(current[k], v)),
+      );
       if (Object.keys(changed).length === 0) return row;
       await trx(this.table)
         .where({ id })
-        .update({ ...apiToColumns(this.declaration.fields, changed, (f) => f.update === true), updated_at: nextUpdatedAt(trx) });
+        .update({
+          ...apiToColumns(this.declaration.fields, changed, (f) => f.update === true),
+          updated_at: nextUpdatedAt(trx),
+        });
       return (await this.find(trx, principal, id))!;
     });
   }
@@ -204,7 +262,9 @@ export class ResourceRepository {
       }
       const cleanup = await this.declaration.beforeDelete?.(trx, row, principal);
       if (this.declaration.trash) {
-        await trx(this.table).where({ id }).update({ deleted_at: trx.fn.now(3), deleted_by: principal.userId });
+        await trx(this.table)
+          .where({ id })
+          .update({ deleted_at: trx.fn.now(3), deleted_by: principal.userId });
         return undefined;
       }
       await trx(this.table).where({ id }).delete();

@@ -16,7 +16,12 @@ export async function countRows(q: Knex.QueryBuilder): Promise<number> {
  * One page of `q` with the total from the same statement (a window count); only a page past the
  * end needs a second query for the total.
  */
-export async function selectPage<T extends object>(db: Knex, q: Knex.QueryBuilder, columns: Array<string | Knex.Raw>, page: PageRequest): Promise<{ rows: T[]; total: number }> {
+export async function selectPage<T extends object>(
+  db: Knex,
+  q: Knex.QueryBuilder,
+  columns: Array<string | Knex.Raw>,
+  page: PageRequest,
+): Promise<{ rows: T[]; total: number }> {
   const paged = q.clone().select(...columns, db.raw('count(*) over() as _total'));
   for (const [col, dir] of page.order) paged.orderBy(col, dir);
   const rows = (await paged.offset(page.offset).limit(page.limit)) as Array<T & { _total: number }>;

@@ -23,12 +23,21 @@ export interface Visibility {
 }
 
 /** The highest grant level the user holds on any of the given (type, id column) pairs. */
-export function grantLevelSql(targets: Array<['project' | 'report', string]>, extraFindingReportShare?: string): string {
+export function grantLevelSql(
+  targets: Array<['project' | 'report', string]>,
+  extraFindingReportShare?: string,
+): string {
   const conditions = targets.map(([type, column]) => `(g.resource_type = '${type}' and g.resource_id = ${column})`);
-  const direct = `(select max(case g.access when 'edit' then 2 else 1 end) from grants g where g.user_id = :uid and (${conditions.join(' or ')}))`;
+  const direct =
+    `(select max(case g.access when 'edit' then 2 else 1 end) from grants g where ` +
+    `g.user_id = :uid and (${conditions.join(' or ')}))`;
   if (!extraFindingReportShare) return direct;
   // A finding attached to a report shared with the user is visible through that report.
-  const viaReport = `(select max(case g.access when 'edit' then 2 else 1 end) from report_findings rf join reports srep on srep.id = rf.report_id and srep.deleted_at is null join grants g on g.resource_type = 'report' and g.resource_id = rf.report_id and g.user_id = :uid where rf.finding_id = ${extraFindingReportShare})`;
+  const viaReport =
+    `(select max(case g.access when 'edit' then 2 else 1 end) from report_findings rf ` +
+    `join reports srep on srep.id = rf.report_id and srep.deleted_at is null join ` +
+    `grants g on g.resource_type = 'report' and g.resource_id = rf.report_id and ` +
+    `g.user_id = :uid where rf.finding_id = ${extraFindingReportShare})`;
   return `greatest(${direct}, ${viaReport})`;
 }
 
@@ -63,7 +72,9 @@ export const reportVisibility: Visibility = {
 /** Rows that belong to a report through `r.report_id` (tabs, links, report findings). */
 export const reportChildVisibility: Visibility = {
   join(q) {
-    q.join('reports as rep', 'rep.id', 'r.report_id').join('projects as p', 'p.id', 'rep.project_id').join('clients as c', 'c.id', 'p.client_id');
+    q.join('reports as rep', 'rep.id', 'r.report_id')
+      .join('projects as p', 'p.id', 'rep.project_id')
+      .join('clients as c', 'c.id', 'p.client_id');
   },
   alive: ['rep', 'p', 'c'],
   clientSql: 'p.client_id',

@@ -35,9 +35,13 @@ export function createWorkspaceRepositories(options: { filesDir: string; evidenc
     clients,
     projects,
     reports,
-    reportTabs: new ResourceRepository(reportTabsDeclaration((trx, row) => evidenceCleanup(files, trx, { reportTabId: row.id }))),
+    reportTabs: new ResourceRepository(
+      reportTabsDeclaration((trx, row) => evidenceCleanup(files, trx, { reportTabId: row.id })),
+    ),
     findings,
-    reportFindings: new ResourceRepository(reportFindingsDeclaration((trx, reportId) => findings.nextPosition(trx, reportId))),
+    reportFindings: new ResourceRepository(
+      reportFindingsDeclaration((trx, reportId) => findings.nextPosition(trx, reportId)),
+    ),
     reportLinks: new ResourceRepository(reportLinksDeclaration),
     findingTemplates,
     styles: new ResourceRepository(styleLibraryDeclaration),

@@ -7,12 +7,19 @@ import type { RestPrincipal } from './rest-pipeline.ts';
 type StaticOr<T, D> = T extends TSchema ? import('typebox').Static<T> : D;
 
 /** What a REST handler receives: the validated request plus who is calling, typed. */
-export type RestRouteInput<P, Q, B> = RouteInput<StaticOr<P, Record<string, never>>, StaticOr<Q, Record<string, never>>, StaticOr<B, undefined>> & {
+export type RestRouteInput<P, Q, B> = RouteInput<
+  StaticOr<P, Record<string, never>>,
+  StaticOr<Q, Record<string, never>>,
+  StaticOr<B, undefined>
+> & {
   principal: RestPrincipal;
 };
 
-export interface RestRouteDefinition<P extends TSchema | undefined, Q extends TSchema | undefined, B extends TSchema | undefined>
-  extends Omit<RouteDefinition<P, Q, B>, 'handler' | 'security'> {
+export interface RestRouteDefinition<
+  P extends TSchema | undefined,
+  Q extends TSchema | undefined,
+  B extends TSchema | undefined,
+> extends Omit<RouteDefinition<P, Q, B>, 'handler' | 'security'> {
   handler(ctx: Context, input: RestRouteInput<P, Q, B>): Promise<void> | void;
 }
 
@@ -28,10 +35,11 @@ export function restPrincipalOf(ctx: Context): RestPrincipal {
 }
 
 /** A route under /rest/v1: API-key security, and the principal handed to the handler as a typed input. */
-export function defineRestRoute<P extends TSchema | undefined = undefined, Q extends TSchema | undefined = undefined, B extends TSchema | undefined = undefined>(
-  app: AppContext,
-  route: RestRouteDefinition<P, Q, B>,
-): void {
+export function defineRestRoute<
+  P extends TSchema | undefined = undefined,
+  Q extends TSchema | undefined = undefined,
+  B extends TSchema | undefined = undefined,
+>(app: AppContext, route: RestRouteDefinition<P, Q, B>): void {
   defineRoute<P, Q, B>(app.router, app.registry, app.routeDefaults, {
     ...route,
     security: 'apiKey',

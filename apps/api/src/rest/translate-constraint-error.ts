@@ -8,7 +8,10 @@ export function translateConstraintError(err: unknown): HttpError | null {
   const e = err as { code?: string; constraint?: string };
   switch (e?.code) {
     case '23505':
-      return new ConflictError('This conflicts with an existing row (it may have been created by a concurrent request).', 'conflict');
+      return new ConflictError(
+        'This conflicts with an existing row (it may have been created by a concurrent request).',
+        'conflict',
+      );
     case '23503':
       return new UnprocessableError('invalid_reference', 'A referenced row does not exist.');
     case '22P02':

@@ -41,10 +41,18 @@ const INIT = `window.ui = SwaggerUIBundle({
 });
 `;
 
-const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; font-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'";
+const CSP =
+  "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; " +
+  "script-src 'self'; connect-src 'self'; font-src 'self'; object-src 'none'; " +
+  "frame-ancestors 'none'; base-uri 'none'";
 
 const OpenApiDocument = Type.Object(
-  { openapi: Type.String(), info: Type.Object({ title: Type.String(), version: Type.String() }), paths: Type.Object({}), components: Type.Object({}) },
+  {
+    openapi: Type.String(),
+    info: Type.Object({ title: Type.String(), version: Type.String() }),
+    paths: Type.Object({}),
+    components: Type.Object({}),
+  },
   { description: 'An OpenAPI 3.1 document.' },
 );
 
@@ -57,7 +65,11 @@ export function openApiDocumentOf(app: Pick<AppContext, 'registry' | 'deps'>): R
     title: 'service REST API',
     version: app.deps.build.version,
     description:
-      'The REST API of the security-reporting workspace. Authenticate with a personal API key: `Authorization: Bearer service_sk_...`. Errors are `{"error": {"code", "message", "details"?}}`; `details` is always a list of `{path, message}`. Every response carries `X-Request-Id`; REST responses carry `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`.',
+      'The REST API of the security-reporting workspace. Authenticate with a personal ' +
+      'API key: `Authorization: Bearer service_sk_...`. Errors are `{"error": {"code", ' +
+      '"message", "details"?}}`; `details` is always a list of `{path, message}`. Every ' +
+      'response carries `X-Request-Id`; REST responses carry `X-RateLimit-Limit`, ' +
+      '`X-RateLimit-Remaining` and `X-RateLimit-Reset`.',
     license: { name: 'Proprietary: use is governed by your service licence', identifier: 'LicenseRef-Proprietary' },
   });
 }
@@ -73,7 +85,9 @@ export function registerApiDocsRoutes(app: AppContext): void {
     operationId: 'getOpenApiDocument',
     summary: 'This OpenAPI document',
     description:
-      'The OpenAPI 3.1 document of the REST API, generated from the schemas that validate requests. `/api-docs` shows it as an interactive reference. Public; limited per client address like the REST API (`RATE_LIMIT_PER_IP` per minute).',
+      'The OpenAPI 3.1 document of the REST API, generated from the schemas that ' +
+      'validate requests. `/api-docs` shows it as an interactive reference. Public; ' +
+      'limited per client address like the REST API (`RATE_LIMIT_PER_IP` per minute).',
     tags: ['System'],
     security: 'none',
     usesDatabase: false,
@@ -87,7 +101,11 @@ export function registerApiDocsRoutes(app: AppContext): void {
     },
   });
 
-  app.registry.addUndocumentedRoute('GET', '/api-docs', 'the interactive reference page (HTML) that shows this document');
+  app.registry.addUndocumentedRoute(
+    'GET',
+    '/api-docs',
+    'the interactive reference page (HTML) that shows this document',
+  );
   app.router.get('/api-docs', (ctx) => {
     ctx.set('Content-Security-Policy', CSP);
     ctx.type = 'text/html; charset=utf-8';

@@ -4,7 +4,10 @@ import { checkTenantServers } from '@service/tenancy';
 import { defineRoute } from '@service/http';
 import type { AppContext } from '../app-context.ts';
 
-const CheckValue = Type.String({ description: '`ok`, or a short reason why that database cannot be queried.', examples: ['ok', 'connection refused'] });
+const CheckValue = Type.String({
+  description: '`ok`, or a short reason why that database cannot be queried.',
+  examples: ['ok', 'connection refused'],
+});
 
 const HealthSchema = Type.Object({
   status: Type.Enum(['ok', 'degraded']),
@@ -12,7 +15,10 @@ const HealthSchema = Type.Object({
   checks: Type.Object({ controlPlane: CheckValue, shared: CheckValue, tenant: CheckValue }),
   tenantServers: Type.Optional(
     Type.Record(Type.String(), CheckValue, {
-      description: 'Hosted edition: each tenant server by its name in `TENANT_SERVERS` (and `default`), `ok` or a short reason; never a host or password. Absent in self-hosted installations.',
+      description:
+        'Hosted edition: each tenant server by its name in `TENANT_SERVERS` (and ' +
+        '`default`), `ok` or a short reason; never a host or password. Absent in ' +
+        'self-hosted installations.',
     }),
   ),
 });
@@ -36,21 +42,50 @@ export function registerHealthRoutes(app: AppContext): void {
     operationId: 'getHealth',
     summary: 'Service health',
     description:
-      'Queries the three databases, each with a short timeout (`HEALTH_TIMEOUT_MS`); the hosted edition also connects to each tenant server (`tenantServers`). Public, no licence needed; used by the container health check. Limited per client address like the REST API (`RATE_LIMIT_PER_IP` per minute), so it cannot be used to load the databases.',
+      'Queries the three databases, each with a short timeout (`HEALTH_TIMEOUT_MS`); ' +
+      'the hosted edition also connects to each tenant server (`tenantServers`). ' +
+      'Public, no licence needed; used by the container health check. Limited per ' +
+      'client address like the REST API (`RATE_LIMIT_PER_IP` per minute), so it cannot ' +
+      'be used to load the databases.',
     tags: ['System'],
     security: 'none',
     rateLimited: true,
     responses: {
-      200: { description: 'All three databases answer.', schema: 'Health', example: { status: 'ok', version: deps.build.version, checks: { controlPlane: 'ok', shared: 'ok', tenant: 'ok' } } },
-      503: { description: 'At least one database (or, hosted, tenant server) cannot be queried; the failing check says which and why.', schema: 'Health', example: { status: 'degraded', version: deps.build.version, checks: { controlPlane: 'ok', shared: 'ok', tenant: 'connection refused' } } },
+      200: {
+        description: 'All three databases answer.',
+        schema: 'Health',
+        example: {
+          status: 'ok',
+          version: deps.build.version,
+          checks: { controlPlane: 'ok', shared: 'ok', tenant: 'ok' },
+        },
+      },
+      503: {
+        description:
+          'At least one database (or, hosted, tenant server) cannot be queried; the failing check says which and why.',
+        schema: 'Health',
+        example: {
+          status: 'degraded',
+          version: deps.build.version,
+          checks: { controlPlane: 'ok', shared: 'ok', tenant: 'connection refused' },
+        },
+      },
     },
     async handler(ctx) {
       const topology = deps.tenants.topology;
-      const [{ ok, checks }, servers] = await Promise.all([checkDatabases(deps.dbs, deps.config.healthTimeoutMs), topology ? checkTenantServers(topology.servers, deps.config.healthTimeoutMs) : null]);
+      const [{ ok, checks }, servers] = await Promise.all([
+        checkDatabases(deps.dbs, deps.config.healthTimeoutMs),
+        topology ? checkTenantServers(topology.servers, deps.config.healthTimeoutMs) : null,
+      ]);
       const healthy = ok && (servers?.ok ?? true);
       ctx.set('Cache-Control', 'no-store');
       ctx.status = healthy ? 200 : 503;
-      ctx.body = { status: healthy ? 'ok' : 'degraded', version: deps.build.version, checks, ...(servers ? { tenantServers: servers.servers } : {}) };
+      ctx.body = {
+        status: healthy ? 'ok' : 'degraded',
+        version: deps.build.version,
+        checks,
+        ...(servers ? { tenantServers: servers.servers } : {}),
+      };
     },
   });
 
@@ -59,20 +94,37 @@ export function registerHealthRoutes(app: AppContext): void {
     path: '/api/version',
     operationId: 'getVersion',
     summary: 'Running version',
-    description: 'Public, no licence needed. `sha` and `node` are added for a signed-in administrator session. Limited per client address like the REST API (`RATE_LIMIT_PER_IP` per minute).',
+    description:
+      'Public, no licence needed. `sha` and `node` are added for a signed-in ' +
+      'administrator session. Limited per client address like the REST API ' +
+      '(`RATE_LIMIT_PER_IP` per minute).',
     tags: ['System'],
     security: 'none',
     rateLimited: true,
-    responses: { 200: { description: 'The running version.', schema: 'Version', example: { version: deps.build.version, edition: 'self-hosted' } } },
+    responses: {
+      200: {
+        description: 'The running version.',
+        schema: 'Version',
+        example: { version: deps.build.version, edition: 'self-hosted' },
+      },
+    },
     async handler(ctx) {
       const session = await app.sessionOf(ctx);
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = versionBody(deps.build.version, deps.config.edition, session?.role === 'admin' ? { sha: deps.build.sha, node: process.version } : null);
+      ctx.body = versionBody(
+        deps.build.version,
+        deps.config.edition,
+        session?.role === 'admin' ? { sha: deps.build.sha, node: process.version } : null,
+      );
     },
   });
 }
 
 /** The public fields, plus the administrator-only ones when `extra` is given. */
-export function versionBody(version: string, edition: string, extra: { sha: string; node: string } | null): Record<string, string> {
+export function versionBody(
+  version: string,
+  edition: string,
+  extra: { sha: string; node: string } | null,
+): Record<string, string> {
   return extra ? { version, edition, ...extra } : { version, edition };
 }

@@ -23,7 +23,10 @@ interface Task {
 export function startHousekeeping(options: {
   rateLimitStore: RateLimitStore;
   sessions: SessionRepository;
-  /** The tenant databases whose idempotency records to prune: self-hosted the one, hosted those with an open pool (tenants without traffic have nothing new to prune). */
+  /**
+   * The tenant databases whose idempotency records to prune: self-hosted the one, hosted those with an open pool
+   * (tenants without traffic have nothing new to prune).
+   */
   tenants: Pick<TenantRouter, 'forEachOpenTenant'>;
   logger: JsonLogger;
   /** Scale of the schedule, for tests; default 1. */

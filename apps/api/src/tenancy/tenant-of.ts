@@ -10,7 +10,10 @@ import { REST_PREFIX } from '../rest/rest-pipeline.ts';
  */
 function tenancyHttpError(err: TenancyError, rest: boolean): HttpError {
   if (err.code === 'tenant_retained' || err.code === 'organization_not_found') {
-    return new UnauthenticatedError("This organization's workspace is closed.", rest ? { challenge: BEARER_CHALLENGE } : {});
+    return new UnauthenticatedError(
+      "This organization's workspace is closed.",
+      rest ? { challenge: BEARER_CHALLENGE } : {},
+    );
   }
   return new UnavailableError("This organization's workspace is unavailable right now; try again shortly.", err);
 }
@@ -26,7 +29,8 @@ export function createTenantOf(tenants: TenantRouter): (ctx: Context, organizati
     try {
       lease = await tenants.acquire(organizationId);
     } catch (err) {
-      if (err instanceof TenancyError) throw tenancyHttpError(err, ctx.path === REST_PREFIX || ctx.path.startsWith(`${REST_PREFIX}/`));
+      if (err instanceof TenancyError)
+        throw tenancyHttpError(err, ctx.path === REST_PREFIX || ctx.path.startsWith(`${REST_PREFIX}/`));
       throw err;
     }
     if (ctx.res.destroyed) lease.release();

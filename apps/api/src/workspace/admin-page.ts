@@ -24,7 +24,12 @@ function renderCreateUserForm(): SafeHtml {
 </section>`;
 }
 
-export function renderAdminPage(options: { session: SessionPrincipal; keys: PresentedApiKey[]; users: PresentedUser[]; clients: ClientChoice[] }): SafeHtml {
+export function renderAdminPage(options: {
+  session: SessionPrincipal;
+  keys: PresentedApiKey[];
+  users: PresentedUser[];
+  clients: ClientChoice[];
+}): SafeHtml {
   const { session, keys, users, clients } = options;
   const body = html`<h1>Administration</h1>
 <section aria-labelledby="users-heading">

@@ -53,7 +53,12 @@ ${renderClientPicker({ idPrefix: 'edit-clients', clients: choices.clients, trunc
 </dialog>`;
 }
 
-export function renderApiKeysPage(options: { session: SessionPrincipal; keys: PresentedApiKey[]; now: Date; choices: ClientChoices }): SafeHtml {
+export function renderApiKeysPage(options: {
+  session: SessionPrincipal;
+  keys: PresentedApiKey[];
+  now: Date;
+  choices: ClientChoices;
+}): SafeHtml {
   const { session, keys, now, choices } = options;
   const body = html`<h1>API keys</h1>
 <p class="lead">Personal keys for the REST API: <code>Authorization: Bearer service_sk_…</code>. A key acts as you, ${session.name}, with your role (${session.role}), limited by its scope and client allow-list.</p>

@@ -19,7 +19,11 @@ export function renderClientDirectory(clients: readonly ClientChoice[]): SafeHtm
  * Checkboxes of the workspace's clients by name, with a search box that narrows the list
  * (workspace.js). Without JavaScript it is still a plain, complete list of checkboxes.
  */
-export function renderClientPicker(options: { idPrefix: string; clients: readonly ClientChoice[]; truncated: boolean }): SafeHtml {
+export function renderClientPicker(options: {
+  idPrefix: string;
+  clients: readonly ClientChoice[];
+  truncated: boolean;
+}): SafeHtml {
   const { idPrefix: p, clients } = options;
   const empty = clients.length === 0;
   return html`<fieldset class="client-picker" id="${p}" data-client-picker aria-describedby="${p}-hint">

@@ -15,7 +15,10 @@ function renderClients(clientIds: readonly string[], names: ReadonlyMap<string, 
   return html`<ul class="names">${known.map((id) => html`<li>${names.get(id)}</li>`)}${unknown.map((id) => html`<li class="muted" title="${id}">a client you cannot see (deleted or in the trash)</li>`)}</ul>`;
 }
 
-function renderRow(key: PresentedApiKey, options: { withOwner: boolean; editable: boolean; names: ReadonlyMap<string, string> }): SafeHtml {
+function renderRow(
+  key: PresentedApiKey,
+  options: { withOwner: boolean; editable: boolean; names: ReadonlyMap<string, string> },
+): SafeHtml {
   const active = key.state === 'active';
   return html`<tr data-id="${key.id}" data-client-ids="${key.clientIds.join(' ')}">
 ${options.withOwner ? html`<td>${key.ownerName}<br><span class="muted">${key.ownerEmail}</span></td>` : ''}
@@ -27,7 +30,9 @@ ${options.withOwner ? html`<td>${key.ownerName}<br><span class="muted">${key.own
 <td>${renderDate(key.expiresAt)}</td>
 <td>${renderDateTime(key.lastUsedAt)}</td>
 <td class="actions">${active && options.editable ? html`<button type="button" class="button secondary small" data-action="edit-clients" data-id="${key.id}" data-name="${key.name}" aria-label="Edit clients of key ${key.name}">Edit clients</button> ` : ''}${
-    active ? html`<button type="button" class="button danger small" data-action="revoke" data-id="${key.id}" data-name="${key.name}" aria-label="Revoke key ${key.name}">Revoke</button>` : ''
+    active
+      ? html`<button type="button" class="button danger small" data-action="revoke" data-id="${key.id}" data-name="${key.name}" aria-label="Revoke key ${key.name}">Revoke</button>`
+      : ''
   }</td>
 </tr>`;
 }
@@ -35,10 +40,26 @@ ${options.withOwner ? html`<td>${key.ownerName}<br><span class="muted">${key.own
 /** The table of API keys; workspace.js re-renders its body in the same shape. Key values never appear. */
 export function renderKeyTable(
   keys: PresentedApiKey[],
-  options: { caption: string; withOwner: boolean; revokeAction: RevokeAction; clients: readonly ClientChoice[]; editable: boolean },
+  options: {
+    caption: string;
+    withOwner: boolean;
+    revokeAction: RevokeAction;
+    clients: readonly ClientChoice[];
+    editable: boolean;
+  },
 ): SafeHtml {
   const names = new Map(options.clients.map((c) => [c.id, c.name]));
-  const headers = [...(options.withOwner ? ['Owner'] : []), 'Name', 'Key', 'Scope', 'Clients', 'State', 'Expires', 'Last used', 'Actions'];
+  const headers = [
+    ...(options.withOwner ? ['Owner'] : []),
+    'Name',
+    'Key',
+    'Scope',
+    'Clients',
+    'State',
+    'Expires',
+    'Last used',
+    'Actions',
+  ];
   return html`<div class="table-scroll"><table class="data" id="key-table" data-revoke-action="${options.revokeAction}" data-with-owner="${options.withOwner ? 'yes' : 'no'}" data-editable="${options.editable ? 'yes' : 'no'}">
 <caption class="visually-hidden">${options.caption}</caption>
 <thead><tr>${headers.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>

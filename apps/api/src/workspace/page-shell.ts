@@ -35,7 +35,12 @@ function renderTopBar(page: PageName, session: SessionPrincipal | null): SafeHtm
 }
 
 /** The document around every workspace page. */
-export function renderPage(options: { title: string; page: PageName; session: SessionPrincipal | null; body: SafeHtml }): SafeHtml {
+export function renderPage(options: {
+  title: string;
+  page: PageName;
+  session: SessionPrincipal | null;
+  body: SafeHtml;
+}): SafeHtml {
   const { title, page, session, body } = options;
   return html`<!doctype html>
 <html lang="en">

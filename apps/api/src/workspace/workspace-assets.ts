@@ -14,7 +14,11 @@ const ASSET_DIR = new URL('./assets/', import.meta.url);
 export function registerWorkspaceAssets(app: AppContext): void {
   const cache = new Map<string, { bytes: Buffer; etag: string }>();
 
-  app.registry.addUndocumentedRoute('GET', '/workspace/assets/{name}', 'the stylesheet and script of the workspace pages');
+  app.registry.addUndocumentedRoute(
+    'GET',
+    '/workspace/assets/{name}',
+    'the stylesheet and script of the workspace pages',
+  );
   app.router.get('/workspace/assets/:name', async (ctx) => {
     const name = ctx.params.name!;
     const type = ASSETS.get(name);

@@ -59,12 +59,18 @@ export function registerWorkspacePages(app: AppContext): void {
         if (clientId) through.set(clientId, [...(through.get(clientId) ?? []), String(row[label])]);
       }
     }
-    const clients: ClientChoice[] = [...through].map(([id, names]) => ({ id, name: `Client of ${[...new Set(names)].join(', ')}` }));
+    const clients: ClientChoice[] = [...through].map(([id, names]) => ({
+      id,
+      name: `Client of ${[...new Set(names)].join(', ')}`,
+    }));
     return { clients: clients.sort((a, b) => a.name.localeCompare(b.name)), truncated };
   }
 
   /** A page for signed-in users; everyone else is sent to the sign-in page. */
-  function signedInPage(path: string, render: (session: SessionPrincipal, ctx: Context) => Promise<{ status: number; page: SafeHtml }>): void {
+  function signedInPage(
+    path: string,
+    render: (session: SessionPrincipal, ctx: Context) => Promise<{ status: number; page: SafeHtml }>,
+  ): void {
     app.registry.addUndocumentedRoute('GET', path, 'an HTML page of the workspace');
     router.get(path, async (ctx: Context) => {
       const session = await app.sessionOf(ctx);
@@ -81,14 +87,32 @@ export function registerWorkspacePages(app: AppContext): void {
   });
 
   signedInPage('/profile/api-keys', async (session, ctx) => {
-    const [keys, choices] = await Promise.all([identity.apiKeys.listForUser(session.organizationId, session.userId), clientChoices(ctx, session)]);
-    return { status: 200, page: renderApiKeysPage({ session, keys: keys.map(presentApiKey), now: new Date(), choices }) };
+    const [keys, choices] = await Promise.all([
+      identity.apiKeys.listForUser(session.organizationId, session.userId),
+      clientChoices(ctx, session),
+    ]);
+    return {
+      status: 200,
+      page: renderApiKeysPage({ session, keys: keys.map(presentApiKey), now: new Date(), choices }),
+    };
   });
 
   signedInPage('/admin', async (session, ctx) => {
     if (session.role !== 'admin') return { status: 403, page: renderAdminForbiddenPage(session) };
-    const [keys, users, choices] = await Promise.all([identity.apiKeys.listForOrganization(session.organizationId), identity.users.list(session.organizationId), clientChoices(ctx, session)]);
-    return { status: 200, page: renderAdminPage({ session, keys: keys.map(presentApiKey), users: users.map(presentUser), clients: choices.clients }) };
+    const [keys, users, choices] = await Promise.all([
+      identity.apiKeys.listForOrganization(session.organizationId),
+      identity.users.list(session.organizationId),
+      clientChoices(ctx, session),
+    ]);
+    return {
+      status: 200,
+      page: renderAdminPage({
+        session,
+        keys: keys.map(presentApiKey),
+        users: users.map(presentUser),
+        clients: choices.clients,
+      }),
+    };
   });
 
   registerWorkspaceAssets(app);

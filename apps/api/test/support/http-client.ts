@@ -38,8 +38,12 @@ export function httpClient(baseUrl: string, defaults: { token?: string; headers?
     if (contentType.includes('json') && text) parsed = JSON.parse(text);
     // Why on every response: the OpenAPI document is a product surface; a status or body the
     // document does not state fails the test that saw it, whatever that test was about.
-    const problems = (await openApiResponseCheckFor(url.origin))?.check(method, url.pathname, res.status, contentType, parsed) ?? [];
-    if (problems.length > 0) throw new Error(`The response does not match the OpenAPI document:\n${problems.join('\n')}\nbody: ${text.slice(0, 500)}`);
+    const problems =
+      (await openApiResponseCheckFor(url.origin))?.check(method, url.pathname, res.status, contentType, parsed) ?? [];
+    if (problems.length > 0)
+      throw new Error(
+        `The response does not match the OpenAPI document:\n${problems.join('\n')}\nbody: ${text.slice(0, 500)}`,
+      );
     return { status: res.status, headers: res.headers, body: parsed, text };
   }
   return {

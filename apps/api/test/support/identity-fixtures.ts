@@ -16,11 +16,20 @@ export interface Actor {
 /** A user of the organization with a personal API key, and a REST client using that key. */
 export async function createActor(
   app: TestApp,
-  options: { role?: Role; scope?: KeyScope; clientIds?: string[]; email?: string; expiresAt?: Date; organizationId?: string } = {},
+  options: {
+    role?: Role;
+    scope?: KeyScope;
+    clientIds?: string[];
+    email?: string;
+    expiresAt?: Date;
+    organizationId?: string;
+  } = {},
 ): Promise<Actor> {
   const users = new UserRepository(app.dbs.controlPlane);
   // Default: the first organization (self-hosted's only one).
-  const org = options.organizationId ? { id: options.organizationId } : await app.dbs.controlPlane('organizations').orderBy('created_at').first();
+  const org = options.organizationId
+    ? { id: options.organizationId }
+    : await app.dbs.controlPlane('organizations').orderBy('created_at').first();
   counter += 1;
   const user = await users.create({
     organizationId: org.id,
@@ -40,7 +49,10 @@ export async function createActor(
   const allowed = new Set(options.clientIds ?? []);
   const allow = async (...clientIds: string[]) => {
     for (const id of clientIds) allowed.add(id);
-    await app.dbs.controlPlane('api_keys').where({ id: key.id }).update({ client_ids: [...allowed] });
+    await app.dbs
+      .controlPlane('api_keys')
+      .where({ id: key.id })
+      .update({ client_ids: [...allowed] });
   };
   return { user, key: value, keyId: key.id, api: httpClient(`${app.url}/rest/v1`, { token: value }), allow };
 }

@@ -8,7 +8,10 @@ const addFormats = ((formats as unknown as { default?: unknown }).default ?? for
 interface Operation {
   responses: Record<string, { content?: Record<string, { schema?: unknown }> }>;
 }
-type OpenApiDocument = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } };
+type OpenApiDocument = {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, unknown> };
+};
 
 interface Route {
   method: string;
@@ -37,7 +40,9 @@ export class OpenApiResponseCheck {
         Object.entries(methods).map(([method, operation]) => ({
           method: method.toUpperCase(),
           template,
-          pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}|\{[^}]+\}/g, '[^/]+')}$`),
+          pattern: new RegExp(
+            `^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}|\{[^}]+\}/g, '[^/]+')}$`,
+          ),
           operation,
         })),
       )
@@ -51,11 +56,20 @@ export class OpenApiResponseCheck {
     const where = `${method} ${route.template} -> ${status}`;
     // Why 500 is exempt: an internal error is never a documented answer (tests provoke one on
     // purpose to prove transactions roll back); its body still has to be the error shape.
-    if (status === 500) return typeof (body as { error?: { code?: unknown } })?.error?.code === 'string' ? [] : [`${where}: 500 without the error body`];
+    if (status === 500)
+      return typeof (body as { error?: { code?: unknown } })?.error?.code === 'string'
+        ? []
+        : [`${where}: 500 without the error body`];
     const response = route.operation.responses[String(status)] ?? route.operation.responses.default;
-    if (!response) return [`${where}: status ${status} is not documented (documented: ${Object.keys(route.operation.responses).join(', ')})`];
+    if (!response)
+      return [
+        `${where}: status ${status} is not documented (documented: ` +
+          `${Object.keys(route.operation.responses).join(', ')})`,
+      ];
     if (status === 304 || status === 204 || !contentType.includes('json')) return [];
-    const media = response.content?.['application/json'] ?? Object.entries(response.content ?? {}).find(([type]) => type.includes('json'))?.[1];
+    const media =
+      response.content?.['application/json'] ??
+      Object.entries(response.content ?? {}).find(([type]) => type.includes('json'))?.[1];
     if (!media?.schema) return [`${where}: JSON body but no JSON schema documented`];
     const key = `${route.method} ${route.template} ${status}`;
     let validate = this.compiled.get(key);
@@ -66,7 +80,13 @@ export class OpenApiResponseCheck {
       validate = compiled;
     }
     if (validate(body)) return [];
-    return (validate.errors ?? []).slice(0, 5).map((e) => `${where}: body${e.instancePath} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`);
+    return (validate.errors ?? [])
+      .slice(0, 5)
+      .map(
+        (e) =>
+          `${where}: body${e.instancePath} ` +
+          `${e.message}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`,
+      );
   }
 }
 

@@ -4,11 +4,20 @@ type Schema = Record<string, unknown>;
 
 /** Generators for the string patterns the API uses; a new pattern must be added here on purpose. */
 const PATTERNS: Record<string, fc.Arbitrary<string>> = {
-  '^(https?|mailto):': fc.oneof(fc.webUrl(), fc.emailAddress().map((e) => `mailto:${e}`)),
-  '^#[0-9a-fA-F]{6}$': fc.integer({ min: 0, max: 0xffffff }).map((n) => `#${n.toString(16).padStart(6, '0').toUpperCase()}`),
+  '^(https?|mailto):': fc.oneof(
+    fc.webUrl(),
+    fc.emailAddress().map((e) => `mailto:${e}`),
+  ),
+  '^#[0-9a-fA-F]{6}$': fc
+    .integer({ min: 0, max: 0xffffff })
+    .map((n) => `#${n.toString(16).padStart(6, '0').toUpperCase()}`),
   '^[a-z]{2}(-[A-Z]{2})?$': fc.constantFrom('en', 'de', 'fr', 'en-GB', 'de-AT', 'ar', 'he'),
-  '^CVE-\\d{4}-\\d{4,}$': fc.tuple(fc.integer({ min: 1999, max: 2030 }), fc.integer({ min: 1000, max: 99_999_999 })).map(([y, n]) => `CVE-${y}-${n}`),
-  '^(nessus|burp|nmap|nuclei):.+$': fc.tuple(fc.constantFrom('nessus', 'burp', 'nmap', 'nuclei'), fc.stringMatching(/^[a-z0-9-]{1,20}$/)).map(([s, id]) => `${s}:${id}`),
+  '^CVE-\\d{4}-\\d{4,}$': fc
+    .tuple(fc.integer({ min: 1999, max: 2030 }), fc.integer({ min: 1000, max: 99_999_999 }))
+    .map(([y, n]) => `CVE-${y}-${n}`),
+  '^(nessus|burp|nmap|nuclei):.+$': fc
+    .tuple(fc.constantFrom('nessus', 'burp', 'nmap', 'nuclei'), fc.stringMatching(/^[a-z0-9-]{1,20}$/))
+    .map(([s, id]) => `${s}:${id}`),
   '^[0-9a-f]{64}$': fc.stringMatching(/^[0-9a-f]{64}$/),
   '^[a-z0-9]+(-[a-z0-9]+)*$': fc.stringMatching(/^[a-z0-9]{1,10}(-[a-z0-9]{1,10}){0,3}$/),
 };
@@ -22,7 +31,18 @@ function text(minLength: number, maxLength: number): fc.Arbitrary<string> {
   return fc
     .oneof(
       { weight: 3, arbitrary: fc.string({ unit: 'grapheme', minLength, maxLength: max }) },
-      { weight: 1, arbitrary: fc.constantFrom('مرحبا بالعالم', 'שלום', 'e\u0301\u0302', '👩‍💻🔥', '</w:t><w:p>', '---\n# H\n```x```', "'; drop table x; --") },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          'مرحبا بالعالم',
+          'שלום',
+          'e\u0301\u0302',
+          '👩‍💻🔥',
+          '</w:t><w:p>',
+          '---\n# H\n```x```',
+          "'; drop table x; --",
+        ),
+      },
     )
     .map((s) => s.replaceAll('\u0000', ''))
     .filter((s) => [...s].length >= minLength && [...s].length <= maxLength);
@@ -32,9 +52,15 @@ function text(minLength: number, maxLength: number): fc.Arbitrary<string> {
  * A fast-check arbitrary of values valid against a JSON Schema (the OpenAPI document's dialect),
  * with `$ref` resolved from the document's components. Arrays are kept short.
  */
-export function schemaArbitrary(schema: Schema, components: Record<string, Schema>, overrides: Record<string, fc.Arbitrary<unknown>> = {}, path = ''): fc.Arbitrary<unknown> {
+export function schemaArbitrary(
+  schema: Schema,
+  components: Record<string, Schema>,
+  overrides: Record<string, fc.Arbitrary<unknown>> = {},
+  path = '',
+): fc.Arbitrary<unknown> {
   if (overrides[path]) return overrides[path]!;
-  if (typeof schema.$ref === 'string') return schemaArbitrary(components[schema.$ref.split('/').pop()!]!, components, overrides, path);
+  if (typeof schema.$ref === 'string')
+    return schemaArbitrary(components[schema.$ref.split('/').pop()!]!, components, overrides, path);
   if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
   if ('const' in schema) return fc.constant(schema.const);
   if (Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf)) {
@@ -47,7 +73,10 @@ export function schemaArbitrary(schema: Schema, components: Record<string, Schem
     case 'boolean':
       return fc.boolean();
     case 'integer':
-      return fc.integer({ min: (schema.minimum as number | undefined) ?? -1000, max: Math.min((schema.maximum as number | undefined) ?? 100_000, 100_000) });
+      return fc.integer({
+        min: (schema.minimum as number | undefined) ?? -1000,
+        max: Math.min((schema.maximum as number | undefined) ?? 100_000, 100_000),
+      });
     case 'number': {
       const min = (schema.minimum as number | undefined) ?? -1000;
       const max = (schema.maximum as number | undefined) ?? 1000;
@@ -55,8 +84,14 @@ export function schemaArbitrary(schema: Schema, components: Record<string, Schem
     }
     case 'string': {
       if (schema.format === 'uuid') return fc.uuid({ version: 4 });
-      if (schema.format === 'date') return fc.date({ min: new Date('2000-01-01'), max: new Date('2099-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
-      if (schema.format === 'date-time') return fc.date({ min: new Date('2000-01-01'), max: new Date('2099-12-31'), noInvalidDate: true }).map((d) => d.toISOString());
+      if (schema.format === 'date')
+        return fc
+          .date({ min: new Date('2000-01-01'), max: new Date('2099-12-31'), noInvalidDate: true })
+          .map((d) => d.toISOString().slice(0, 10));
+      if (schema.format === 'date-time')
+        return fc
+          .date({ min: new Date('2000-01-01'), max: new Date('2099-12-31'), noInvalidDate: true })
+          .map((d) => d.toISOString());
       if (typeof schema.pattern === 'string') {
         const arb = PATTERNS[schema.pattern];
         if (!arb) throw new Error(`schemaArbitrary: no generator for the pattern ${schema.pattern} at ${path || '/'}`);
@@ -68,18 +103,24 @@ export function schemaArbitrary(schema: Schema, components: Record<string, Schem
       const item = schemaArbitrary(schema.items as Schema, components, overrides, `${path}/*`);
       const minLength = (schema.minItems as number | undefined) ?? 0;
       const maxLength = Math.max(minLength, Math.min((schema.maxItems as number | undefined) ?? 3, 3));
-      return schema.uniqueItems ? fc.uniqueArray(item, { minLength, maxLength, selector: (v) => JSON.stringify(v) }) : fc.array(item, { minLength, maxLength });
+      return schema.uniqueItems
+        ? fc.uniqueArray(item, { minLength, maxLength, selector: (v) => JSON.stringify(v) })
+        : fc.array(item, { minLength, maxLength });
     }
     case 'object': {
       const properties = (schema.properties ?? {}) as Record<string, Schema>;
       const required = new Set((schema.required ?? []) as string[]);
       const record: Record<string, fc.Arbitrary<unknown>> = {};
-      for (const [name, prop] of Object.entries(properties)) record[name] = schemaArbitrary(prop, components, overrides, `${path}/${name}`);
+      for (const [name, prop] of Object.entries(properties))
+        record[name] = schemaArbitrary(prop, components, overrides, `${path}/${name}`);
       const optional = Object.keys(properties).filter((k) => !required.has(k));
       const minProperties = (schema.minProperties as number | undefined) ?? 0;
       return fc
         .record(record, { requiredKeys: [...required].filter((k) => k in record) })
-        .filter((v) => Object.values(v as object).filter((x) => x !== undefined).length >= minProperties || optional.length === 0);
+        .filter(
+          (v) =>
+            Object.values(v as object).filter((x) => x !== undefined).length >= minProperties || optional.length === 0,
+        );
     }
     default:
       throw new Error(`schemaArbitrary: unsupported schema at ${path || '/'}: ${JSON.stringify(schema).slice(0, 200)}`);

@@ -39,7 +39,10 @@ export interface StartTestAppOptions {
  * Fresh three databases, migrated, and the app listening on a random port. One per test file
  * (call in beforeAll, stop in afterAll). Rate limits are raised unless the env sets them.
  */
-export async function startTestApp(env: Record<string, string> = {}, options: StartTestAppOptions = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: StartTestAppOptions = {},
+): Promise<TestApp> {
   const databases = options.reuse?.databases ?? (await createTestDatabases());
   const config = loadConfig(
     {
@@ -56,15 +59,34 @@ export async function startTestApp(env: Record<string, string> = {}, options: St
     },
     { envFile: null },
   );
-  const dbs = Object.fromEntries(DATABASE_NAMES.map((n) => [n, createKnex(databases.urls[n], 5, `test:${n}`)])) as Record<DatabaseName, Knex>;
+  const dbs = Object.fromEntries(
+    DATABASE_NAMES.map((n) => [n, createKnex(databases.urls[n], 5, `test:${n}`)]),
+  ) as Record<DatabaseName, Knex>;
   const build = readBuildInfo();
   const logLines: string[] = [];
   const logger = createJsonLogger(config.logLevel, (line) => {
     logLines.push(line);
   });
-  const { license, tenants } = await prepareService({ config, dbs, embedded: options.evaluation ?? true, logger, build });
-  const rateLimitStore = options.rateLimitStore === 'postgres' ? new PostgresRateLimitStore(dbs.controlPlane) : (options.rateLimitStore ?? new MemoryRateLimitStore());
-  const { koa } = createApp({ config, dbs, logger, build, currentLicense: () => testApp.license, rateLimitStore, tenants });
+  const { license, tenants } = await prepareService({
+    config,
+    dbs,
+    embedded: options.evaluation ?? true,
+    logger,
+    build,
+  });
+  const rateLimitStore =
+    options.rateLimitStore === 'postgres'
+      ? new PostgresRateLimitStore(dbs.controlPlane)
+      : (options.rateLimitStore ?? new MemoryRateLimitStore());
+  const { koa } = createApp({
+    config,
+    dbs,
+    logger,
+    build,
+    currentLicense: () => testApp.license,
+    rateLimitStore,
+    tenants,
+  });
   const server: Server = createServer(koa.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -22,7 +22,11 @@ export interface ArchiveEntrySource {
 const BLOCK = 512;
 
 /** Writes a .tar.gz of the entries, in their order; a failure of any stage (read, gzip, write) rejects. */
-export async function writeArchive(file: string, entries: Iterable<ArchiveEntrySource> | AsyncIterable<ArchiveEntrySource>, onBytes?: (bytes: number) => void): Promise<void> {
+export async function writeArchive(
+  file: string,
+  entries: Iterable<ArchiveEntrySource> | AsyncIterable<ArchiveEntrySource>,
+  onBytes?: (bytes: number) => void,
+): Promise<void> {
   async function* chunks(): AsyncGenerator<Buffer> {
     for await (const entry of entries) {
       yield* headerBlocks(entry);
@@ -34,13 +38,18 @@ export async function writeArchive(file: string, entries: Iterable<ArchiveEntryS
         onBytes?.(buffer.length);
         yield buffer;
       }
-      if (written !== entry.size) throw new Error(`${entry.name} changed size while it was being archived (${entry.size} -> ${written} bytes)`);
+      if (written !== entry.size)
+        throw new Error(`${entry.name} changed size while it was being archived (${entry.size} -> ${written} bytes)`);
       const padding = (BLOCK - (entry.size % BLOCK)) % BLOCK;
       if (padding > 0) yield Buffer.alloc(padding);
     }
     yield Buffer.alloc(BLOCK * 2);
   }
-  await pipeline(Readable.from(chunks()), createGzip({ level: 6 }), createWriteStream(file, { flags: 'wx', mode: 0o600 }));
+  await pipeline(
+    Readable.from(chunks()),
+    createGzip({ level: 6 }),
+    createWriteStream(file, { flags: 'wx', mode: 0o600 }),
+  );
 }
 
 /** A ustar header, preceded by a PAX header when the name or size does not fit ustar. */
@@ -49,9 +58,18 @@ function* headerBlocks(entry: ArchiveEntrySource): Generator<Buffer> {
   const nameBytes = Buffer.byteLength(entry.name);
   const needsPax = nameBytes > 100 || entry.size > 0o77777777777 || /[^\x20-\x7e]/.test(entry.name);
   if (needsPax) {
-    const records = [paxRecord('path', entry.name), ...(entry.size > 0o77777777777 ? [paxRecord('size', String(entry.size))] : [])].join('');
+    const records = [
+      paxRecord('path', entry.name),
+      ...(entry.size > 0o77777777777 ? [paxRecord('size', String(entry.size))] : []),
+    ].join('');
     const body = Buffer.from(records, 'utf8');
-    yield ustarHeader(`PaxHeaders/${entry.name.slice(-80).replace(/[^\x20-\x7e]/g, '_')}`, body.length, 0o644, entry.mtime, 'x');
+    yield ustarHeader(
+      `PaxHeaders/${entry.name.slice(-80).replace(/[^\x20-\x7e]/g, '_')}`,
+      body.length,
+      0o644,
+      entry.mtime,
+      'x',
+    );
     yield body;
     const padding = (BLOCK - (body.length % BLOCK)) % BLOCK;
     if (padding > 0) yield Buffer.alloc(padding);
@@ -63,7 +81,8 @@ function* headerBlocks(entry: ArchiveEntrySource): Generator<Buffer> {
 function paxRecord(key: string, value: string): string {
   const body = ` ${key}=${value}\n`;
   let length = Buffer.byteLength(body) + 1;
-  while (String(length).length + Buffer.byteLength(body) !== length) length = String(length).length + Buffer.byteLength(body);
+  while (String(length).length + Buffer.byteLength(body) !== length)
+    length = String(length).length + Buffer.byteLength(body);
   return `${length}${body}`;
 }
 
@@ -100,7 +119,10 @@ export interface ArchiveEntry {
  * paths: a link, a device or a path with `..` makes the whole archive invalid (an archive is never
  * trusted to point outside where it is extracted).
  */
-export async function readArchive(file: string, onEntry: (entry: ArchiveEntry) => Promise<void | 'stop'>): Promise<void> {
+export async function readArchive(
+  file: string,
+  onEntry: (entry: ArchiveEntry) => Promise<void | 'stop'>,
+): Promise<void> {
   const failures: Error[] = [];
   let queue = Promise.resolve();
   let stopped = false;
@@ -115,7 +137,13 @@ export async function readArchive(file: string, onEntry: (entry: ArchiveEntry) =
     finish = (err?: Error) => {
       if (settled) return;
       settled = true;
-      if (err && !stopped) reject(new OperatorError(`${file} is not a complete .tar.gz archive (${err.message})`, { hint: 'Use another backup; this one is damaged or was cut short.', cause: err }));
+      if (err && !stopped)
+        reject(
+          new OperatorError(`${file} is not a complete .tar.gz archive (${err.message})`, {
+            hint: 'Use another backup; this one is damaged or was cut short.',
+            cause: err,
+          }),
+        );
       else resolve();
     };
     source.on('error', finish);
@@ -130,14 +158,22 @@ export async function readArchive(file: string, onEntry: (entry: ArchiveEntry) =
       return;
     }
     if (entry.type !== 'File' && entry.type !== 'OldFile') {
-      failures.push(new OperatorError(`${file} holds ${entry.path}, a ${entry.type}; a backup holds regular files only`, { hint: 'Use a backup written by `install.sh backup`.' }));
+      failures.push(
+        new OperatorError(`${file} holds ${entry.path}, a ${entry.type}; a backup holds regular files only`, {
+          hint: 'Use a backup written by `install.sh backup`.',
+        }),
+      );
       entry.resume();
       return;
     }
     try {
       assertSafeRelativePath(name, file);
     } catch (err) {
-      failures.push(err instanceof ReleaseKitError ? new OperatorError(err.message, { hint: 'Use a backup written by `install.sh backup`.' }) : (err as Error));
+      failures.push(
+        err instanceof ReleaseKitError
+          ? new OperatorError(err.message, { hint: 'Use a backup written by `install.sh backup`.' })
+          : (err as Error),
+      );
       entry.resume();
       return;
     }

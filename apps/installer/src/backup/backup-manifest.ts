@@ -36,9 +36,18 @@ export function parseBackupManifest(text: string, source: string): BackupManifes
   } catch {
     throw new OperatorError(`${source}: ${BACKUP_MANIFEST_ENTRY} is not JSON`, { hint });
   }
-  if (value.format !== BACKUP_FORMAT) throw new OperatorError(`${source} is not a backup of this service (format ${JSON.stringify(value.format)})`, { hint });
-  if (typeof value.version !== 'string' || !isReleaseVersion(value.version)) throw new OperatorError(`${source}: ${BACKUP_MANIFEST_ENTRY} names no valid version`, { hint });
-  if (typeof value.createdAt !== 'string' || !Array.isArray(value.parts) || typeof value.sumsSha256 !== 'string' || typeof value.schemaHeads !== 'object') {
+  if (value.format !== BACKUP_FORMAT)
+    throw new OperatorError(`${source} is not a backup of this service (format ${JSON.stringify(value.format)})`, {
+      hint,
+    });
+  if (typeof value.version !== 'string' || !isReleaseVersion(value.version))
+    throw new OperatorError(`${source}: ${BACKUP_MANIFEST_ENTRY} names no valid version`, { hint });
+  if (
+    typeof value.createdAt !== 'string' ||
+    !Array.isArray(value.parts) ||
+    typeof value.sumsSha256 !== 'string' ||
+    typeof value.schemaHeads !== 'object'
+  ) {
     throw new OperatorError(`${source}: ${BACKUP_MANIFEST_ENTRY} is incomplete`, { hint });
   }
   return value as BackupManifest;
@@ -46,7 +55,10 @@ export function parseBackupManifest(text: string, source: string): BackupManifes
 
 /** `backups/service-<version>-<YYYYMMDDTHHMMSSZ>.tar.gz` */
 export function backupFileName(version: string, at: Date): string {
-  return `service-${version}-${at.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}.tar.gz`;
+  return `service-${version}-${at
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')}.tar.gz`;
 }
 
 const NAME = /^service-(.+)-(\d{8}T\d{6}Z)\.tar\.gz$/;
@@ -56,6 +68,8 @@ export function parseBackupFileName(name: string): { version: string; createdAt:
   const match = NAME.exec(name);
   if (!match || !isReleaseVersion(match[1]!)) return null;
   const t = match[2]!;
-  const createdAt = new Date(`${t.slice(0, 4)}-${t.slice(4, 6)}-${t.slice(6, 8)}T${t.slice(9, 11)}:${t.slice(11, 13)}:${t.slice(13, 15)}Z`);
+  const createdAt = new Date(
+    `${t.slice(0, 4)}-${t.slice(4, 6)}-${t.slice(6, 8)}T${t.slice(9, 11)}:${t.slice(11, 13)}:${t.slice(13, 15)}Z`,
+  );
   return Number.isNaN(createdAt.getTime()) ? null : { version: match[1]!, createdAt };
 }

@@ -17,7 +17,8 @@ describe('backups', () => {
   let home: string;
   let runtime: FakeRuntime;
   let screen: string;
-  const reporter = () => createReporter({ write: (t) => (screen += t), isTTY: false }, new LogFile('backup', () => new Date()));
+  const reporter = () =>
+    createReporter({ write: (t) => (screen += t), isTTY: false }, new LogFile('backup', () => new Date()));
 
   beforeEach(() => {
     folder = createTestFolder('backup-');
@@ -39,7 +40,13 @@ describe('backups', () => {
   afterEach(() => folder.remove());
 
   it('holds the dumps, the file storage and the configuration, verifies them, and tar reads it', async () => {
-    const backup = await createBackup({ home, version: '1.2.0', runtime, reporter: reporter(), now: new Date('2026-11-23T10:00:00Z') });
+    const backup = await createBackup({
+      home,
+      version: '1.2.0',
+      runtime,
+      reporter: reporter(),
+      now: new Date('2026-11-23T10:00:00Z'),
+    });
     expect(path.basename(backup.file)).toBe('service-1.2.0-20261123T100000Z.tar.gz');
     expect(runtime.calls.filter((c) => c.startsWith('dump') || c.startsWith('list'))).toEqual([
       'dump service_control_plane',
@@ -58,7 +65,11 @@ describe('backups', () => {
       ['proxy configuration', 'config/docker/Caddyfile', 1],
       ['certificates', 'config/docker/certs/', 1],
     ]);
-    expect(backup.manifest.schemaHeads).toEqual({ controlPlane: '20261125000000_head', shared: '20261125000000_head', tenant: '20261125000000_head' });
+    expect(backup.manifest.schemaHeads).toEqual({
+      controlPlane: '20261125000000_head',
+      shared: '20261125000000_head',
+      tenant: '20261125000000_head',
+    });
     const listing = execFileSync('tar', ['tzf', backup.file]).toString().split('\n');
     expect(listing.slice(0, 3)).toEqual(['backup-manifest.json', 'SHA256SUMS', 'databases/control-plane.dump']);
     expect(listing).toContain(`files/${'long-name-'.repeat(12)}.png`);
@@ -75,7 +86,9 @@ describe('backups', () => {
 
   it('fails, keeping no file under a backup name, when a dump fails', async () => {
     runtime.failOn.add('dump service_shared');
-    await expect(createBackup({ home, version: '1.2.0', runtime, reporter: reporter(), now: new Date() })).rejects.toThrow('dump service_shared failed');
+    await expect(
+      createBackup({ home, version: '1.2.0', runtime, reporter: reporter(), now: new Date() }),
+    ).rejects.toThrow('dump service_shared failed');
     expect(execFileSync('ls', ['-A', path.join(home, 'backups')]).toString()).toBe('');
   });
 
@@ -83,7 +96,9 @@ describe('backups', () => {
     runtime.listDump = async () => {
       throw new Error('pg_restore: error: input file does not appear to be a valid archive');
     };
-    await expect(createBackup({ home, version: '1.2.0', runtime, reporter: reporter(), now: new Date() })).rejects.toThrow(/cannot be read by pg_restore/);
+    await expect(
+      createBackup({ home, version: '1.2.0', runtime, reporter: reporter(), now: new Date() }),
+    ).rejects.toThrow(/cannot be read by pg_restore/);
   });
 
   it('detects a changed file in the archive', async () => {
@@ -92,18 +107,35 @@ describe('backups', () => {
     const at = tarBytes.indexOf(Buffer.from('proxy\n'));
     tarBytes.write('PROXY\n', at);
     writeFileSync(backup.file, gzipSync(tarBytes));
-    await expect(verifyBackup(backup.file, runtime, folder.path('work'))).rejects.toThrow(/does not match its checksums: 1 changed \(config\/docker\/Caddyfile\)/);
+    await expect(verifyBackup(backup.file, runtime, folder.path('work'))).rejects.toThrow(
+      /does not match its checksums: 1 changed \(config\/docker\/Caddyfile\)/,
+    );
   });
 
   it('refuses links and paths that leave the folder, and a cut archive', async () => {
     folder.write({ 'evil/a.txt': 'x' });
     symlinkSync('/etc/passwd', folder.path('evil/link'));
     execFileSync('tar', ['czf', folder.path('link.tar.gz'), '-C', folder.path('evil'), 'a.txt', 'link']);
-    await expect(readArchive(folder.path('link.tar.gz'), async (e) => void e.content.resume())).rejects.toThrow(/holds link, a SymbolicLink; a backup holds regular files only/);
-    execFileSync('tar', ['czf', folder.path('dots.tar.gz'), '-C', folder.path('evil'), '--transform', 's,a.txt,../../a.txt,', '--absolute-names', 'a.txt']);
-    await expect(readArchive(folder.path('dots.tar.gz'), async (e) => void e.content.resume())).rejects.toThrow(/not a plain relative path/);
+    await expect(readArchive(folder.path('link.tar.gz'), async (e) => void e.content.resume())).rejects.toThrow(
+      /holds link, a SymbolicLink; a backup holds regular files only/,
+    );
+    execFileSync('tar', [
+      'czf',
+      folder.path('dots.tar.gz'),
+      '-C',
+      folder.path('evil'),
+      '--transform',
+      's,a.txt,../../a.txt,',
+      '--absolute-names',
+      'a.txt',
+    ]);
+    await expect(readArchive(folder.path('dots.tar.gz'), async (e) => void e.content.resume())).rejects.toThrow(
+      /not a plain relative path/,
+    );
     const backup = await createBackup({ home, version: '1.2.0', runtime, reporter: reporter(), now: new Date() });
     writeFileSync(backup.file, readFileSync(backup.file).subarray(0, 600));
-    await expect(verifyBackup(backup.file, runtime, folder.path('work'))).rejects.toThrow(/is not a complete \.tar\.gz archive/);
+    await expect(verifyBackup(backup.file, runtime, folder.path('work'))).rejects.toThrow(
+      /is not a complete \.tar\.gz archive/,
+    );
   });
 });

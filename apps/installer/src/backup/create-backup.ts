@@ -9,7 +9,14 @@ import { BACKUPS_DIR, DATABASES, FILES_DIR, type SchemaHeads } from '../install-
 import type { ServiceRuntime } from '../runtime/service-runtime.ts';
 import type { Reporter } from '../ui/reporter.ts';
 import { writeArchive, type ArchiveEntrySource } from './backup-archive.ts';
-import { BACKUP_FORMAT, BACKUP_MANIFEST_ENTRY, BACKUP_SUMS_ENTRY, backupFileName, type BackupManifest, type BackupPart } from './backup-manifest.ts';
+import {
+  BACKUP_FORMAT,
+  BACKUP_MANIFEST_ENTRY,
+  BACKUP_SUMS_ENTRY,
+  backupFileName,
+  type BackupManifest,
+  type BackupPart,
+} from './backup-manifest.ts';
 import { verifyBackup } from './verify-backup.ts';
 
 /** The operator's configuration a backup keeps: path in the installation, whether it must exist. */
@@ -40,12 +47,19 @@ interface SourceFile {
  * backup-manifest.json, then verifies what it wrote (every checksum, and that each dump can be
  * listed) before giving it its final name. Nothing of a failed backup keeps a backup's name.
  */
-export async function createBackup(options: { home: string; version: string; runtime: ServiceRuntime; reporter: Reporter; now: Date }): Promise<CreatedBackup> {
+export async function createBackup(options: {
+  home: string;
+  version: string;
+  runtime: ServiceRuntime;
+  reporter: Reporter;
+  now: Date;
+}): Promise<CreatedBackup> {
   const { home, runtime, reporter } = options;
   const backupsDir = path.join(home, BACKUPS_DIR);
   await mkdir(backupsDir, { recursive: true, mode: 0o700 });
   const finalFile = path.join(backupsDir, backupFileName(options.version, options.now));
-  if (existsSync(finalFile)) throw new OperatorError(`${finalFile} already exists`, { hint: 'Wait a second and run the backup again.' });
+  if (existsSync(finalFile))
+    throw new OperatorError(`${finalFile} already exists`, { hint: 'Wait a second and run the backup again.' });
   const staging = path.join(backupsDir, `.partial-${path.basename(finalFile, '.tar.gz')}`);
   const partialArchive = `${staging}.tar.gz`;
   await rm(staging, { recursive: true, force: true });
@@ -84,20 +98,35 @@ export async function createBackup(options: { home: string; version: string; run
       const absolute = path.join(home, part.path);
       const archivePath = `config/${part.path}`;
       if (!existsSync(absolute)) {
-        if (part.required) throw new OperatorError(`${absolute} is missing`, { hint: 'Restore it (the installation cannot start without it), then back up again.' });
+        if (part.required)
+          throw new OperatorError(`${absolute} is missing`, {
+            hint: 'Restore it (the installation cannot start without it), then back up again.',
+          });
         continue;
       }
       if (part.kind === 'file') {
         const file = await describeFile(absolute, archivePath);
         sources.push(file);
-        parts.push({ name: part.name, path: archivePath, kind: 'file', files: 1, bytes: file.size, sha256: file.sha256 });
+        parts.push({
+          name: part.name,
+          path: archivePath,
+          kind: 'file',
+          files: 1,
+          bytes: file.size,
+          sha256: file.sha256,
+        });
       } else {
         const files = await collectFolder(absolute, archivePath, null);
         sources.push(...files);
         parts.push(folderPart(part.name, archivePath, files));
       }
     }
-    step.done(parts.filter((p) => p.path.startsWith('config/')).map((p) => p.name).join(', '));
+    step.done(
+      parts
+        .filter((p) => p.path.startsWith('config/'))
+        .map((p) => p.name)
+        .join(', '),
+    );
 
     const sums = formatSha256Sums(sources.map((s): FileDigest => ({ path: s.name, sha256: s.sha256 })));
     const manifest: BackupManifest = {
@@ -117,7 +146,15 @@ export async function createBackup(options: { home: string; version: string; run
     const entries: ArchiveEntrySource[] = [
       bufferEntry(BACKUP_MANIFEST_ENTRY, `${JSON.stringify(manifest, null, 2)}\n`, mtime),
       bufferEntry(BACKUP_SUMS_ENTRY, sums, mtime),
-      ...sources.map((s): ArchiveEntrySource => ({ name: s.name, size: s.size, mode: 0o600, mtime, open: () => createReadStream(s.absolute) })),
+      ...sources.map(
+        (s): ArchiveEntrySource => ({
+          name: s.name,
+          size: s.size,
+          mode: 0o600,
+          mtime,
+          open: () => createReadStream(s.absolute),
+        }),
+      ),
     ];
     await writeArchive(partialArchive, entries, (n) => bar.update((written += n)));
     bar.stop();
@@ -150,11 +187,17 @@ export async function readSchemaHeads(runtime: ServiceRuntime): Promise<SchemaHe
 
 async function describeFile(absolute: string, name: string): Promise<SourceFile> {
   const info = await lstat(absolute);
-  if (!info.isFile()) throw new OperatorError(`${absolute} is not a regular file`, { hint: 'Replace the link with the file itself, then back up again.' });
+  if (!info.isFile())
+    throw new OperatorError(`${absolute} is not a regular file`, {
+      hint: 'Replace the link with the file itself, then back up again.',
+    });
   return { name, absolute, size: info.size, sha256: await sha256File(absolute) };
 }
 
-/** Every regular file below a folder, sorted; a link or special file stops the backup (it would not be restorable as such). */
+/**
+ * Every regular file below a folder, sorted; a link or special file stops the backup (it would not be restorable as
+ * such).
+ */
 async function collectFolder(dir: string, archivePrefix: string, reporter: Reporter | null): Promise<SourceFile[]> {
   if (!existsSync(dir)) return [];
   const names = (await readdir(dir, { recursive: true, withFileTypes: true }))
@@ -163,9 +206,15 @@ async function collectFolder(dir: string, archivePrefix: string, reporter: Repor
   const files = names.filter((n) => !n.entry.isDirectory());
   const others = files.filter((n) => !n.entry.isFile());
   if (others.length > 0) {
-    throw new OperatorError(`${path.join(dir, others[0]!.relative)} is not a regular file; backups hold regular files only`, { hint: 'Replace links with the files themselves, then back up again.' });
+    throw new OperatorError(
+      `${path.join(dir, others[0]!.relative)} is not a regular file; backups hold regular files only`,
+      { hint: 'Replace links with the files themselves, then back up again.' },
+    );
   }
-  const totalBytes = (await Promise.all(files.map((f) => stat(path.join(dir, f.relative)).then((s) => s.size)))).reduce((a, b) => a + b, 0);
+  const totalBytes = (await Promise.all(files.map((f) => stat(path.join(dir, f.relative)).then((s) => s.size)))).reduce(
+    (a, b) => a + b,
+    0,
+  );
   const bar = reporter && files.length > 0 ? reporter.bar('checksums of stored files', totalBytes, 'bytes') : null;
   let done = 0;
   const result: SourceFile[] = [];
@@ -181,9 +230,20 @@ async function collectFolder(dir: string, archivePrefix: string, reporter: Repor
 }
 
 /** A folder part's digest: of its SHA256SUMS lines, so it changes with any file's name or content. */
-export function folderPart(name: string, prefix: string, files: Array<{ name: string; sha256: string; size: number }>): BackupPart {
+export function folderPart(
+  name: string,
+  prefix: string,
+  files: Array<{ name: string; sha256: string; size: number }>,
+): BackupPart {
   const listing = files.length === 0 ? '' : formatSha256Sums(files.map((f) => ({ path: f.name, sha256: f.sha256 })));
-  return { name, path: `${prefix}/`, kind: 'folder', files: files.length, bytes: files.reduce((n, f) => n + f.size, 0), sha256: createHash('sha256').update(listing).digest('hex') };
+  return {
+    name,
+    path: `${prefix}/`,
+    kind: 'folder',
+    files: files.length,
+    bytes: files.reduce((n, f) => n + f.size, 0),
+    sha256: createHash('sha256').update(listing).digest('hex'),
+  };
 }
 
 function bufferEntry(name: string, text: string, mtime: Date): ArchiveEntrySource {
@@ -196,4 +256,3 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1024 ** 3) return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
   return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
 }
-

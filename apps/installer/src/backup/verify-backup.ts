@@ -9,7 +9,12 @@ import { compareWithSums, describeComparison, parseSha256Sums, type FileDigest }
 import { DATABASES } from '../install-dir/install-layout.ts';
 import type { ServiceRuntime } from '../runtime/service-runtime.ts';
 import { readArchive } from './backup-archive.ts';
-import { BACKUP_MANIFEST_ENTRY, BACKUP_SUMS_ENTRY, parseBackupManifest, type BackupManifest } from './backup-manifest.ts';
+import {
+  BACKUP_MANIFEST_ENTRY,
+  BACKUP_SUMS_ENTRY,
+  parseBackupManifest,
+  type BackupManifest,
+} from './backup-manifest.ts';
 import { folderPart } from './create-backup.ts';
 
 const MAX_SMALL_ENTRY = 64 * 1024 * 1024;
@@ -43,20 +48,30 @@ export async function verifyBackup(
 
   await readArchive(archive, async (entry) => {
     if (manifest === null) {
-      if (entry.name !== BACKUP_MANIFEST_ENTRY) throw new OperatorError(`${archive} does not start with ${BACKUP_MANIFEST_ENTRY}; it is not a backup of this service`, { hint });
+      if (entry.name !== BACKUP_MANIFEST_ENTRY)
+        throw new OperatorError(
+          `${archive} does not start with ${BACKUP_MANIFEST_ENTRY}; it is not a backup of this service`,
+          { hint },
+        );
       manifest = parseBackupManifest(await readSmall(entry.content, entry.size, entry.name), archive);
       options.onManifest?.(manifest);
       return;
     }
     if (listed === null) {
-      if (entry.name !== BACKUP_SUMS_ENTRY) throw new OperatorError(`${archive} has no ${BACKUP_SUMS_ENTRY} after its manifest`, { hint });
+      if (entry.name !== BACKUP_SUMS_ENTRY)
+        throw new OperatorError(`${archive} has no ${BACKUP_SUMS_ENTRY} after its manifest`, { hint });
       const text = await readSmall(entry.content, entry.size, entry.name);
-      if (createHash('sha256').update(text).digest('hex') !== manifest.sumsSha256) throw new OperatorError(`${archive}: ${BACKUP_SUMS_ENTRY} does not match the manifest`, { hint });
+      if (createHash('sha256').update(text).digest('hex') !== manifest.sumsSha256)
+        throw new OperatorError(`${archive}: ${BACKUP_SUMS_ENTRY} does not match the manifest`, { hint });
       listed = parseSha256Sums(text, `${archive} ${BACKUP_SUMS_ENTRY}`);
       return;
     }
     const isDump = DATABASES.some((d) => d.dump === entry.name);
-    const target = options.extractTo ? path.join(options.extractTo, entry.name) : isDump ? path.join(workDir, path.basename(entry.name)) : null;
+    const target = options.extractTo
+      ? path.join(options.extractTo, entry.name)
+      : isDump
+        ? path.join(workDir, path.basename(entry.name))
+        : null;
     const hash = createHash('sha256');
     const hasher = new Transform({
       transform(chunk: Buffer, _encoding, callback) {
@@ -65,21 +80,35 @@ export async function verifyBackup(
       },
     });
     if (target) await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
-    const sink = target ? createWriteStream(target, { flags: 'wx', mode: 0o600 }) : new Writable({ write: (_chunk, _encoding, callback) => callback() });
+    const sink = target
+      ? createWriteStream(target, { flags: 'wx', mode: 0o600 })
+      : new Writable({ write: (_chunk, _encoding, callback) => callback() });
     await pipeline(entry.content, hasher, sink);
     found.push({ path: entry.name, sha256: hash.digest('hex') });
     sizes.set(entry.name, entry.size);
     if (isDump && target) dumpFiles.set(entry.name, target);
   });
 
-  if (manifest === null || listed === null) throw new OperatorError(`${archive} ends before its manifest and checksums`, { hint });
+  if (manifest === null || listed === null)
+    throw new OperatorError(`${archive} ends before its manifest and checksums`, { hint });
   const m = manifest as BackupManifest;
   const comparison = compareWithSums(listed, found);
-  if (!comparison.ok) throw new OperatorError(`${archive} does not match its checksums: ${describeComparison(comparison)}`, { hint });
+  if (!comparison.ok)
+    throw new OperatorError(`${archive} does not match its checksums: ${describeComparison(comparison)}`, { hint });
   for (const part of m.parts) {
     const files = found.filter((f) => (part.kind === 'file' ? f.path === part.path : f.path.startsWith(part.path)));
-    const digest = part.kind === 'file' ? files[0]?.sha256 : folderPart(part.name, part.path.replace(/\/$/, ''), files.map((f) => ({ name: f.path, sha256: f.sha256, size: sizes.get(f.path) ?? 0 }))).sha256;
-    if (digest !== part.sha256) throw new OperatorError(`${archive}: the part "${part.name}" does not match its checksum in the manifest`, { hint });
+    const digest =
+      part.kind === 'file'
+        ? files[0]?.sha256
+        : folderPart(
+            part.name,
+            part.path.replace(/\/$/, ''),
+            files.map((f) => ({ name: f.path, sha256: f.sha256, size: sizes.get(f.path) ?? 0 })),
+          ).sha256;
+    if (digest !== part.sha256)
+      throw new OperatorError(`${archive}: the part "${part.name}" does not match its checksum in the manifest`, {
+        hint,
+      });
   }
   let dumpEntries = 0;
   for (const db of DATABASES) {
@@ -88,7 +117,10 @@ export async function verifyBackup(
     try {
       dumpEntries += await runtime.listDump(file);
     } catch (err) {
-      throw new OperatorError(`the dump ${db.dump} in ${archive} cannot be read by pg_restore: ${(err as Error).message}`, { hint, cause: err });
+      throw new OperatorError(
+        `the dump ${db.dump} in ${archive} cannot be read by pg_restore: ${(err as Error).message}`,
+        { hint, cause: err },
+      );
     }
   }
   if (!options.extractTo) await rm(workDir, { recursive: true, force: true });
@@ -96,7 +128,10 @@ export async function verifyBackup(
 }
 
 async function readSmall(content: NodeJS.ReadableStream, size: number, name: string): Promise<string> {
-  if (size > MAX_SMALL_ENTRY) throw new OperatorError(`${name} in the backup is ${size} bytes, too large to be a manifest`, { hint: 'Use a backup written by `install.sh backup`.' });
+  if (size > MAX_SMALL_ENTRY)
+    throw new OperatorError(`${name} in the backup is ${size} bytes, too large to be a manifest`, {
+      hint: 'Use a backup written by `install.sh backup`.',
+    });
   const chunks: Buffer[] = [];
   for await (const chunk of content) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');

@@ -28,7 +28,9 @@ export const ALL_CHECKS: readonly PreflightCheck[] = [
 
 /** Runs the checks that apply to the facts' command; pure. */
 export function runChecks(facts: Facts, checks: readonly PreflightCheck[] = ALL_CHECKS): CheckResult[] {
-  return checks.filter((c) => c.appliesTo.includes(facts.command)).map((c) => ({ id: c.id, title: c.title, ...c.run(facts) }));
+  return checks
+    .filter((c) => c.appliesTo.includes(facts.command))
+    .map((c) => ({ id: c.id, title: c.title, ...c.run(facts) }));
 }
 
 export function failures(results: readonly CheckResult[]): CheckResult[] {

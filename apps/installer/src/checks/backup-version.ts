@@ -8,7 +8,12 @@ export const backupVersionCheck: PreflightCheck = {
   appliesTo: ['restore'],
   run({ backup, package: pkg }) {
     if (!backup) return { status: 'skip', detail: 'no backup named' };
-    if (!backup.manifest) return { status: 'fail', detail: backup.error ?? `${backup.file} cannot be read`, hint: 'Name a backup written by `install.sh backup`.' };
+    if (!backup.manifest)
+      return {
+        status: 'fail',
+        detail: backup.error ?? `${backup.file} cannot be read`,
+        hint: 'Name a backup written by `install.sh backup`.',
+      };
     const version = backup.manifest.version;
     if (!pkg?.verified) return { status: 'skip', detail: `backup of ${version}; the package was not verified` };
     if (version !== pkg.verified.manifest.version) {

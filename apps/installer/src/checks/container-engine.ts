@@ -5,6 +5,8 @@ export const containerEngineCheck: PreflightCheck = {
   title: 'container engine',
   appliesTo: ['status', 'install', 'upgrade', 'backup', 'restore', 'import-globals'],
   run({ engine }) {
-    return engine.ok ? { status: 'pass', detail: engine.detail } : { status: 'fail', detail: engine.detail, hint: 'Install Docker Engine with the compose plugin and start it.' };
+    return engine.ok
+      ? { status: 'pass', detail: engine.detail }
+      : { status: 'fail', detail: engine.detail, hint: 'Install Docker Engine with the compose plugin and start it.' };
   },
 };

@@ -9,9 +9,18 @@ export const diskSpaceCheck: PreflightCheck = {
     const short = disks.filter((d) => d.freeBytes < d.neededBytes);
     if (short.length > 0) {
       const d = short[0]!;
-      return { status: 'fail', detail: `${gib(d.freeBytes)} free on ${d.dir}, ${gib(d.neededBytes)} needed for ${d.purpose}`, hint: `Free ${gib(d.neededBytes - d.freeBytes)} on ${d.dir} (old backups can be moved elsewhere), then run the command again.` };
+      return {
+        status: 'fail',
+        detail: `${gib(d.freeBytes)} free on ${d.dir}, ${gib(d.neededBytes)} needed for ${d.purpose}`,
+        hint:
+          `Free ${gib(d.neededBytes - d.freeBytes)} on ${d.dir} (old backups can be moved ` +
+          `elsewhere), then run the command again.`,
+      };
     }
-    return { status: 'pass', detail: disks.map((d) => `${gib(d.freeBytes)} free on ${d.dir}`).join(', ') || 'not measured' };
+    return {
+      status: 'pass',
+      detail: disks.map((d) => `${gib(d.freeBytes)} free on ${d.dir}`).join(', ') || 'not measured',
+    };
   },
 };
 

@@ -9,8 +9,17 @@ export const installedReleaseCheck: PreflightCheck = {
     const { release } = installation;
     if (!installation.present) return { status: 'skip', detail: 'no installation' };
     if (release.manifest && release.signer) {
-      return { status: 'pass', detail: `${release.manifest.version}, signed by key ${release.signer.keyId}${release.signer.vendor ? ' (vendor)' : ' (configured key)'}` };
+      return {
+        status: 'pass',
+        detail:
+          `${release.manifest.version}, signed by key ` +
+          `${release.signer.keyId}${release.signer.vendor ? ' (vendor)' : ' (configured key)'}`,
+      };
     }
-    return { status: 'warn', detail: release.problem ?? 'unknown', hint: 'The next upgrade or restore writes it again.' };
+    return {
+      status: 'warn',
+      detail: release.problem ?? 'unknown',
+      hint: 'The next upgrade or restore writes it again.',
+    };
   },
 };

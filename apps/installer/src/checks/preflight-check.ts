@@ -54,7 +54,10 @@ export interface CheckResult {
   hint?: string;
 }
 
-/** One pre-flight check, in a file of its own: `status` runs the ones that apply read-only, the other commands before touching anything. */
+/**
+ * One pre-flight check, in a file of its own: `status` runs the ones that apply read-only, the other commands before
+ * touching anything.
+ */
 export interface PreflightCheck {
   id: string;
   title: string;

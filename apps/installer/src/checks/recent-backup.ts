@@ -16,8 +16,15 @@ export const recentBackupCheck: PreflightCheck = {
     if (age !== null && age <= BACKUP_MAX_AGE_MS && age >= -60_000) {
       return { status: 'pass', detail: `${latest!.file} (${Math.round(age / 60_000)} min old)` };
     }
-    const detail = latest ? `the last backup of ${installed} is ${Math.round(age! / 3_600_000)} h old (${latest.file})` : `no backup of ${installed} in ${home}/backups`;
-    if (command === 'upgrade' && options.skipBackupCheck) return { status: 'warn', detail: `${detail}; skipped (--skip-backup-check)` };
-    return { status: command === 'status' ? 'warn' : 'fail', detail: command === 'upgrade' ? `${detail}; an upgrade needs one from the last 24 hours` : detail, hint };
+    const detail = latest
+      ? `the last backup of ${installed} is ${Math.round(age! / 3_600_000)} h old (${latest.file})`
+      : `no backup of ${installed} in ${home}/backups`;
+    if (command === 'upgrade' && options.skipBackupCheck)
+      return { status: 'warn', detail: `${detail}; skipped (--skip-backup-check)` };
+    return {
+      status: command === 'status' ? 'warn' : 'fail',
+      detail: command === 'upgrade' ? `${detail}; an upgrade needs one from the last 24 hours` : detail,
+      hint,
+    };
   },
 };

@@ -12,7 +12,8 @@ export const versionOrderCheck: PreflightCheck = {
   run({ installation, package: pkg }) {
     const installed = installation.env?.values.get('SERVICE_VERSION');
     if (!pkg?.verified) return { status: 'skip', detail: 'the package was not verified' };
-    if (!installed || !isReleaseVersion(installed)) return { status: 'skip', detail: 'the installed version is unknown' };
+    if (!installed || !isReleaseVersion(installed))
+      return { status: 'skip', detail: 'the installed version is unknown' };
     const decision = decideUpgrade(installed, pkg.verified.manifest);
     if (decision.kind === 'upgrade') return { status: 'pass', detail: `${decision.from} -> ${decision.to}` };
     if (decision.kind === 'same') return { status: 'pass', detail: `already at ${decision.version}` };

@@ -9,8 +9,12 @@ import { HOME_OPTION, resolveHome } from './home-option.ts';
 
 export const backupCommand = defineCommand<InstallerContext, { home: string }>({
   name: 'backup',
-  summary: 'Writes backups/service-<version>-<time>.tar.gz: the three databases, the file storage and the configuration, verified',
-  description: 'The service keeps running. The backup is the only way back to the version running now: it is restored with the package of that version.',
+  summary:
+    'Writes backups/service-<version>-<time>.tar.gz: the three databases, the file ' +
+    'storage and the configuration, verified',
+  description:
+    'The service keeps running. The backup is the only way back to the version ' +
+    'running now: it is restored with the package of that version.',
   options: [HOME_OPTION],
   examples: ['./install.sh backup', './install.sh backup --home /srv/service'],
   async run(ctx, input) {
@@ -18,14 +22,27 @@ export const backupCommand = defineCommand<InstallerContext, { home: string }>({
     const session = await ctx.openSession('backup', home);
     const { reporter, runtime } = session;
     try {
-      const facts = await gatherFacts({ command: 'backup', home, now: ctx.now(), runtime, config: ctx.config, reporter, packageDir: null, backupFile: null });
+      const facts = await gatherFacts({
+        command: 'backup',
+        home,
+        now: ctx.now(),
+        runtime,
+        config: ctx.config,
+        reporter,
+        packageDir: null,
+        backupFile: null,
+      });
       const checks = runChecks(facts);
       printChecks(reporter, checks);
       const failed = failures(checks);
       if (failed.length > 0) throw new OperatorError(`backup refused: ${failed[0]!.detail}`, { hint: failed[0]!.hint });
       const version = facts.installation.env!.values.get('SERVICE_VERSION')!;
       const backup = await createBackup({ home, version, runtime, reporter, now: ctx.now() });
-      reporter.result(`Backup written: ${backup.file} (${(backup.bytes / 1024 / 1024).toFixed(1)} MiB, version ${version}). Restore it from the folder of ${packageFileName(version)} with: ./install.sh restore ${backup.file} --home ${home}`);
+      reporter.result(
+        `Backup written: ${backup.file} (${(backup.bytes / 1024 / 1024).toFixed(1)} MiB, ` +
+          `version ${version}). Restore it from the folder of ${packageFileName(version)} ` +
+          `with: ./install.sh restore ${backup.file} --home ${home}`,
+      );
     } finally {
       await session.close();
     }

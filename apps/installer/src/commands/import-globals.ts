@@ -17,14 +17,32 @@ export const importGlobalsCommand = defineCommand<InstallerContext, { home: stri
     const session = await ctx.openSession('import-globals', home);
     const { reporter, runtime } = session;
     try {
-      const facts = await gatherFacts({ command: 'import-globals', home, now: ctx.now(), runtime, config: ctx.config, reporter, packageDir: null, backupFile: null });
+      const facts = await gatherFacts({
+        command: 'import-globals',
+        home,
+        now: ctx.now(),
+        runtime,
+        config: ctx.config,
+        reporter,
+        packageDir: null,
+        backupFile: null,
+      });
       const checks = runChecks(facts);
       printChecks(reporter, checks);
       const failed = failures(checks);
-      if (failed.length > 0) throw new OperatorError(`import-globals refused: ${failed[0]!.detail}`, { hint: failed[0]!.hint });
+      if (failed.length > 0)
+        throw new OperatorError(`import-globals refused: ${failed[0]!.detail}`, { hint: failed[0]!.hint });
       const version = facts.installation.env!.values.get('SERVICE_VERSION')!;
-      if (!input.yes && !(await ctx.prompt.confirm(`Import the global library of ${version}, overwriting users' edits to global items?`, false))) {
-        throw new OperatorError('import not confirmed; nothing was changed', { hint: 'Run it again and answer y, or pass --yes.' });
+      if (
+        !input.yes &&
+        !(await ctx.prompt.confirm(
+          `Import the global library of ${version}, overwriting users' edits to global items?`,
+          false,
+        ))
+      ) {
+        throw new OperatorError('import not confirmed; nothing was changed', {
+          hint: 'Run it again and answer y, or pass --yes.',
+        });
       }
       await importGlobalsNow({ version, runtime, reporter, clock: ctx.clock, config: ctx.config });
       reporter.result(`The global library of ${version} was imported; the service is healthy.`);

@@ -10,33 +10,76 @@ import { requirePackage } from './upgrade.ts';
 export const installCommand = defineCommand<InstallerContext, { home: string; yes?: boolean; set: string[] }>({
   name: 'install',
   summary: 'Installs the release of this package into an empty installation directory',
-  description: 'Writes .env from .env.self-hosted.example with a generated database password; --set fills other settings (SERVICE_HOSTNAME, SERVICE_ADMIN_EMAIL, ...). The proxy configuration and docker/certs/ are yours afterwards.',
-  options: [HOME_OPTION, YES_OPTION, { flags: '--set <KEY=value>', description: 'a setting for .env; repeatable', repeatable: true }],
-  examples: ['./install.sh install --set SERVICE_HOSTNAME=reports.example.com --set SERVICE_ADMIN_EMAIL=it@example.com'],
+  description:
+    'Writes .env from .env.self-hosted.example with a generated database password; ' +
+    '--set fills other settings (SERVICE_HOSTNAME, SERVICE_ADMIN_EMAIL, ...). The ' +
+    'proxy configuration and docker/certs/ are yours afterwards.',
+  options: [
+    HOME_OPTION,
+    YES_OPTION,
+    { flags: '--set <KEY=value>', description: 'a setting for .env; repeatable', repeatable: true },
+  ],
+  examples: [
+    './install.sh install --set SERVICE_HOSTNAME=reports.example.com --set SERVICE_ADMIN_EMAIL=it@example.com',
+  ],
   async run(ctx, input) {
     const packageDir = requirePackage(ctx);
     const home = resolveHome(input.home, ctx.cwd);
     const settings = new Map<string, string>();
     for (const pair of input.set) {
       const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(pair);
-      if (!match) throw new OperatorError(`--set ${pair} is not KEY=value`, { hint: 'Write it as --set SERVICE_HOSTNAME=reports.example.com.' });
-      if (match[1] === 'SERVICE_VERSION') throw new OperatorError('SERVICE_VERSION is set by the installer', { hint: 'Leave it out; it is the package version.' });
+      if (!match)
+        throw new OperatorError(`--set ${pair} is not KEY=value`, {
+          hint: 'Write it as --set SERVICE_HOSTNAME=reports.example.com.',
+        });
+      if (match[1] === 'SERVICE_VERSION')
+        throw new OperatorError('SERVICE_VERSION is set by the installer', {
+          hint: 'Leave it out; it is the package version.',
+        });
       settings.set(match[1]!, match[2]!);
     }
     const session = await ctx.openSession('install', home, { createHome: true });
     const { reporter, runtime } = session;
     try {
-      const facts = await gatherFacts({ command: 'install', home, now: ctx.now(), runtime, config: ctx.config, reporter, packageDir, backupFile: null });
+      const facts = await gatherFacts({
+        command: 'install',
+        home,
+        now: ctx.now(),
+        runtime,
+        config: ctx.config,
+        reporter,
+        packageDir,
+        backupFile: null,
+      });
       const checks = runChecks(facts);
       printChecks(reporter, checks);
       const failed = failures(checks);
-      if (failed.length > 0) throw new OperatorError(`install refused, nothing was changed: ${failed[0]!.detail}`, { hint: failed[0]!.hint });
+      if (failed.length > 0)
+        throw new OperatorError(`install refused, nothing was changed: ${failed[0]!.detail}`, {
+          hint: failed[0]!.hint,
+        });
       const manifest = facts.package!.verified!.manifest;
       if (!input.yes && !(await ctx.prompt.confirm(`Install ${manifest.version} into ${home}?`, false))) {
-        throw new OperatorError('install not confirmed; nothing was changed', { hint: 'Run it again and answer y, or pass --yes.' });
+        throw new OperatorError('install not confirmed; nothing was changed', {
+          hint: 'Run it again and answer y, or pass --yes.',
+        });
       }
-      await applyInstall({ home, packageDir, manifest, settings, runtime, reporter, clock: ctx.clock, healthTimeoutMs: ctx.config.healthTimeoutMs, healthGraceMs: ctx.config.healthGraceMs });
-      reporter.result(`Installed ${manifest.version} in ${home}. Next: put the licence in ${home}/license/ and set LICENSE_FILE, then take a first backup with ./install.sh backup --home ${home}`);
+      await applyInstall({
+        home,
+        packageDir,
+        manifest,
+        settings,
+        runtime,
+        reporter,
+        clock: ctx.clock,
+        healthTimeoutMs: ctx.config.healthTimeoutMs,
+        healthGraceMs: ctx.config.healthGraceMs,
+      });
+      reporter.result(
+        `Installed ${manifest.version} in ${home}. Next: put the licence in ` +
+          `${home}/license/ and set LICENSE_FILE, then take a first backup with ` +
+          `./install.sh backup --home ${home}`,
+      );
     } finally {
       await session.close();
     }

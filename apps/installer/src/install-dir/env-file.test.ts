@@ -21,14 +21,21 @@ describe('parseEnvFile', () => {
 
 describe('setEnvValue', () => {
   it('changes only the value of that one setting, keeping every other byte', () => {
-    const before = '# Settings\r\nSERVICE_HOSTNAME=reports.example.com\r\nexport SERVICE_VERSION = 1.2.0\r\nPOSTGRES_PASSWORD="p#ss word"\r\n';
+    const before =
+      '# Settings\r\nSERVICE_HOSTNAME=reports.example.com\r\nexport SERVICE_VERSION = ' +
+      '1.2.0\r\nPOSTGRES_PASSWORD="p#ss word"\r\n';
     const after = setEnvValue(before, 'SERVICE_VERSION', '1.3.0');
-    expect(after).toBe('# Settings\r\nSERVICE_HOSTNAME=reports.example.com\r\nexport SERVICE_VERSION = 1.3.0\r\nPOSTGRES_PASSWORD="p#ss word"\r\n');
+    expect(after).toBe(
+      '# Settings\r\nSERVICE_HOSTNAME=reports.example.com\r\nexport SERVICE_VERSION = ' +
+        '1.3.0\r\nPOSTGRES_PASSWORD="p#ss word"\r\n',
+    );
   });
 
   it('does not touch a setting whose name only ends the same way, nor a comment', () => {
     const before = 'MY_SERVICE_VERSION=9\n# SERVICE_VERSION=0.0.1\nSERVICE_VERSION=1.2.0\n';
-    expect(setEnvValue(before, 'SERVICE_VERSION', '1.3.0')).toBe('MY_SERVICE_VERSION=9\n# SERVICE_VERSION=0.0.1\nSERVICE_VERSION=1.3.0\n');
+    expect(setEnvValue(before, 'SERVICE_VERSION', '1.3.0')).toBe(
+      'MY_SERVICE_VERSION=9\n# SERVICE_VERSION=0.0.1\nSERVICE_VERSION=1.3.0\n',
+    );
   });
 
   it('appends the setting when it is missing, after a line break if the file lacks a final one', () => {

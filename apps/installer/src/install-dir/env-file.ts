@@ -53,7 +53,10 @@ function readValue(raw: string): string | null {
   if (raw.startsWith('"')) {
     const end = findClosingQuote(raw, '"');
     if (end < 0) return null;
-    return raw.slice(1, end).replace(/\\n/g, '\n').replace(/\\(["\\])/g, '$1');
+    return raw
+      .slice(1, end)
+      .replace(/\\n/g, '\n')
+      .replace(/\\(["\\])/g, '$1');
   }
   if (raw.startsWith("'")) {
     const end = raw.indexOf("'", 1);

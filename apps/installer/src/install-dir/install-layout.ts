@@ -4,7 +4,10 @@ import path from 'node:path';
 
 export const DEFAULT_HOME = '/opt/service';
 
-/** The three databases: their key in manifests, their name in PostgreSQL (derived from POSTGRES_DB `service`), their dump in a backup. */
+/**
+ * The three databases: their key in manifests, their name in PostgreSQL (derived from POSTGRES_DB `service`), their
+ * dump in a backup.
+ */
 export const DATABASES = [
   { key: 'controlPlane', name: 'service_control_plane', dump: 'databases/control-plane.dump' },
   { key: 'shared', name: 'service_shared', dump: 'databases/shared.dump' },

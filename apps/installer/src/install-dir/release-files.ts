@@ -1,13 +1,25 @@
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CERTS_DIR, IMAGES_DIR, INSTALLER_DIR, LIBRARY_DIR, listTree, parseSha256Sums, PROXY_CONFIG_FILE, SUMS_FILE, UNLISTED_FILES } from '@service/release-kit';
+import {
+  CERTS_DIR,
+  IMAGES_DIR,
+  INSTALLER_DIR,
+  LIBRARY_DIR,
+  listTree,
+  parseSha256Sums,
+  PROXY_CONFIG_FILE,
+  SUMS_FILE,
+  UNLISTED_FILES,
+} from '@service/release-kit';
 import { INSTALLER_STATE_DIR } from './install-layout.ts';
 
 /** Folders the release owns entirely: replaced as one unit (one rename). */
 const WHOLE_FOLDERS = [INSTALLER_DIR, LIBRARY_DIR];
 
-/** Paths of the package that belong to the operator once installed: copied on install only if absent, never replaced. */
+/**
+ * Paths of the package that belong to the operator once installed: copied on install only if absent, never replaced.
+ */
 export function isOperatorOwned(file: string): boolean {
   return file === PROXY_CONFIG_FILE || file === CERTS_DIR || file.startsWith(`${CERTS_DIR}/`);
 }
@@ -64,7 +76,13 @@ export interface FileSwap {
  * staged one into place. The journal is written to `.installer/` after every move, so an
  * interrupted swap can be understood. The operator's files are never in a unit.
  */
-export async function swapReleaseFiles(options: { home: string; packageDir: string; plan: FileSwapPlan; previousDir: string; stagingName: string }): Promise<FileSwap> {
+export async function swapReleaseFiles(options: {
+  home: string;
+  packageDir: string;
+  plan: FileSwapPlan;
+  previousDir: string;
+  stagingName: string;
+}): Promise<FileSwap> {
   const { home, packageDir, plan } = options;
   const staging = path.join(home, options.stagingName);
   const previousDir = freeName(options.previousDir);
@@ -114,7 +132,8 @@ export async function swapReleaseFiles(options: { home: string; packageDir: stri
       }
       await writeFile(journalFile, `${JSON.stringify({ previousDir, journal, undone: true }, null, 2)}\n`);
       // Why: an emptied previous-release folder would make the next run use `-2`, hiding the real one.
-      if (existsSync(previousDir) && (await listTree(previousDir)).files.length === 0) await rm(previousDir, { recursive: true, force: true });
+      if (existsSync(previousDir) && (await listTree(previousDir)).files.length === 0)
+        await rm(previousDir, { recursive: true, force: true });
     },
   };
 }

@@ -4,7 +4,14 @@ import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { OperatorError } from '@service/cli-kit';
-import { CERTS_DIR, ENV_EXAMPLE_FILE, imageReference, PROXY_CONFIG_FILE, SUMS_FILE, type PackageManifest } from '@service/release-kit';
+import {
+  CERTS_DIR,
+  ENV_EXAMPLE_FILE,
+  imageReference,
+  PROXY_CONFIG_FILE,
+  SUMS_FILE,
+  type PackageManifest,
+} from '@service/release-kit';
 import { setEnvValue } from '../install-dir/env-file.ts';
 import { BACKUPS_DIR, FILES_DIR, LICENSE_DIR, POSTGRES_DATA_DIR } from '../install-dir/install-layout.ts';
 import { releaseUnits, swapReleaseFiles } from '../install-dir/release-files.ts';
@@ -40,9 +47,16 @@ export async function applyInstall(options: {
 
   step = reporter.step('Copy the release files');
   const units = releaseUnits(await readFile(path.join(packageDir, SUMS_FILE), 'utf8'));
-  await swapReleaseFiles({ home, packageDir, plan: { replace: units, remove: [] }, previousDir: path.join(home, '.previous-none'), stagingName: `.staging-${manifest.version}` });
+  await swapReleaseFiles({
+    home,
+    packageDir,
+    plan: { replace: units, remove: [] },
+    previousDir: path.join(home, '.previous-none'),
+    stagingName: `.staging-${manifest.version}`,
+  });
   for (const operatorOwned of [PROXY_CONFIG_FILE, CERTS_DIR]) {
-    if (!existsSync(path.join(home, operatorOwned))) await cp(path.join(packageDir, operatorOwned), path.join(home, operatorOwned), { recursive: true });
+    if (!existsSync(path.join(home, operatorOwned)))
+      await cp(path.join(packageDir, operatorOwned), path.join(home, operatorOwned), { recursive: true });
   }
   for (const dir of [FILES_DIR, POSTGRES_DATA_DIR, LICENSE_DIR]) await mkdir(path.join(home, dir), { recursive: true });
   await mkdir(path.join(home, BACKUPS_DIR), { recursive: true, mode: 0o700 });
@@ -60,20 +74,33 @@ export async function applyInstall(options: {
     try {
       env = setEnvValue(env, key, value);
     } catch {
-      throw new OperatorError(`--set ${key}=… : the value holds characters that need quoting`, { hint: 'Use letters, digits and . _ + - / : @ = , only, or edit .env afterwards.' });
+      throw new OperatorError(`--set ${key}=… : the value holds characters that need quoting`, {
+        hint: 'Use letters, digits and . _ + - / : @ = , only, or edit .env afterwards.',
+      });
     }
   }
   await writeFile(path.join(home, '.env'), env, { mode: 0o600, flag: 'wx' });
-  step.done(`SERVICE_VERSION=${manifest.version}, SERVICE_HOSTNAME=${values.get('SERVICE_HOSTNAME')}, a generated POSTGRES_PASSWORD`);
+  step.done(
+    `SERVICE_VERSION=${manifest.version}, ` +
+      `SERVICE_HOSTNAME=${values.get('SERVICE_HOSTNAME')}, a generated ` +
+      `POSTGRES_PASSWORD`,
+  );
 
   step = reporter.step('Start the service');
   await runtime.up();
-  const health = await waitForHealth(runtime, { expectedVersion: manifest.version, timeoutMs: options.healthTimeoutMs, graceMs: options.healthGraceMs, clock: options.clock });
+  const health = await waitForHealth(runtime, {
+    expectedVersion: manifest.version,
+    timeoutMs: options.healthTimeoutMs,
+    graceMs: options.healthGraceMs,
+    clock: options.clock,
+  });
   if (!health.ok) {
     step.fail(health.reason);
     const tail = await runtime.appLogTail(20).catch(() => '');
     if (tail.trim() !== '') reporter.info(`last lines of the app's output:\n${tail.trim()}`);
-    throw new OperatorError(`${manifest.version} was installed in ${home} but does not start: ${health.reason}`, { hint: `Read the log in ${home}/logs/ and correct .env, then run \`docker compose up -d\` in ${home}.` });
+    throw new OperatorError(`${manifest.version} was installed in ${home} but does not start: ${health.reason}`, {
+      hint: `Read the log in ${home}/logs/ and correct .env, then run \`docker compose up -d\` in ${home}.`,
+    });
   }
   step.done(`healthy after ${(health.healthyAfterMs / 1000).toFixed(1)} s`);
 }

@@ -47,14 +47,18 @@ export async function applyRestore(options: {
   const keptAside: string[] = [];
   try {
     let step = reporter.step(`Verify and unpack ${path.basename(options.backupFile)}`);
-    const verified = await verifyBackup(options.backupFile, runtime, path.join(work, 'dumps'), { extractTo: extracted });
+    const verified = await verifyBackup(options.backupFile, runtime, path.join(work, 'dumps'), {
+      extractTo: extracted,
+    });
     step.done(`${verified.files} files match their checksums; ${verified.dumpEntries} dump entries listed`);
 
     step = reporter.step(`Load the images of ${manifest.version}`);
     for (const image of manifest.images) {
       if (await runtime.hasImage(image)) continue;
       const bar = reporter.bar(`load ${imageReference(image)}`, image.bytes, 'bytes');
-      await runtime.loadImage(path.join(options.packageDir, image.archive), image, (done, total) => bar.update(done, total));
+      await runtime.loadImage(path.join(options.packageDir, image.archive), image, (done, total) =>
+        bar.update(done, total),
+      );
       bar.stop();
     }
     step.done();
@@ -77,13 +81,19 @@ export async function applyRestore(options: {
       step.fail((err as Error).message);
       for (const name of fresh) await runtime.sql('postgres', `drop database if exists ${name}`).catch(() => {});
       await runtime.up().catch(() => {});
-      throw new OperatorError(`the restore failed while loading the dumps: ${(err as Error).message}. The current databases were not touched and the service was started again`, {
-        hint: 'See the log file; try another backup.',
-      });
+      throw new OperatorError(
+        `the restore failed while loading the dumps: ${(err as Error).message}. The ` +
+          `current databases were not touched and the service was started again`,
+        {
+          hint: 'See the log file; try another backup.',
+        },
+      );
     }
 
     step = reporter.step('Swap the restored databases in');
-    const existing = new Set((await runtime.sql('postgres', 'select datname from pg_database')).split('\n').map((l) => l.trim()));
+    const existing = new Set(
+      (await runtime.sql('postgres', 'select datname from pg_database')).split('\n').map((l) => l.trim()),
+    );
     const renames: string[] = [];
     for (const db of DATABASES) {
       if (existing.has(db.name)) {
@@ -93,7 +103,11 @@ export async function applyRestore(options: {
       renames.push(`alter database ${db.name}_restore_${stamp} rename to ${db.name}`);
     }
     const names = DATABASES.map((d) => `'${d.name}'`).join(', ');
-    await runtime.sql('postgres', `select pg_terminate_backend(pid) from pg_stat_activity where datname in (${names}) and pid <> pg_backend_pid();\nbegin;\n${renames.join(';\n')};\ncommit`);
+    await runtime.sql(
+      'postgres',
+      `select pg_terminate_backend(pid) from pg_stat_activity where datname in ` +
+        `(${names}) and pid <> pg_backend_pid();\nbegin;\n${renames.join(';\n')};\ncommit`,
+    );
     step.done('in one transaction');
 
     step = reporter.step('Swap the file storage and configuration in');
@@ -127,18 +141,32 @@ export async function applyRestore(options: {
     }
     keptAside.push(`${path.basename(configAside)}/ (the configuration before the restore)`);
     const units = releaseUnits(await readFile(path.join(options.packageDir, SUMS_FILE), 'utf8'));
-    const swap = await swapReleaseFiles({ home, packageDir: options.packageDir, plan: planFileSwap(units, await installedReleaseUnits(home)), previousDir: previousReleaseDir(home, options.installedVersion), stagingName: `.staging-${manifest.version}` });
+    const swap = await swapReleaseFiles({
+      home,
+      packageDir: options.packageDir,
+      plan: planFileSwap(units, await installedReleaseUnits(home)),
+      previousDir: previousReleaseDir(home, options.installedVersion),
+      stagingName: `.staging-${manifest.version}`,
+    });
     keptAside.push(`${path.basename(swap.previousDir)}/ (the release files before the restore)`);
     step.done();
 
     step = reporter.step(`Start ${manifest.version} and wait for it to answer healthy`);
     await runtime.up();
-    const health = await waitForHealth(runtime, { expectedVersion: manifest.version, timeoutMs: options.healthTimeoutMs, graceMs: options.healthGraceMs, clock: options.clock });
+    const health = await waitForHealth(runtime, {
+      expectedVersion: manifest.version,
+      timeoutMs: options.healthTimeoutMs,
+      graceMs: options.healthGraceMs,
+      clock: options.clock,
+    });
     if (!health.ok) {
       step.fail(health.reason);
-      throw new OperatorError(`the restored data is in place but ${manifest.version} does not start: ${health.reason}`, {
-        hint: `The data from before the restore is kept: ${keptAside.join('; ')}. Read the log in ${home}/logs/.`,
-      });
+      throw new OperatorError(
+        `the restored data is in place but ${manifest.version} does not start: ${health.reason}`,
+        {
+          hint: `The data from before the restore is kept: ${keptAside.join('; ')}. Read the log in ${home}/logs/.`,
+        },
+      );
     }
     step.done(`healthy after ${(health.healthyAfterMs / 1000).toFixed(1)} s`);
     return { keptAside, totalMs: options.clock.now() - started };

@@ -51,16 +51,25 @@ export async function applyUpgrade(options: ApplyUpgradeOptions): Promise<Upgrad
   let step = reporter.step(`Load the images of ${plan.to}`);
   for (const image of plan.imagesToLoad) {
     const bar = reporter.bar(`load ${imageReference(image)}`, image.bytes, 'bytes');
-    await runtime.loadImage(path.join(options.packageDir, image.archive), image, (done, total) => bar.update(done, total));
+    await runtime.loadImage(path.join(options.packageDir, image.archive), image, (done, total) =>
+      bar.update(done, total),
+    );
     bar.stop();
   }
   const absent: string[] = [];
   for (const image of options.manifest.images) if (!(await runtime.hasImage(image))) absent.push(imageReference(image));
   if (absent.length > 0) {
     step.fail(`missing after loading: ${absent.join(', ')}`);
-    throw new OperatorError(`the engine does not have ${absent.join(', ')} after loading the package's images; nothing was changed`, { hint: 'See the log file; check the engine with `docker image ls`.' });
+    throw new OperatorError(
+      `the engine does not have ${absent.join(', ')} after loading the package's images; nothing was changed`,
+      { hint: 'See the log file; check the engine with `docker image ls`.' },
+    );
   }
-  step.done(plan.imagesToLoad.length > 0 ? `${plan.imagesToLoad.length} loaded, every image of the manifest present` : 'every image already present');
+  step.done(
+    plan.imagesToLoad.length > 0
+      ? `${plan.imagesToLoad.length} loaded, every image of the manifest present`
+      : 'every image already present',
+  );
 
   // Phase 2: files and SERVICE_VERSION. Undone on any failure until the new app has started.
   const envBefore = await readFile(envFile, 'utf8');
@@ -76,24 +85,48 @@ export async function applyUpgrade(options: ApplyUpgradeOptions): Promise<Upgrad
       if (envChanged) await replaceFileAtomically(envFile, envBefore);
       await swap?.undo();
       await runtime.up();
-      const health = await waitForHealth(runtime, { expectedVersion: plan.from, timeoutMs: options.healthTimeoutMs, graceMs: Math.min(options.healthGraceMs, 5000), clock });
+      const health = await waitForHealth(runtime, {
+        expectedVersion: plan.from,
+        timeoutMs: options.healthTimeoutMs,
+        graceMs: Math.min(options.healthGraceMs, 5000),
+        clock,
+      });
       if (!health.ok) throw new Error(health.reason);
       back.done(`${plan.from} runs again`);
     } catch (err) {
       back.fail((err as Error).message);
-      throw new OperatorError(`the upgrade to ${plan.to} failed (${reason}) and putting ${plan.from} back also failed: ${(err as Error).message}`, {
-        hint: `Read the log in ${home}/logs/; the replaced files are in ${swap?.previousDir ?? previousReleaseDir(home, plan.from)}/. ${restoreHint(options)}`,
-      });
+      throw new OperatorError(
+        `the upgrade to ${plan.to} failed (${reason}) and putting ${plan.from} back also ` +
+          `failed: ${(err as Error).message}`,
+        {
+          hint:
+            `Read the log in ${home}/logs/; the replaced files are in ` +
+            `${swap?.previousDir ?? previousReleaseDir(home, plan.from)}/. ` +
+            `${restoreHint(options)}`,
+        },
+      );
     }
-    throw new OperatorError(`the upgrade to ${plan.to} failed: ${reason}. ${plan.from} is running again; nothing else changed`, {
-      hint: `Read the log in ${home}/logs/ and the app's output above, then contact the vendor with it.`,
-    });
+    throw new OperatorError(
+      `the upgrade to ${plan.to} failed: ${reason}. ${plan.from} is running again; nothing else changed`,
+      {
+        hint: `Read the log in ${home}/logs/ and the app's output above, then contact the vendor with it.`,
+      },
+    );
   };
 
   step = reporter.step('Replace the release files');
   try {
-    swap = await swapReleaseFiles({ home, packageDir: options.packageDir, plan: plan.files, previousDir: previousReleaseDir(home, plan.from), stagingName: `.staging-${plan.to}` });
-    step.done(`${plan.files.replace.length} replaced, ${plan.files.remove.length} retired; previous ones in ${path.basename(swap.previousDir)}/`);
+    swap = await swapReleaseFiles({
+      home,
+      packageDir: options.packageDir,
+      plan: plan.files,
+      previousDir: previousReleaseDir(home, plan.from),
+      stagingName: `.staging-${plan.to}`,
+    });
+    step.done(
+      `${plan.files.replace.length} replaced, ${plan.files.remove.length} retired; ` +
+        `previous ones in ${path.basename(swap.previousDir)}/`,
+    );
     step = reporter.step(`Set SERVICE_VERSION=${plan.to} in .env`);
     await replaceFileAtomically(envFile, setEnvValue(envBefore, 'SERVICE_VERSION', plan.to));
     envChanged = true;
@@ -119,7 +152,12 @@ export async function applyUpgrade(options: ApplyUpgradeOptions): Promise<Upgrad
   if (failure === null) {
     step = reporter.step(`Wait for ${plan.to} to answer healthy`);
     const waitStart = clock.now();
-    const health = await waitForHealth(runtime, { expectedVersion: plan.to, timeoutMs: options.healthTimeoutMs, graceMs: options.healthGraceMs, clock });
+    const health = await waitForHealth(runtime, {
+      expectedVersion: plan.to,
+      timeoutMs: options.healthTimeoutMs,
+      graceMs: options.healthGraceMs,
+      clock,
+    });
     if (health.ok) {
       unavailableMs = waitStart - stopMark + health.healthyAfterMs;
       step.done(`healthy after ${(health.healthyAfterMs / 1000).toFixed(1)} s, and stayed healthy`);
@@ -130,27 +168,46 @@ export async function applyUpgrade(options: ApplyUpgradeOptions): Promise<Upgrad
   }
   if (failure !== null) {
     const tail = await runtime.appLogTail(20).catch(() => '');
-    if (tail.trim() !== '') reporter.info(`last lines of the app's output:\n${tail.trim().split('\n').map((l) => `    ${l}`).join('\n')}`);
+    if (tail.trim() !== '')
+      reporter.info(
+        `last lines of the app's output:\n${tail
+          .trim()
+          .split('\n')
+          .map((l) => `    ${l}`)
+          .join('\n')}`,
+      );
     if (await databasesUntouched(runtime, plan.from, options.installedManifest?.schemaHeads ?? null, reporter)) {
       return rollBack(`${plan.to} did not start (${failure}); the databases were not changed`);
     }
     await runtime.stopApp().catch(() => {});
-    throw new OperatorError(`the upgrade to ${plan.to} failed after the new app started and changed the databases: ${failure}. The app is stopped; everything is left as it is for inspection`, {
-      hint: restoreHint(options),
-    });
+    throw new OperatorError(
+      `the upgrade to ${plan.to} failed after the new app started and changed the ` +
+        `databases: ${failure}. The app is stopped; everything is left as it is for ` +
+        `inspection`,
+      {
+        hint: restoreHint(options),
+      },
+    );
   }
   return { totalMs: clock.now() - started, unavailableMs: Math.max(0, unavailableMs) };
 }
 
 /** Whether the control plane still records the old version and every database its old schema head. */
-async function databasesUntouched(runtime: ServiceRuntime, oldVersion: string, oldHeads: SchemaHeads | null, reporter: Reporter): Promise<boolean> {
+async function databasesUntouched(
+  runtime: ServiceRuntime,
+  oldVersion: string,
+  oldHeads: SchemaHeads | null,
+  reporter: Reporter,
+): Promise<boolean> {
   if (oldHeads === null) return false;
   try {
     await runtime.startDatabase();
     const recorded = (await runtime.sql(DATABASES[0].name, 'select version from installation where id = 1')).trim();
     const heads = await readSchemaHeads(runtime);
     const same = recorded === oldVersion && DATABASES.every((d) => heads[d.key] === oldHeads[d.key]);
-    reporter.log(`databases after the failed start: version ${recorded}, heads ${JSON.stringify(heads)}; unchanged: ${same}`);
+    reporter.log(
+      `databases after the failed start: version ${recorded}, heads ${JSON.stringify(heads)}; unchanged: ${same}`,
+    );
     return same;
   } catch (err) {
     reporter.log(`could not read the databases after the failed start: ${(err as Error).message}`);
@@ -161,5 +218,9 @@ async function databasesUntouched(runtime: ServiceRuntime, oldVersion: string, o
 function restoreHint(options: ApplyUpgradeOptions): string {
   const from = options.plan.from;
   const backup = options.latestBackup?.file ?? `${options.home}/backups/service-${from}-<time>.tar.gz`;
-  return `Restore the backup taken before the upgrade: from the directory of ${packageFileName(from)} run \`./install.sh restore ${backup} --home ${options.home}\``;
+  return (
+    `Restore the backup taken before the upgrade: from the directory of ` +
+    `${packageFileName(from)} run \`./install.sh restore ${backup} --home ` +
+    `${options.home}\``
+  );
 }

@@ -97,7 +97,8 @@ async function readRunningVersion(runtime: ServiceRuntime): Promise<string | nul
 export async function readBackupManifest(file: string): Promise<BackupManifest> {
   let manifest: BackupManifest | null = null;
   await readArchive(file, async (entry) => {
-    if (entry.name !== BACKUP_MANIFEST_ENTRY) throw new Error(`${file} does not start with ${BACKUP_MANIFEST_ENTRY}; it is not a backup of this service`);
+    if (entry.name !== BACKUP_MANIFEST_ENTRY)
+      throw new Error(`${file} does not start with ${BACKUP_MANIFEST_ENTRY}; it is not a backup of this service`);
     if (entry.size > 1024 * 1024) throw new Error(`${file}: ${BACKUP_MANIFEST_ENTRY} is too large`);
     const chunks: Buffer[] = [];
     for await (const chunk of entry.content) chunks.push(chunk as Buffer);
@@ -122,18 +123,39 @@ async function measureDisks(facts: Facts, runtime: ServiceRuntime): Promise<Disk
     const imageBytes = manifest.images.reduce((n, i) => n + i.bytes, 0);
     const store = await runtime.imageStoreDir();
     // Why twice: an engine unpacks the layers of the archive it loads.
-    disks.push({ dir: store, freeBytes: await free(store), neededBytes: imageBytes * 2, purpose: 'loading the images' });
-    disks.push({ dir: home, freeBytes: await free(home), neededBytes: 256 * MiB, purpose: 'staging the release files and logs' });
+    disks.push({
+      dir: store,
+      freeBytes: await free(store),
+      neededBytes: imageBytes * 2,
+      purpose: 'loading the images',
+    });
+    disks.push({
+      dir: home,
+      freeBytes: await free(home),
+      neededBytes: 256 * MiB,
+      purpose: 'staging the release files and logs',
+    });
   }
   if (facts.command === 'backup') {
     const data = await treeBytes(path.join(facts.home, 'data'));
-    disks.push({ dir: home, freeBytes: await free(home), neededBytes: data + 256 * MiB, purpose: 'the dumps and the archive of a backup' });
+    disks.push({
+      dir: home,
+      freeBytes: await free(home),
+      neededBytes: data + 256 * MiB,
+      purpose: 'the dumps and the archive of a backup',
+    });
   }
   if (facts.command === 'restore' && facts.backup) {
     const size = (await stat(facts.backup.file).catch(() => null))?.size ?? 0;
-    disks.push({ dir: home, freeBytes: await free(home), neededBytes: size * 4 + 256 * MiB, purpose: 'extracting the backup and restoring beside the current data' });
+    disks.push({
+      dir: home,
+      freeBytes: await free(home),
+      neededBytes: size * 4 + 256 * MiB,
+      purpose: 'extracting the backup and restoring beside the current data',
+    });
   }
-  if (facts.command === 'status' && existsSync(home)) disks.push({ dir: home, freeBytes: await free(home), neededBytes: 0, purpose: 'status' });
+  if (facts.command === 'status' && existsSync(home))
+    disks.push({ dir: home, freeBytes: await free(home), neededBytes: 0, purpose: 'status' });
   return disks;
 }
 

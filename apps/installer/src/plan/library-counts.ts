@@ -7,7 +7,11 @@ import type { LibraryCounts } from './plan-upgrade.ts';
  * the new one's (by kind, key and revision). Null when either cannot be read: the question is
  * then not asked, and `import-globals` stays available.
  */
-export async function libraryCounts(installedDir: string, newDir: string, log: (line: string) => void): Promise<LibraryCounts | null> {
+export async function libraryCounts(
+  installedDir: string,
+  newDir: string,
+  log: (line: string) => void,
+): Promise<LibraryCounts | null> {
   try {
     const next = await loadLibrary(newDir);
     const previous = existsSync(installedDir) ? await loadLibrary(installedDir) : { items: [] };

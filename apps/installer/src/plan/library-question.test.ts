@@ -8,7 +8,12 @@ import { askLibraryImport } from './library-question.ts';
 
 function scripted(answer: boolean | null): Prompt & { asked: string[] } {
   const asked: string[] = [];
-  return { asked, interactive: false, close() {}, confirm: async (q, d) => (asked.push(`${q} default ${d ? 'yes' : 'no'}`), answer ?? d) };
+  return {
+    asked,
+    interactive: false,
+    close() {},
+    confirm: async (q, d) => (asked.push(`${q} default ${d ? 'yes' : 'no'}`), answer ?? d),
+  };
 }
 
 async function ask(counts: { added: number; updated: number; removed: number } | null, answer: boolean | null) {

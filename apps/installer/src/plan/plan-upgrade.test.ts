@@ -7,7 +7,15 @@ import { planUpgrade, type UpgradeInputs } from './plan-upgrade.ts';
 
 const inputs: UpgradeInputs = {
   imagesPresent: { database: true, files: true, proxy: true },
-  installedUnits: ['compose.yaml', 'docker/Dockerfile', 'install.sh', 'installer', 'library', 'manifest.json', 'docker/old-file'],
+  installedUnits: [
+    'compose.yaml',
+    'docker/Dockerfile',
+    'install.sh',
+    'installer',
+    'library',
+    'manifest.json',
+    'docker/old-file',
+  ],
   newUnits: ['compose.yaml', 'docker/Dockerfile', 'install.sh', 'installer', 'library', 'manifest.json'],
   library: { added: 3, updated: 2, removed: 0 },
   healthTimeoutMs: 300_000,
@@ -38,7 +46,9 @@ describe('planUpgrade', () => {
     // Only the app image differs between the two test manifests.
     expect(p.recreate).toEqual(['app']);
     expect(p.files.remove).toEqual(['docker/old-file']);
-    expect(p.steps.join('\n')).toMatch(/Load 1 image\(s\) \(service\/app:1\.3\.0\) while 1\.2\.0 keeps running[\s\S]*Keep \.env, docker\/Caddyfile, docker\/certs\/ and compose\.override\.yaml[\s\S]*SERVICE_VERSION=1\.3\.0[\s\S]*3 new and 2 updated/);
+    expect(p.steps.join('\n')).toMatch(
+      /Load 1 image\(s\) \(service\/app:1\.3\.0\) while 1\.2\.0 keeps running[\s\S]*Keep \.env, docker\/Caddyfile, docker\/certs\/ and compose\.override\.yaml[\s\S]*SERVICE_VERSION=1\.3\.0[\s\S]*3 new and 2 updated/,
+    );
   });
 
   it('says "already at X" for the same version and plans nothing', () => {
@@ -47,14 +57,21 @@ describe('planUpgrade', () => {
 
   it('refuses an older package, pointing to restore from that version', () => {
     const [failed] = refusal(() => {}, '1.3.0', '1.2.0');
-    expect(failed).toMatchObject({ id: 'version-order', detail: 'the package holds 1.2.0, older than the installed 1.3.0; upgrade never goes back' });
+    expect(failed).toMatchObject({
+      id: 'version-order',
+      detail: 'the package holds 1.2.0, older than the installed 1.3.0; upgrade never goes back',
+    });
     expect(failed!.hint).toContain('service-1.2.0-offline.tar.gz');
   });
 
   it('compares the version inside the signed manifest, whatever the folder is called', () => {
-    const failed = refusal((f) => {
-      f.package!.dir = '/tmp/service-9.9.9';
-    }, '1.3.0', '1.2.0');
+    const failed = refusal(
+      (f) => {
+        f.package!.dir = '/tmp/service-9.9.9';
+      },
+      '1.3.0',
+      '1.2.0',
+    );
     expect(failed[0]!.id).toBe('version-order');
   });
 
@@ -67,12 +84,37 @@ describe('planUpgrade', () => {
   });
 
   it.each([
-    ['tampered sums', 'package_files', 'the package files do not match SHA256SUMS: 1 changed (compose.yaml)', 'package-files'],
-    ['an extra file', 'package_files', 'the package files do not match SHA256SUMS: 1 not listed (backdoor.sh)', 'package-files'],
-    ['a missing image', 'missing_image', 'the package has no archive for the proxy image caddy:2 (images/proxy.tar is not in SHA256SUMS)', 'package-files'],
+    [
+      'tampered sums',
+      'package_files',
+      'the package files do not match SHA256SUMS: 1 changed (compose.yaml)',
+      'package-files',
+    ],
+    [
+      'an extra file',
+      'package_files',
+      'the package files do not match SHA256SUMS: 1 not listed (backdoor.sh)',
+      'package-files',
+    ],
+    [
+      'a missing image',
+      'missing_image',
+      'the package has no archive for the proxy image caddy:2 (images/proxy.tar is not in SHA256SUMS)',
+      'package-files',
+    ],
     ['no signature', 'signature_missing', 'the package is not signed: SHA256SUMS.sig is missing', 'package-signature'],
-    ['an unknown key', 'signature_unknown_key', 'SHA256SUMS is signed with key 1234abcd, which this installer does not trust', 'package-signature'],
-    ['a changed manifest', 'signature_mismatch', 'manifest.json does not match its signature by key a006e716', 'package-signature'],
+    [
+      'an unknown key',
+      'signature_unknown_key',
+      'SHA256SUMS is signed with key 1234abcd, which this installer does not trust',
+      'package-signature',
+    ],
+    [
+      'a changed manifest',
+      'signature_mismatch',
+      'manifest.json does not match its signature by key a006e716',
+      'package-signature',
+    ],
   ])('refuses a package with %s, even at the installed version', (_what, code, message, check) => {
     for (const installed of ['1.2.0', '1.3.0']) {
       const p = planUpgrade(factsFor('upgrade', installed, '1.3.0', packageError(code, message)), inputs);
@@ -85,7 +127,11 @@ describe('planUpgrade', () => {
     const none = refusal((f) => {
       f.installation.backups = [];
     });
-    expect(none[0]).toMatchObject({ id: 'recent-backup', detail: 'no backup of 1.2.0 in /opt/service/backups; an upgrade needs one from the last 24 hours', hint: 'Run `install.sh backup --home /opt/service` first (from this package or the installed one).' });
+    expect(none[0]).toMatchObject({
+      id: 'recent-backup',
+      detail: 'no backup of 1.2.0 in /opt/service/backups; an upgrade needs one from the last 24 hours',
+      hint: 'Run `install.sh backup --home /opt/service` first (from this package or the installed one).',
+    });
     const old = refusal((f) => {
       f.installation.backups[0]!.createdAt = new Date(NOW.getTime() - 25 * 3_600_000);
     });
@@ -107,7 +153,11 @@ describe('planUpgrade', () => {
 
   it.each([
     ['a line that is not KEY=value', 'SERVICE_VERSION=1.2.0\nthis is not a setting\n', '.env line 2 is not KEY=value'],
-    ['an unterminated quote', 'SERVICE_VERSION=1.2.0\nPOSTGRES_PASSWORD="abc\n', 'line 2 has an unterminated quote in the value of POSTGRES_PASSWORD'],
+    [
+      'an unterminated quote',
+      'SERVICE_VERSION=1.2.0\nPOSTGRES_PASSWORD="abc\n',
+      'line 2 has an unterminated quote in the value of POSTGRES_PASSWORD',
+    ],
     ['no SERVICE_VERSION', 'POSTGRES_PASSWORD=x\n', 'has no SERVICE_VERSION'],
     ['a SERVICE_VERSION that is no version', 'SERVICE_VERSION=latest\n', 'SERVICE_VERSION=latest, not a version'],
   ])('refuses a malformed .env: %s', (_what, text, message) => {
@@ -120,13 +170,25 @@ describe('planUpgrade', () => {
 
   it('refuses when the disk is too full for the images', () => {
     const [failed] = refusal((f) => {
-      f.disks = [{ dir: '/var/lib/docker', freeBytes: 100 * 1024 ** 2, neededBytes: 2 * 1024 ** 3, purpose: 'loading the images' }];
+      f.disks = [
+        {
+          dir: '/var/lib/docker',
+          freeBytes: 100 * 1024 ** 2,
+          neededBytes: 2 * 1024 ** 3,
+          purpose: 'loading the images',
+        },
+      ];
     });
-    expect(failed).toMatchObject({ id: 'disk-space', detail: '0.10 GiB free on /var/lib/docker, 2.00 GiB needed for loading the images' });
+    expect(failed).toMatchObject({
+      id: 'disk-space',
+      detail: '0.10 GiB free on /var/lib/docker, 2.00 GiB needed for loading the images',
+    });
   });
 
   it('refuses when the engine is missing, or the running service disagrees with .env', () => {
-    expect(refusal((f) => (f.engine = { ok: false, detail: 'Docker does not answer' }))[0]!.id).toBe('container-engine');
+    expect(refusal((f) => (f.engine = { ok: false, detail: 'Docker does not answer' }))[0]!.id).toBe(
+      'container-engine',
+    );
     const [inconsistent] = refusal((f) => (f.installation.runningVersion = '1.3.0'));
     expect(inconsistent!.detail).toBe('the service runs 1.3.0, but .env says SERVICE_VERSION=1.2.0');
   });
@@ -136,21 +198,43 @@ describe('planUpgrade', () => {
       f.installation.present = false;
       f.installation.env = null;
     });
-    expect(failed[0]).toMatchObject({ id: 'installation', detail: '/opt/service holds no installation (compose.yaml and .env are missing)' });
+    expect(failed[0]).toMatchObject({
+      id: 'installation',
+      detail: '/opt/service holds no installation (compose.yaml and .env are missing)',
+    });
   });
 });
 
 describe('checks for other commands', () => {
   it('status runs only read-only checks, and a missing backup is a warning there', () => {
     const results = runChecks(factsFor('status', '1.2.0', null, (f) => (f.installation.backups = [])));
-    expect(results.map((r) => r.id)).toEqual(['installation', 'env-file', 'installed-release', 'container-engine', 'running-version', 'recent-backup', 'disk-space']);
+    expect(results.map((r) => r.id)).toEqual([
+      'installation',
+      'env-file',
+      'installed-release',
+      'container-engine',
+      'running-version',
+      'recent-backup',
+      'disk-space',
+    ]);
     expect(results.find((r) => r.id === 'recent-backup')!.status).toBe('warn');
   });
 
   it('restore refuses a backup of another version, naming the package it needs', () => {
     const results = runChecks(
       factsFor('restore', '1.3.0', '1.3.0', (f) => {
-        f.backup = { file: '/b/service-1.2.0-x.tar.gz', manifest: { format: 'service-backup-v1', version: '1.2.0', createdAt: '', schemaHeads: { controlPlane: null, shared: null, tenant: null }, parts: [], sumsSha256: '' }, error: null };
+        f.backup = {
+          file: '/b/service-1.2.0-x.tar.gz',
+          manifest: {
+            format: 'service-backup-v1',
+            version: '1.2.0',
+            createdAt: '',
+            schemaHeads: { controlPlane: null, shared: null, tenant: null },
+            parts: [],
+            sumsSha256: '',
+          },
+          error: null,
+        };
       }),
     );
     expect(results.find((r) => r.id === 'backup-version')).toMatchObject({
@@ -162,6 +246,9 @@ describe('checks for other commands', () => {
 
   it('install refuses a folder that already holds an installation', () => {
     const results = runChecks(factsFor('install', '1.2.0', '1.3.0'));
-    expect(results.find((r) => r.id === 'installation')).toMatchObject({ status: 'fail', detail: '/opt/service already holds an installation' });
+    expect(results.find((r) => r.id === 'installation')).toMatchObject({
+      status: 'fail',
+      detail: '/opt/service already holds an installation',
+    });
   });
 });

@@ -56,18 +56,40 @@ export function planUpgrade(facts: Facts, inputs: UpgradeInputs): UpgradePlan {
 
   const installedImages = facts.installation.release.manifest?.images ?? [];
   const imagesToLoad = manifest.images.filter((i) => inputs.imagesPresent[i.role] !== true);
-  const recreate = manifest.images.filter((i) => installedImages.find((o) => o.role === i.role)?.digest !== i.digest).map((i) => i.role);
+  const recreate = manifest.images
+    .filter((i) => installedImages.find((o) => o.role === i.role)?.digest !== i.digest)
+    .map((i) => i.role);
   const files = planFileSwap(inputs.newUnits, inputs.installedUnits);
   const steps = [
-    imagesToLoad.length > 0 ? `Load ${imagesToLoad.length} image(s) (${imagesToLoad.map((i) => `${i.name}:${i.tag}`).join(', ')}) while ${installed} keeps running` : 'Images: all already loaded',
-    `Replace ${files.replace.length} release file(s) and folder(s) (compose.yaml, docker/, installer, library, ...); the replaced ones are kept in .previous-${installed}/`,
+    imagesToLoad.length > 0
+      ? `Load ${imagesToLoad.length} image(s) ` +
+        `(${imagesToLoad.map((i) => `${i.name}:${i.tag}`).join(', ')}) while ${installed} ` +
+        `keeps running`
+      : 'Images: all already loaded',
+    `Replace ${files.replace.length} release file(s) and folder(s) (compose.yaml, ` +
+      `docker/, installer, library, ...); the replaced ones are kept in ` +
+      `.previous-${installed}/`,
     'Keep .env, docker/Caddyfile, docker/certs/ and compose.override.yaml as they are',
     `Set SERVICE_VERSION=${manifest.version} in .env (that line only)`,
-    `Recreate the containers whose image changed: ${recreate.length > 0 ? recreate.join(', ') : 'none'}; the new app migrates the databases as it starts`,
-    `Wait for /api/health (up to ${Math.round(inputs.healthTimeoutMs / 1000)} s), and for it to stay healthy for ${Math.round(inputs.healthGraceMs / 1000)} s`,
+    `Recreate the containers whose image changed: ` +
+      `${recreate.length > 0 ? recreate.join(', ') : 'none'}; the new app migrates the ` +
+      `databases as it starts`,
+    `Wait for /api/health (up to ${Math.round(inputs.healthTimeoutMs / 1000)} s), and ` +
+      `for it to stay healthy for ${Math.round(inputs.healthGraceMs / 1000)} s`,
     inputs.library && inputs.library.added + inputs.library.updated > 0
-      ? `Library: ${inputs.library.added} new and ${inputs.library.updated} updated item(s); you will be asked whether to import them (default no)`
+      ? `Library: ${inputs.library.added} new and ${inputs.library.updated} updated ` +
+        `item(s); you will be asked whether to import them (default no)`
       : 'Library: no new or updated items',
   ];
-  return { kind: 'upgrade', checks, from: installed, to: manifest.version, imagesToLoad, recreate, files, library: inputs.library, steps };
+  return {
+    kind: 'upgrade',
+    checks,
+    from: installed,
+    to: manifest.version,
+    imagesToLoad,
+    recreate,
+    files,
+    library: inputs.library,
+    steps,
+  };
 }

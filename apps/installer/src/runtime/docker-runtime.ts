@@ -18,7 +18,13 @@ export interface DockerRuntimeOptions {
 const DB_USER = 'service';
 /** Prints `{"status":…,"body":…}` for a GET of the path given as argument, from inside the app container. */
 const PROBE_SCRIPT =
-  "fetch('http://127.0.0.1:3000'+process.argv[1],{signal:AbortSignal.timeout(3000)}).then(async(r)=>console.log(JSON.stringify({status:r.status,body:await r.text()})),()=>process.exit(3))";
+  "fetch('http://127.0.0.1:3000'+process.argv[1],{signal:AbortSignal.timeout(3000)}).then(async(r)=>console.log(JSON.stringify({status:r.status,body:await " +
+  '' +
+  '' +
+  '' +
+  '' +
+  '' +
+  'r.text()})),()=>process.exit(3))';
 
 /**
  * The Docker adapter: `docker compose` on the installation directory's compose.yaml (plus the
@@ -37,9 +43,14 @@ export class DockerRuntime implements ServiceRuntime {
 
   async checkEngine(): Promise<EngineCheck> {
     const engine = await this.docker(['version', '--format', '{{.Server.Version}}'], { reject: false });
-    if (engine.exitCode !== 0) return { ok: false, detail: `Docker does not answer: ${lastLine(engine.stderr) || 'is it installed and running?'}` };
+    if (engine.exitCode !== 0)
+      return {
+        ok: false,
+        detail: `Docker does not answer: ${lastLine(engine.stderr) || 'is it installed and running?'}`,
+      };
     const compose = await this.docker(['compose', 'version', '--short'], { reject: false });
-    if (compose.exitCode !== 0) return { ok: false, detail: 'the Docker compose plugin is missing (docker compose version failed)' };
+    if (compose.exitCode !== 0)
+      return { ok: false, detail: 'the Docker compose plugin is missing (docker compose version failed)' };
     return { ok: true, detail: `Docker ${engine.stdout.trim()} with compose ${compose.stdout.trim()}` };
   }
 
@@ -50,11 +61,17 @@ export class DockerRuntime implements ServiceRuntime {
   }
 
   async hasImage(image: ManifestImage): Promise<boolean> {
-    const result = await this.docker(['image', 'inspect', '--format', '{{.Id}}', imageReference(image)], { reject: false });
+    const result = await this.docker(['image', 'inspect', '--format', '{{.Id}}', imageReference(image)], {
+      reject: false,
+    });
     return result.exitCode === 0 && result.stdout.trim() === image.digest;
   }
 
-  async loadImage(archive: string, image: ManifestImage, onBytes: (done: number, total: number) => void): Promise<void> {
+  async loadImage(
+    archive: string,
+    image: ManifestImage,
+    onBytes: (done: number, total: number) => void,
+  ): Promise<void> {
     const total = (await stat(archive)).size;
     let done = 0;
     const input = createReadStream(archive);
@@ -64,7 +81,10 @@ export class DockerRuntime implements ServiceRuntime {
     });
     await this.docker(['load'], { input, what: `load ${archive}` });
     if (!(await this.hasImage(image))) {
-      throw new OperatorError(`after loading ${archive}, Docker has no ${imageReference(image)} with the id ${image.digest}`, { hint: 'Get the package again from the vendor.' });
+      throw new OperatorError(
+        `after loading ${archive}, Docker has no ${imageReference(image)} with the id ${image.digest}`,
+        { hint: 'Get the package again from the vendor.' },
+      );
     }
   }
 
@@ -91,15 +111,25 @@ export class DockerRuntime implements ServiceRuntime {
   }
 
   async appState(): Promise<AppState> {
-    const result = await this.docker([...this.composeArgs(), 'ps', '--all', '--format', 'json', 'app'], { reject: false });
+    const result = await this.docker([...this.composeArgs(), 'ps', '--all', '--format', 'json', 'app'], {
+      reject: false,
+    });
     const app = result.exitCode === 0 ? parsePsOutput(result.stdout).find((c) => c.Service === 'app') : undefined;
     if (!app) return { state: 'missing', exitCode: null };
-    const state = app.State === 'running' || app.State === 'restarting' ? app.State : app.State === 'exited' || app.State === 'dead' ? 'exited' : 'missing';
+    const state =
+      app.State === 'running' || app.State === 'restarting'
+        ? app.State
+        : app.State === 'exited' || app.State === 'dead'
+          ? 'exited'
+          : 'missing';
     return { state, exitCode: state === 'exited' ? (app.ExitCode ?? null) : null };
   }
 
   async probe(pathname: string): Promise<{ status: number; body: string } | null> {
-    const result = await this.docker([...this.composeArgs(), 'exec', '-T', 'app', 'node', '-e', PROBE_SCRIPT, pathname], { reject: false });
+    const result = await this.docker(
+      [...this.composeArgs(), 'exec', '-T', 'app', 'node', '-e', PROBE_SCRIPT, pathname],
+      { reject: false },
+    );
     if (result.exitCode !== 0) return null;
     try {
       return JSON.parse(result.stdout.trim()) as { status: number; body: string };
@@ -109,14 +139,35 @@ export class DockerRuntime implements ServiceRuntime {
   }
 
   async dumpDatabase(database: string, file: string, onBytes: (bytes: number) => void): Promise<void> {
-    const timer = setInterval(() => void stat(file).then((s) => onBytes(s.size), () => {}), 250);
+    const timer = setInterval(
+      () =>
+        void stat(file).then(
+          (s) => onBytes(s.size),
+          () => {},
+        ),
+      250,
+    );
     try {
       // Why exec's exit code is enough: `docker compose exec` exits with pg_dump's code, and
       // execa writing stdout to the file fails the call if the write fails.
-      await this.docker([...this.composeArgs(), 'exec', '-T', 'db', 'pg_dump', '--format=custom', '--username', DB_USER, '--dbname', database], {
-        stdout: { file },
-        what: `dump the database ${database}`,
-      });
+      await this.docker(
+        [
+          ...this.composeArgs(),
+          'exec',
+          '-T',
+          'db',
+          'pg_dump',
+          '--format=custom',
+          '--username',
+          DB_USER,
+          '--dbname',
+          database,
+        ],
+        {
+          stdout: { file },
+          what: `dump the database ${database}`,
+        },
+      );
     } finally {
       clearInterval(timer);
     }
@@ -124,7 +175,10 @@ export class DockerRuntime implements ServiceRuntime {
   }
 
   async listDump(file: string): Promise<number> {
-    const result = await this.docker([...this.composeArgs(), 'exec', '-T', 'db', 'pg_restore', '--list'], { inputFile: file, what: `read the dump ${path.basename(file)}` });
+    const result = await this.docker([...this.composeArgs(), 'exec', '-T', 'db', 'pg_restore', '--list'], {
+      inputFile: file,
+      what: `read the dump ${path.basename(file)}`,
+    });
     return result.stdout.split('\n').filter((l) => l.trim() !== '' && !l.startsWith(';')).length;
   }
 
@@ -134,28 +188,69 @@ export class DockerRuntime implements ServiceRuntime {
       .map((s) => s.trim().replace(/;$/, ''))
       .filter((s) => s !== '')
       .flatMap((s) => ['--command', s]);
-    const result = await this.docker([...this.composeArgs(), 'exec', '-T', 'db', 'psql', '--no-align', '--tuples-only', '--set', 'ON_ERROR_STOP=1', '--username', DB_USER, '--dbname', database, ...commands], {
-      what: `run SQL on ${database}`,
-    });
+    const result = await this.docker(
+      [
+        ...this.composeArgs(),
+        'exec',
+        '-T',
+        'db',
+        'psql',
+        '--no-align',
+        '--tuples-only',
+        '--set',
+        'ON_ERROR_STOP=1',
+        '--username',
+        DB_USER,
+        '--dbname',
+        database,
+        ...commands,
+      ],
+      {
+        what: `run SQL on ${database}`,
+      },
+    );
     return result.stdout;
   }
 
   async restoreDump(file: string, database: string): Promise<void> {
-    await this.docker([...this.composeArgs(), 'exec', '-T', 'db', 'createdb', '--username', DB_USER, database], { what: `create the database ${database}` });
-    await this.docker([...this.composeArgs(), 'exec', '-T', 'db', 'pg_restore', '--exit-on-error', '--no-owner', '--no-privileges', '--username', DB_USER, '--dbname', database], {
-      inputFile: file,
-      what: `restore ${path.basename(file)} into ${database}`,
+    await this.docker([...this.composeArgs(), 'exec', '-T', 'db', 'createdb', '--username', DB_USER, database], {
+      what: `create the database ${database}`,
     });
+    await this.docker(
+      [
+        ...this.composeArgs(),
+        'exec',
+        '-T',
+        'db',
+        'pg_restore',
+        '--exit-on-error',
+        '--no-owner',
+        '--no-privileges',
+        '--username',
+        DB_USER,
+        '--dbname',
+        database,
+      ],
+      {
+        inputFile: file,
+        what: `restore ${path.basename(file)} into ${database}`,
+      },
+    );
   }
 
   async requestGlobalsImport(): Promise<void> {
     const admin = ['node', 'apps/api/src/admin.js', 'request-globals-import'];
     const running = (await this.appState()).state === 'running';
-    await this.docker([...this.composeArgs(), ...(running ? ['exec', '-T', 'app'] : ['run', '--rm', '--no-deps', 'app']), ...admin], { what: 'ask the service to import the library' });
+    await this.docker(
+      [...this.composeArgs(), ...(running ? ['exec', '-T', 'app'] : ['run', '--rm', '--no-deps', 'app']), ...admin],
+      { what: 'ask the service to import the library' },
+    );
   }
 
   async appLogTail(lines: number): Promise<string> {
-    const result = await this.docker([...this.composeArgs(), 'logs', '--no-color', '--tail', String(lines), 'app'], { reject: false });
+    const result = await this.docker([...this.composeArgs(), 'logs', '--no-color', '--tail', String(lines), 'app'], {
+      reject: false,
+    });
     return `${result.stdout}${result.stderr}`;
   }
 
@@ -190,7 +285,11 @@ export class DockerRuntime implements ServiceRuntime {
       env: this.options.env,
       reject: false,
       stripFinalNewline: false,
-      ...(options.input ? { input: options.input } : options.inputFile ? { inputFile: options.inputFile } : { stdin: 'ignore' as const }),
+      ...(options.input
+        ? { input: options.input }
+        : options.inputFile
+          ? { inputFile: options.inputFile }
+          : { stdin: 'ignore' as const }),
       ...(options.stdout ? { stdout: options.stdout } : {}),
     });
     const stdout = typeof result.stdout === 'string' ? result.stdout : '';
@@ -198,9 +297,15 @@ export class DockerRuntime implements ServiceRuntime {
     const exitCode = result.exitCode ?? 1;
     if (stderr.trim() !== '') this.options.log(`docker: ${stderr.trim()}`);
     if (exitCode !== 0 && options.reject !== false) {
-      throw new OperatorError(`could not ${options.what ?? args.join(' ')}: ${lastLine(stderr) || result.shortMessage || `docker exited with ${exitCode}`}`, {
-        hint: 'See the log file for the full output; `docker compose ps` in the installation directory shows the containers.',
-      });
+      throw new OperatorError(
+        `could not ${options.what ?? args.join(' ')}: ` +
+          `${lastLine(stderr) || result.shortMessage || `docker exited with ${exitCode}`}`,
+        {
+          hint:
+            'See the log file for the full output; `docker compose ps` in the installation ' +
+            'directory shows the containers.',
+        },
+      );
     }
     return { exitCode, stdout, stderr };
   }

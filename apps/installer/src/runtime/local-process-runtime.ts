@@ -55,8 +55,11 @@ export class LocalProcessRuntime implements ServiceRuntime {
   }
 
   async checkEngine(): Promise<EngineCheck> {
-    const missing = ['initdb', 'pg_ctl', 'pg_dump', 'pg_restore', 'psql', 'createdb'].filter((p) => !existsSync(path.join(this.options.pgBin, p)));
-    if (missing.length > 0) return { ok: false, detail: `PostgreSQL programs missing in ${this.options.pgBin}: ${missing.join(', ')}` };
+    const missing = ['initdb', 'pg_ctl', 'pg_dump', 'pg_restore', 'psql', 'createdb'].filter(
+      (p) => !existsSync(path.join(this.options.pgBin, p)),
+    );
+    if (missing.length > 0)
+      return { ok: false, detail: `PostgreSQL programs missing in ${this.options.pgBin}: ${missing.join(', ')}` };
     const version = (await this.exec(path.join(this.options.pgBin, 'pg_ctl'), ['--version'])).stdout.trim();
     return { ok: true, detail: `local processes: ${version}, Node.js ${process.versions.node}` };
   }
@@ -69,7 +72,11 @@ export class LocalProcessRuntime implements ServiceRuntime {
     return (await this.readIndex())[imageReference(image)] === image.digest;
   }
 
-  async loadImage(archive: string, image: ManifestImage, onBytes: (done: number, total: number) => void): Promise<void> {
+  async loadImage(
+    archive: string,
+    image: ManifestImage,
+    onBytes: (done: number, total: number) => void,
+  ): Promise<void> {
     const total = (await stat(archive)).size;
     const work = path.join(this.imagesDir, `.loading-${image.role}`);
     await rm(work, { recursive: true, force: true });
@@ -83,11 +90,23 @@ export class LocalProcessRuntime implements ServiceRuntime {
       },
     });
     await pipeline(createReadStream(archive), counter, tar.x({ cwd: work, strict: true }));
-    const manifest = JSON.parse(await readFile(path.join(work, 'manifest.json'), 'utf8')) as Array<{ Config: string; RepoTags: string[]; Layers: string[] }>;
+    const manifest = JSON.parse(await readFile(path.join(work, 'manifest.json'), 'utf8')) as Array<{
+      Config: string;
+      RepoTags: string[];
+      Layers: string[];
+    }>;
     const entry = manifest.find((m) => m.RepoTags.includes(imageReference(image)));
-    if (!entry) throw new OperatorError(`${archive} does not hold ${imageReference(image)}`, { hint: 'Get the package again from the vendor.' });
-    const id = `sha256:${createHash('sha256').update(await readFile(path.join(work, entry.Config))).digest('hex')}`;
-    if (id !== image.digest) throw new OperatorError(`${archive} holds image ${id}, but the manifest names ${image.digest}`, { hint: 'Get the package again from the vendor.' });
+    if (!entry)
+      throw new OperatorError(`${archive} does not hold ${imageReference(image)}`, {
+        hint: 'Get the package again from the vendor.',
+      });
+    const id = `sha256:${createHash('sha256')
+      .update(await readFile(path.join(work, entry.Config)))
+      .digest('hex')}`;
+    if (id !== image.digest)
+      throw new OperatorError(`${archive} holds image ${id}, but the manifest names ${image.digest}`, {
+        hint: 'Get the package again from the vendor.',
+      });
     const target = this.imageRoot(image);
     await rm(target, { recursive: true, force: true });
     await mkdir(target, { recursive: true });
@@ -106,7 +125,10 @@ export class LocalProcessRuntime implements ServiceRuntime {
     const env = await this.readInstallEnv();
     const reference = `service/app:${env.get('SERVICE_VERSION') ?? ''}`;
     const digest = (await this.readIndex())[reference];
-    if (!digest) throw new OperatorError(`the image ${reference} is not loaded`, { hint: 'Run the installer from the package of that version.' });
+    if (!digest)
+      throw new OperatorError(`the image ${reference} is not loaded`, {
+        hint: 'Run the installer from the package of that version.',
+      });
     const current = await this.readAppRecord();
     if (current && isAlive(current.pid) && current.image === reference && current.digest === digest) return;
     await this.stopApp();
@@ -120,7 +142,22 @@ export class LocalProcessRuntime implements ServiceRuntime {
     if (created) await this.initCluster(dataDir);
     if (await this.databaseRunning()) return;
     const port = await this.databasePort();
-    await this.exec(this.pg('pg_ctl'), ['-D', dataDir, '-l', path.join(this.runDir, 'postgres.log'), '-w', '-t', '60', '-o', `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=''`, 'start'], { asPgUser: true });
+    await this.exec(
+      this.pg('pg_ctl'),
+      [
+        '-D',
+        dataDir,
+        '-l',
+        path.join(this.runDir, 'postgres.log'),
+        '-w',
+        '-t',
+        '60',
+        '-o',
+        `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=''`,
+        'start',
+      ],
+      { asPgUser: true },
+    );
     // Why: the postgres image runs docker/postgres-init/*.sql once, when it creates the cluster.
     if (created) await this.runInitScripts();
   }
@@ -129,7 +166,15 @@ export class LocalProcessRuntime implements ServiceRuntime {
     const dir = path.join(this.options.home, 'docker/postgres-init');
     const scripts = existsSync(dir) ? (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort() : [];
     for (const script of scripts) {
-      await this.exec(this.pg('psql'), ['-v', 'ON_ERROR_STOP=1', ...(await this.connection()), '-d', 'postgres', '-f', path.join(dir, script)]);
+      await this.exec(this.pg('psql'), [
+        '-v',
+        'ON_ERROR_STOP=1',
+        ...(await this.connection()),
+        '-d',
+        'postgres',
+        '-f',
+        path.join(dir, script),
+      ]);
     }
   }
 
@@ -148,14 +193,19 @@ export class LocalProcessRuntime implements ServiceRuntime {
   async stopAll(): Promise<void> {
     await this.stopApp();
     if (await this.databaseRunning()) {
-      await this.exec(this.pg('pg_ctl'), ['-D', path.join(this.options.home, POSTGRES_DATA_DIR), '-m', 'fast', '-w', 'stop'], { asPgUser: true });
+      await this.exec(
+        this.pg('pg_ctl'),
+        ['-D', path.join(this.options.home, POSTGRES_DATA_DIR), '-m', 'fast', '-w', 'stop'],
+        { asPgUser: true },
+      );
     }
   }
 
   async containers(): Promise<ContainerState[]> {
     const db = (await this.databaseRunning()) ? 'running' : 'exited';
     const app = await this.appState();
-    const health = app.state === 'running' ? ((await this.probe('/api/health'))?.status === 200 ? 'healthy' : 'unhealthy') : '';
+    const health =
+      app.state === 'running' ? ((await this.probe('/api/health'))?.status === 200 ? 'healthy' : 'unhealthy') : '';
     return [
       { service: 'db', state: db, health: '' },
       { service: 'app', state: app.state, health },
@@ -164,7 +214,8 @@ export class LocalProcessRuntime implements ServiceRuntime {
 
   async appState(): Promise<AppState> {
     const record = await this.readAppRecord();
-    if (this.child && record && this.child.process.pid === record.pid && this.child.exited) return { state: 'exited', exitCode: this.child.exitCode };
+    if (this.child && record && this.child.process.pid === record.pid && this.child.exited)
+      return { state: 'exited', exitCode: this.child.exitCode };
     if (!record) return { state: 'missing', exitCode: null };
     return isAlive(record.pid) ? { state: 'running', exitCode: null } : { state: 'exited', exitCode: null };
   }
@@ -181,7 +232,14 @@ export class LocalProcessRuntime implements ServiceRuntime {
 
   async dumpDatabase(database: string, file: string, onBytes: (bytes: number) => void): Promise<void> {
     const fd = openSync(file, 'wx', 0o600);
-    const timer = setInterval(() => void stat(file).then((s) => onBytes(s.size), () => {}), 250);
+    const timer = setInterval(
+      () =>
+        void stat(file).then(
+          (s) => onBytes(s.size),
+          () => {},
+        ),
+      250,
+    );
     try {
       await this.exec(this.pg('pg_dump'), ['-Fc', ...(await this.connection()), '-d', database], { stdoutFd: fd });
     } finally {
@@ -197,26 +255,48 @@ export class LocalProcessRuntime implements ServiceRuntime {
   }
 
   async sql(database: string, statement: string): Promise<string> {
-    const { stdout } = await this.exec(this.pg('psql'), ['-At', '-v', 'ON_ERROR_STOP=1', ...(await this.connection()), '-d', database, ...splitStatements(statement)]);
+    const { stdout } = await this.exec(this.pg('psql'), [
+      '-At',
+      '-v',
+      'ON_ERROR_STOP=1',
+      ...(await this.connection()),
+      '-d',
+      database,
+      ...splitStatements(statement),
+    ]);
     return stdout;
   }
 
   async restoreDump(file: string, database: string): Promise<void> {
     const connection = await this.connection();
     await this.exec(this.pg('createdb'), [...connection, database]);
-    await this.exec(this.pg('pg_restore'), ['--exit-on-error', '--no-owner', '--no-privileges', ...connection, '-d', database, file]);
+    await this.exec(this.pg('pg_restore'), [
+      '--exit-on-error',
+      '--no-owner',
+      '--no-privileges',
+      ...connection,
+      '-d',
+      database,
+      file,
+    ]);
   }
 
   async requestGlobalsImport(): Promise<void> {
     const env = await this.readInstallEnv();
     const reference = `service/app:${env.get('SERVICE_VERSION') ?? ''}`;
     const appDir = path.join(this.imageRootOf(reference), 'app');
-    await this.exec(this.options.nodeBinary, [path.join(appDir, 'apps/api/src/admin.js'), 'request-globals-import'], { env: await this.appEnvironment(), cwd: this.options.home });
+    await this.exec(this.options.nodeBinary, [path.join(appDir, 'apps/api/src/admin.js'), 'request-globals-import'], {
+      env: await this.appEnvironment(),
+      cwd: this.options.home,
+    });
   }
 
   async appLogTail(lines: number): Promise<string> {
     const text = await readFile(path.join(this.runDir, 'app.log'), 'utf8').catch(() => '');
-    return text.split('\n').slice(-lines - 1).join('\n');
+    return text
+      .split('\n')
+      .slice(-lines - 1)
+      .join('\n');
   }
 
   // ---- internals ----------------------------------------------------------------------------------
@@ -259,7 +339,9 @@ export class LocalProcessRuntime implements ServiceRuntime {
       PORT: env.get('SERVICE_HTTP_PORT') ?? '3000',
       SERVICE_EDITION: 'self-hosted',
       TRUST_PROXY: '',
-      LICENSE_FILE: license?.startsWith('/license/') ? path.join(home, LICENSE_DIR, license.slice('/license/'.length)) : (license ?? ''),
+      LICENSE_FILE: license?.startsWith('/license/')
+        ? path.join(home, LICENSE_DIR, license.slice('/license/'.length))
+        : (license ?? ''),
     });
     await mkdir(path.join(home, FILES_DIR), { recursive: true });
     await mkdir(path.join(home, APP_DATA_DIR, 'uploads'), { recursive: true });
@@ -269,13 +351,18 @@ export class LocalProcessRuntime implements ServiceRuntime {
   private async initCluster(dataDir: string): Promise<void> {
     const env = await this.readInstallEnv();
     const password = env.get('POSTGRES_PASSWORD');
-    if (!password) throw new OperatorError('POSTGRES_PASSWORD is not set in .env', { hint: 'Set it, then run the command again.' });
+    if (!password)
+      throw new OperatorError('POSTGRES_PASSWORD is not set in .env', { hint: 'Set it, then run the command again.' });
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
     const pwfile = path.join(this.runDir, '.pwfile');
     await writeFile(pwfile, `${password}\n`, { mode: 0o600 });
     try {
       await this.ownByPgUser(dataDir, this.runDir, pwfile);
-      await this.exec(this.pg('initdb'), ['-D', dataDir, '-U', DB_USER, `--pwfile=${pwfile}`, '--auth=scram-sha-256', '--encoding=UTF8', '--locale=C'], { asPgUser: true });
+      await this.exec(
+        this.pg('initdb'),
+        ['-D', dataDir, '-U', DB_USER, `--pwfile=${pwfile}`, '--auth=scram-sha-256', '--encoding=UTF8', '--locale=C'],
+        { asPgUser: true },
+      );
     } finally {
       await rm(pwfile, { force: true });
     }
@@ -326,7 +413,10 @@ export class LocalProcessRuntime implements ServiceRuntime {
   }
 
   private async readIndex(): Promise<Record<string, string>> {
-    return JSON.parse(await readFile(path.join(this.imagesDir, 'index.json'), 'utf8').catch(() => '{}')) as Record<string, string>;
+    return JSON.parse(await readFile(path.join(this.imagesDir, 'index.json'), 'utf8').catch(() => '{}')) as Record<
+      string,
+      string
+    >;
   }
 
   private async readAppRecord(): Promise<AppProcessRecord | null> {
@@ -339,9 +429,17 @@ export class LocalProcessRuntime implements ServiceRuntime {
   }
 
   /** Runs a program; a non-zero exit throws with the last line of its error output. */
-  private async exec(program: string, args: string[], options: { asPgUser?: boolean; stdoutFd?: number; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<{ stdout: string }> {
-    const password = (await this.readInstallEnv().catch(() => new Map<string, string>())).get('POSTGRES_PASSWORD') ?? '';
-    const [file, argv] = options.asPgUser && this.runsAsOtherUser() ? ['runuser', ['-u', this.options.pgUser!, '--', program, ...args]] : [program, args];
+  private async exec(
+    program: string,
+    args: string[],
+    options: { asPgUser?: boolean; stdoutFd?: number; env?: NodeJS.ProcessEnv; cwd?: string } = {},
+  ): Promise<{ stdout: string }> {
+    const password =
+      (await this.readInstallEnv().catch(() => new Map<string, string>())).get('POSTGRES_PASSWORD') ?? '';
+    const [file, argv] =
+      options.asPgUser && this.runsAsOtherUser()
+        ? ['runuser', ['-u', this.options.pgUser!, '--', program, ...args]]
+        : [program, args];
     this.options.log(`run ${file} ${argv.join(' ')}`);
     return new Promise((resolve, reject) => {
       const child = spawn(file, argv, {
@@ -353,11 +451,23 @@ export class LocalProcessRuntime implements ServiceRuntime {
       let stderr = '';
       child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
       child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.on('error', (err) => reject(new OperatorError(`cannot run ${file}: ${err.message}`, { hint: 'Check SERVICE_INSTALLER_PG_BIN and that PostgreSQL is installed.' })));
+      child.on('error', (err) =>
+        reject(
+          new OperatorError(`cannot run ${file}: ${err.message}`, {
+            hint: 'Check SERVICE_INSTALLER_PG_BIN and that PostgreSQL is installed.',
+          }),
+        ),
+      );
       child.on('close', (code) => {
         if (stderr.trim() !== '') this.options.log(`${path.basename(program)}: ${stderr.trim()}`);
         if (code === 0) resolve({ stdout });
-        else reject(new OperatorError(`${path.basename(program)} failed (exit ${code}): ${stderr.trim().split('\n').pop() ?? ''}`, { hint: `See the log file for the full output of ${path.basename(program)}.` }));
+        else
+          reject(
+            new OperatorError(
+              `${path.basename(program)} failed (exit ${code}): ${stderr.trim().split('\n').pop() ?? ''}`,
+              { hint: `See the log file for the full output of ${path.basename(program)}.` },
+            ),
+          );
       });
     });
   }
@@ -384,5 +494,3 @@ function isAlive(pid: number): boolean {
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
-
-

@@ -17,7 +17,10 @@ describe('waitForHealth', () => {
   it('keeps waiting while the old version still answers, and gives up after the timeout naming it', async () => {
     const runtime = new FakeRuntime();
     runtime.runningVersion = '1.2.0';
-    expect(await waitForHealth(runtime, { ...options, clock: fakeClock() })).toEqual({ ok: false, reason: 'not healthy after 30 s: the service answers version 1.2.0, not 1.3.0' });
+    expect(await waitForHealth(runtime, { ...options, clock: fakeClock() })).toEqual({
+      ok: false,
+      reason: 'not healthy after 30 s: the service answers version 1.2.0, not 1.3.0',
+    });
   });
 
   it('fails at once when the app exits', async () => {
@@ -25,7 +28,10 @@ describe('waitForHealth', () => {
     runtime.appExited = true;
     const clock = fakeClock();
     const start = clock.now();
-    expect(await waitForHealth(runtime, { ...options, clock })).toEqual({ ok: false, reason: 'the app exited with code 3' });
+    expect(await waitForHealth(runtime, { ...options, clock })).toEqual({
+      ok: false,
+      reason: 'the app exited with code 3',
+    });
     expect(clock.now()).toBe(start);
   });
 
@@ -39,7 +45,10 @@ describe('waitForHealth', () => {
       if (p === '/api/health' && ++probes === 3) runtime.runningVersion = null;
       return probe(p);
     };
-    expect(await waitForHealth(runtime, { ...options, clock })).toEqual({ ok: false, reason: 'the service answered healthy, then stopped answering within the 5 s grace period' });
+    expect(await waitForHealth(runtime, { ...options, clock })).toEqual({
+      ok: false,
+      reason: 'the service answered healthy, then stopped answering within the 5 s grace period',
+    });
   });
 
   it('reports a degraded service that never recovers', async () => {
@@ -47,6 +56,9 @@ describe('waitForHealth', () => {
     runtime.runningVersion = '1.3.0';
     runtime.healthy = false;
     const outcome = await waitForHealth(runtime, { ...options, clock: fakeClock() });
-    expect(outcome).toEqual({ ok: false, reason: 'not healthy after 30 s: /api/health answers 503: {"status":"degraded"}' });
+    expect(outcome).toEqual({
+      ok: false,
+      reason: 'not healthy after 30 s: /api/health answers 503: {"status":"degraded"}',
+    });
   });
 });

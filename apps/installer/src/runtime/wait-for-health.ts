@@ -5,7 +5,10 @@ export interface Clock {
   sleep(ms: number): Promise<void>;
 }
 
-export const systemClock: Clock = { now: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
 
 export type HealthOutcome = { ok: true; healthyAfterMs: number } | { ok: false; reason: string };
 
@@ -15,7 +18,10 @@ export type HealthOutcome = { ok: true; healthyAfterMs: number } | { ok: false; 
  * fails here, not at the first user request. Gives up after `timeoutMs` without a healthy answer,
  * and at once when the app has exited.
  */
-export async function waitForHealth(runtime: ServiceRuntime, options: { expectedVersion: string; timeoutMs: number; graceMs: number; clock: Clock; intervalMs?: number }): Promise<HealthOutcome> {
+export async function waitForHealth(
+  runtime: ServiceRuntime,
+  options: { expectedVersion: string; timeoutMs: number; graceMs: number; clock: Clock; intervalMs?: number },
+): Promise<HealthOutcome> {
   const { clock } = options;
   const interval = options.intervalMs ?? 1000;
   const start = clock.now();
@@ -23,8 +29,15 @@ export async function waitForHealth(runtime: ServiceRuntime, options: { expected
   let lastProblem = 'no answer yet';
   for (;;) {
     const app = await runtime.appState();
-    if (app.state === 'exited') return { ok: false, reason: `the app exited${app.exitCode !== null ? ` with code ${app.exitCode}` : ''}${healthySince !== null ? ' after it had answered healthy' : ''}` };
-    if (app.state === 'restarting') return { ok: false, reason: 'the app crashed and is being restarted by the engine' };
+    if (app.state === 'exited')
+      return {
+        ok: false,
+        reason:
+          `the app ` +
+          `exited${app.exitCode !== null ? ` with code ${app.exitCode}` : ''}${healthySince !== null ? ' after it had answered healthy' : ''}`,
+      };
+    if (app.state === 'restarting')
+      return { ok: false, reason: 'the app crashed and is being restarted by the engine' };
     const health = await runtime.probe('/api/health');
     if (health?.status === 200) {
       if (healthySince === null) {
@@ -33,11 +46,20 @@ export async function waitForHealth(runtime: ServiceRuntime, options: { expected
         if (reported === options.expectedVersion) healthySince = clock.now();
         else lastProblem = `the service answers version ${reported ?? 'unknown'}, not ${options.expectedVersion}`;
       }
-      if (healthySince !== null && clock.now() - healthySince >= options.graceMs) return { ok: true, healthyAfterMs: healthySince - start };
+      if (healthySince !== null && clock.now() - healthySince >= options.graceMs)
+        return { ok: true, healthyAfterMs: healthySince - start };
     } else if (healthySince !== null) {
-      return { ok: false, reason: `the service answered healthy, then ${health ? `/api/health answered ${health.status}` : 'stopped answering'} within the ${Math.round(options.graceMs / 1000)} s grace period` };
+      return {
+        ok: false,
+        reason:
+          `the service answered healthy, then ` +
+          `${health ? `/api/health answered ${health.status}` : 'stopped answering'} within ` +
+          `the ${Math.round(options.graceMs / 1000)} s grace period`,
+      };
     } else {
-      lastProblem = health ? `/api/health answers ${health.status}: ${health.body.slice(0, 200)}` : 'the service does not answer';
+      lastProblem = health
+        ? `/api/health answers ${health.status}: ${health.body.slice(0, 200)}`
+        : 'the service does not answer';
     }
     if (healthySince === null && clock.now() - start >= options.timeoutMs) {
       return { ok: false, reason: `not healthy after ${Math.round(options.timeoutMs / 1000)} s: ${lastProblem}` };

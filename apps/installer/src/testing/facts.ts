@@ -19,8 +19,15 @@ export function manifestOf(version: string, minUpgradeFrom = '1.0.0'): PackageMa
   };
 }
 
-/** A healthy installation of `installed` with a fresh backup, and a verified package of `offered`: every check passes. */
-export function factsFor(command: Facts['command'], installed: string, offered: string | null, change: (f: Facts) => void = () => {}): Facts {
+/**
+ * A healthy installation of `installed` with a fresh backup, and a verified package of `offered`: every check passes.
+ */
+export function factsFor(
+  command: Facts['command'],
+  installed: string,
+  offered: string | null,
+  change: (f: Facts) => void = () => {},
+): Facts {
   const facts: Facts = {
     command,
     now: NOW,
@@ -31,14 +38,30 @@ export function factsFor(command: Facts['command'], installed: string, offered: 
       env: parseEnvFile(`SERVICE_VERSION=${installed}\nPOSTGRES_PASSWORD=x\n`),
       release: { manifest: manifestOf(installed), signer: { keyId: 'a006e716', vendor: true }, problem: null },
       runningVersion: installed,
-      backups: [{ file: `/opt/service/backups/service-${installed}-20261123T080000Z.tar.gz`, version: installed, createdAt: new Date('2026-11-23T08:00:00Z'), bytes: 1000 }],
+      backups: [
+        {
+          file: `/opt/service/backups/service-${installed}-20261123T080000Z.tar.gz`,
+          version: installed,
+          createdAt: new Date('2026-11-23T08:00:00Z'),
+          bytes: 1000,
+        },
+      ],
     },
     engine: { ok: true, detail: 'Docker 27 with compose 2.29' },
     disks: [{ dir: '/opt/service', freeBytes: 10 * 1024 ** 3, neededBytes: 1024 ** 3, purpose: 'loading the images' }],
     package:
       offered === null
         ? null
-        : { dir: `/tmp/service-${offered}`, verified: { dir: `/tmp/service-${offered}`, manifest: manifestOf(offered), signer: { keyId: 'a006e716', vendor: true }, manifestText: '{}' }, error: null },
+        : {
+            dir: `/tmp/service-${offered}`,
+            verified: {
+              dir: `/tmp/service-${offered}`,
+              manifest: manifestOf(offered),
+              signer: { keyId: 'a006e716', vendor: true },
+              manifestText: '{}',
+            },
+            error: null,
+          },
     backup: null,
   };
   change(facts);

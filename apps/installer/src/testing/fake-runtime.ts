@@ -34,7 +34,11 @@ export class FakeRuntime implements ServiceRuntime {
   async hasImage(image: ManifestImage): Promise<boolean> {
     return this.images.has(image.digest);
   }
-  async loadImage(_archive: string, image: ManifestImage, onBytes: (done: number, total: number) => void): Promise<void> {
+  async loadImage(
+    _archive: string,
+    image: ManifestImage,
+    onBytes: (done: number, total: number) => void,
+  ): Promise<void> {
     this.record(`load ${image.name}:${image.tag}`);
     onBytes(image.bytes, image.bytes);
     this.images.add(image.digest);
@@ -55,7 +59,13 @@ export class FakeRuntime implements ServiceRuntime {
     this.runningVersion = null;
   }
   async containers(): Promise<ContainerState[]> {
-    return [{ service: 'app', state: this.runningVersion ? 'running' : 'exited', health: this.healthy ? 'healthy' : 'unhealthy' }];
+    return [
+      {
+        service: 'app',
+        state: this.runningVersion ? 'running' : 'exited',
+        health: this.healthy ? 'healthy' : 'unhealthy',
+      },
+    ];
   }
   async appState(): Promise<AppState> {
     if (this.appExited) return { state: 'exited', exitCode: 3 };

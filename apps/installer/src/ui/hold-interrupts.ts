@@ -11,7 +11,10 @@ export async function holdInterrupts<T>(reporter: Reporter, what: string, work: 
     reporter.log(`received ${signal} during ${what}; held back`);
     if (told) return;
     told = true;
-    reporter.warn(`${what} is changing the installation; it is not interrupted now (it finishes, or puts the previous state back, by itself).`);
+    reporter.warn(
+      `${what} is changing the installation; it is not interrupted now (it finishes, or ` +
+        `puts the previous state back, by itself).`,
+    );
   };
   process.on('SIGINT', hold);
   process.on('SIGTERM', hold);

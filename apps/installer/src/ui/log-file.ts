@@ -11,7 +11,10 @@ export class LogFile {
   private file: string | null = null;
   private pending: string[] = [];
 
-  constructor(private readonly command: string, private readonly now: () => Date) {}
+  constructor(
+    private readonly command: string,
+    private readonly now: () => Date,
+  ) {}
 
   get path(): string | null {
     return this.file;
@@ -22,7 +25,10 @@ export class LogFile {
     if (this.file) return this.file;
     const dir = path.join(home, 'logs');
     mkdirSync(dir, { recursive: true, mode: 0o750 });
-    const stamp = this.now().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+    const stamp = this.now()
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d+Z$/, 'Z');
     this.file = path.join(dir, `installer-${this.command}-${stamp}.log`);
     appendFileSync(this.file, this.pending.join(''), { mode: 0o640 });
     this.pending = [];

@@ -13,7 +13,11 @@ export interface Prompt {
  * Reads answers line by line from stdin, a terminal or a pipe (`printf 'y\n' | install.sh ...`
  * answers scripted), and gives the default once input has ended.
  */
-export function createPrompt(input: NodeJS.ReadableStream & { isTTY?: boolean }, output: NodeJS.WritableStream, echo: (line: string) => void): Prompt {
+export function createPrompt(
+  input: NodeJS.ReadableStream & { isTTY?: boolean },
+  output: NodeJS.WritableStream,
+  echo: (line: string) => void,
+): Prompt {
   let rl: Interface | null = null;
   const lines: string[] = [];
   const waiting: Array<(line: string | null) => void> = [];

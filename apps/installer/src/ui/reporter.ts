@@ -60,7 +60,13 @@ export function createReporter(output: ReporterOutput, log: LogFile): Reporter {
       log.write(`${title}: 0 of ${format(total, unit)}`);
       if (tty) {
         const bar = new cliProgress.SingleBar(
-          { format: `  ${title} [{bar}] {percentage}% {value}/{total}`, hideCursor: true, clearOnComplete: false, formatValue: (v: number, _o: unknown, type: string) => (type === 'value' || type === 'total' ? format(v, unit) : String(v)) },
+          {
+            format: `  ${title} [{bar}] {percentage}% {value}/{total}`,
+            hideCursor: true,
+            clearOnComplete: false,
+            formatValue: (v: number, _o: unknown, type: string) =>
+              type === 'value' || type === 'total' ? format(v, unit) : String(v),
+          },
           cliProgress.Presets.shades_classic,
         );
         bar.start(Math.max(total, 1), 0);

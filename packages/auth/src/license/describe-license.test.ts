@@ -5,9 +5,24 @@ import { FIXED_NOW, signedLicense } from './testing/license-fixtures.ts';
 describe('describeLicense', () => {
   it.each([
     ['no licence', null, FIXED_NOW, 'No licence installed'],
-    ['fresh evaluation', createEvaluationLicense(FIXED_NOW), FIXED_NOW, 'Evaluation licence, all features, expires 2026-12-21 (30 days left)'],
-    ['evaluation on its last day', createEvaluationLicense(FIXED_NOW), new Date('2026-12-21T00:00:00Z'), 'Evaluation licence, all features, expires 2026-12-21 (1 day left)'],
-    ['expired evaluation', createEvaluationLicense(FIXED_NOW), new Date('2027-01-01T00:00:00Z'), 'Evaluation licence, all features, expired on 2026-12-21'],
+    [
+      'fresh evaluation',
+      createEvaluationLicense(FIXED_NOW),
+      FIXED_NOW,
+      'Evaluation licence, all features, expires 2026-12-21 (30 days left)',
+    ],
+    [
+      'evaluation on its last day',
+      createEvaluationLicense(FIXED_NOW),
+      new Date('2026-12-21T00:00:00Z'),
+      'Evaluation licence, all features, expires 2026-12-21 (1 day left)',
+    ],
+    [
+      'expired evaluation',
+      createEvaluationLicense(FIXED_NOW),
+      new Date('2027-01-01T00:00:00Z'),
+      'Evaluation licence, all features, expired on 2026-12-21',
+    ],
     [
       'signed self-hosted',
       signedLicense(),

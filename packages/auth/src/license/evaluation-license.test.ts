@@ -41,9 +41,11 @@ describe('evaluationLicenseFromRecord', () => {
   });
 
   it('names the damaged field of a stored record', () => {
-    expect(() => evaluationLicenseFromRecord({ id: stored.id, issuedAt: 'yesterday', expiresAt: stored.expiresAt }, FIXED_NOW)).toThrow(
-      `stored evaluation licence ${stored.id} has an invalid "issuedAt" (yesterday)`,
-    );
-    expect(() => evaluationLicenseFromRecord({ id: '1', issuedAt: stored.issuedAt, expiresAt: stored.expiresAt }, FIXED_NOW)).toThrow(/invalid id "1"/);
+    expect(() =>
+      evaluationLicenseFromRecord({ id: stored.id, issuedAt: 'yesterday', expiresAt: stored.expiresAt }, FIXED_NOW),
+    ).toThrow(`stored evaluation licence ${stored.id} has an invalid "issuedAt" (yesterday)`);
+    expect(() =>
+      evaluationLicenseFromRecord({ id: '1', issuedAt: stored.issuedAt, expiresAt: stored.expiresAt }, FIXED_NOW),
+    ).toThrow(/invalid id "1"/);
   });
 });

@@ -6,7 +6,9 @@ describe('assertLicenseCurrent', () => {
   it('passes a current licence and throws for an expired one, naming holder and date', () => {
     expect(() => assertLicenseCurrent(signedLicense(), FIXED_NOW)).not.toThrow();
     const lapsed = signedLicense({ expiresAt: '2026-01-01T00:00:00.000Z' });
-    expect(() => assertLicenseCurrent(lapsed, FIXED_NOW)).toThrow(`licence ${lapsed.id} for Acme Ltd expired on 2026-01-01`);
+    expect(() => assertLicenseCurrent(lapsed, FIXED_NOW)).toThrow(
+      `licence ${lapsed.id} for Acme Ltd expired on 2026-01-01`,
+    );
     try {
       assertLicenseCurrent(lapsed, FIXED_NOW);
     } catch (err) {
@@ -18,6 +20,8 @@ describe('assertLicenseCurrent', () => {
 
   it('says when an evaluation ran out', () => {
     const evaluation = createEvaluationLicense(FIXED_NOW);
-    expect(() => assertLicenseCurrent(evaluation, new Date('2027-01-01T00:00:00Z'))).toThrow('evaluation licence expired on 2026-12-21');
+    expect(() => assertLicenseCurrent(evaluation, new Date('2027-01-01T00:00:00Z'))).toThrow(
+      'evaluation licence expired on 2026-12-21',
+    );
   });
 });

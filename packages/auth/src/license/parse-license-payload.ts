@@ -45,12 +45,22 @@ export function parseLicensePayload(value: unknown): LicensePayload {
     throw invalid(`licence payload field "expiresAt" (${expiresAt}) must be later than "issuedAt" (${issuedAt})`);
   }
 
-  return { id, holder, edition: edition as LicenseEdition, features: [...features] as string[], seats, issuedAt, expiresAt };
+  return {
+    id,
+    holder,
+    edition: edition as LicenseEdition,
+    features: [...features] as string[],
+    seats,
+    issuedAt,
+    expiresAt,
+  };
 }
 
 function parseTimestamp(value: unknown, field: string): string {
   if (typeof value !== 'string' || !ISO_TIMESTAMP.test(value) || !Number.isFinite(Date.parse(value))) {
-    throw invalid(`licence payload field "${field}" must be an ISO 8601 timestamp with a time zone, such as 2027-12-31T23:59:59Z`);
+    throw invalid(
+      `licence payload field "${field}" must be an ISO 8601 timestamp with a time zone, such as 2027-12-31T23:59:59Z`,
+    );
   }
   return value;
 }

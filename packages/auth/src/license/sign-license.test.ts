@@ -1,6 +1,13 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { LicenseError, generateLicenseKeyPair, parsePublicKey, parseSigningKey, signLicense, verifyLicense } from './index.ts';
+import {
+  LicenseError,
+  generateLicenseKeyPair,
+  parsePublicKey,
+  parseSigningKey,
+  signLicense,
+  verifyLicense,
+} from './index.ts';
 import { FIXED_NOW, licensePayload, testSigningKey } from './testing/license-fixtures.ts';
 
 describe('signLicense', () => {
@@ -20,7 +27,9 @@ describe('signLicense', () => {
 
   it('refuses a key that is not an Ed25519 private key', () => {
     const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 });
-    expect(() => signLicense(licensePayload(), rsa.privateKey)).toThrow(/must be an Ed25519 private key, got a rsa private key/);
+    expect(() => signLicense(licensePayload(), rsa.privateKey)).toThrow(
+      /must be an Ed25519 private key, got a rsa private key/,
+    );
     expect(() => signLicense(licensePayload(), testSigningKey().trusted.publicKey)).toThrow(/got a ed25519 public key/);
   });
 });
@@ -40,7 +49,9 @@ describe('generateLicenseKeyPair', () => {
 describe('parseSigningKey', () => {
   it('names the source when the PEM is not a usable key', () => {
     expect(() => parseSigningKey('nope', '/keys/x.pem')).toThrow('/keys/x.pem is not a PEM private key');
-    const rsaPem = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+    const rsaPem = generateKeyPairSync('rsa', { modulusLength: 1024 })
+      .privateKey.export({ format: 'pem', type: 'pkcs8' })
+      .toString();
     expect(() => parseSigningKey(rsaPem, '/keys/rsa.pem')).toThrow('/keys/rsa.pem is a rsa key, not Ed25519');
     try {
       parseSigningKey('nope');

@@ -11,9 +11,14 @@ import { keyIdOf } from './trusted-key.ts';
  */
 export function signLicense(payload: LicensePayload, privateKey: KeyObject): string {
   if (privateKey.type !== 'private' || privateKey.asymmetricKeyType !== 'ed25519') {
-    throw new LicenseError('invalid_key', `licence signing key must be an Ed25519 private key, got a ${privateKey.asymmetricKeyType ?? 'unknown'} ${privateKey.type} key`, {
-      hint: 'Use the license-signing.key.pem written by `npm run license -- keygen`.',
-    });
+    throw new LicenseError(
+      'invalid_key',
+      `licence signing key must be an Ed25519 private key, got a ` +
+        `${privateKey.asymmetricKeyType ?? 'unknown'} ${privateKey.type} key`,
+      {
+        hint: 'Use the license-signing.key.pem written by `npm run license -- keygen`.',
+      },
+    );
   }
   const bytes = Buffer.from(JSON.stringify(parseLicensePayload(payload)), 'utf8');
   const envelope = {

@@ -1,10 +1,19 @@
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { LicenseError, VENDOR_PUBLIC_KEY_BASE64, VENDOR_PUBLIC_KEYS, buildTrustedKeys, parsePublicKey } from './index.ts';
+import {
+  LicenseError,
+  VENDOR_PUBLIC_KEY_BASE64,
+  VENDOR_PUBLIC_KEYS,
+  buildTrustedKeys,
+  parsePublicKey,
+} from './index.ts';
 
 describe('parsePublicKey', () => {
   it('derives the key id from the first 8 hex characters of the SHA-256 of the SPKI DER', () => {
-    const expected = createHash('sha256').update(Buffer.from(VENDOR_PUBLIC_KEY_BASE64, 'base64')).digest('hex').slice(0, 8);
+    const expected = createHash('sha256')
+      .update(Buffer.from(VENDOR_PUBLIC_KEY_BASE64, 'base64'))
+      .digest('hex')
+      .slice(0, 8);
     expect(parsePublicKey(VENDOR_PUBLIC_KEY_BASE64).keyId).toBe(expected);
     expect(parsePublicKey(`  ${VENDOR_PUBLIC_KEY_BASE64}\n`).keyId).toBe(expected);
   });
@@ -24,7 +33,9 @@ describe('parsePublicKey', () => {
   });
 
   it('rejects a key that is not Ed25519', () => {
-    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ format: 'der', type: 'spki' }).toString('base64');
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 })
+      .publicKey.export({ format: 'der', type: 'spki' })
+      .toString('base64');
     expect(() => parsePublicKey(rsa)).toThrow(/is a rsa key, not Ed25519/);
   });
 });

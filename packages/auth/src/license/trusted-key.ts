@@ -31,9 +31,13 @@ export function parsePublicKey(base64SpkiDer: string): TrustedKey {
     });
   }
   if (publicKey.asymmetricKeyType !== 'ed25519') {
-    throw new LicenseError('invalid_key', `licence public key "${shown}" is a ${publicKey.asymmetricKeyType ?? 'unknown'} key, not Ed25519`, {
-      hint: 'Licences are signed with Ed25519 keys made by `npm run license -- keygen`.',
-    });
+    throw new LicenseError(
+      'invalid_key',
+      `licence public key "${shown}" is a ${publicKey.asymmetricKeyType ?? 'unknown'} key, not Ed25519`,
+      {
+        hint: 'Licences are signed with Ed25519 keys made by `npm run license -- keygen`.',
+      },
+    );
   }
   return { keyId: keyIdOf(publicKey), publicKey };
 }

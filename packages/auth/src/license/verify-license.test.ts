@@ -69,30 +69,43 @@ describe('verifyLicense', () => {
     const e = envelope(signLicense(licensePayload(), signer.privateKey));
     const sig = Buffer.from(e.signature, 'base64url');
     sig[10] ^= 0x01;
-    expect(reasonOf(() => verifyLicense(JSON.stringify({ ...e, signature: sig.toString('base64url') }), options))).toBe('signature_mismatch');
-    expect(reasonOf(() => verifyLicense(JSON.stringify({ ...e, signature: 'AAAA' }), options))).toBe('signature_mismatch');
+    expect(reasonOf(() => verifyLicense(JSON.stringify({ ...e, signature: sig.toString('base64url') }), options))).toBe(
+      'signature_mismatch',
+    );
+    expect(reasonOf(() => verifyLicense(JSON.stringify({ ...e, signature: 'AAAA' }), options))).toBe(
+      'signature_mismatch',
+    );
   });
 
   it('rejects a licence signed by a key that is not trusted, naming both key ids', () => {
     const text = signLicense(licensePayload(), other.privateKey);
     expect(() => verifyLicense(text, options)).toThrow(
-      `licence signature does not match any trusted key (the licence names key ${other.trusted.keyId}; trusted keys: ${signer.trusted.keyId})`,
+      `licence signature does not match any trusted key (the licence names key ` +
+        `${other.trusted.keyId}; trusted keys: ${signer.trusted.keyId})`,
     );
-    expect(reasonOf(() => verifyLicense(text, { trustedKeys: VENDOR_PUBLIC_KEYS, now: FIXED_NOW }))).toBe('signature_mismatch');
+    expect(reasonOf(() => verifyLicense(text, { trustedKeys: VENDOR_PUBLIC_KEYS, now: FIXED_NOW }))).toBe(
+      'signature_mismatch',
+    );
     expect(reasonOf(() => verifyLicense(text, { trustedKeys: [], now: FIXED_NOW }))).toBe('signature_mismatch');
   });
 
   it('ignores a keyId that lies: the signature decides and the real signer is reported', () => {
     const e = envelope(signLicense(licensePayload(), signer.privateKey));
     const text = JSON.stringify({ ...e, keyId: other.trusted.keyId });
-    expect(verifyLicense(text, { trustedKeys: [other.trusted, signer.trusted], now: FIXED_NOW }).keyId).toBe(signer.trusted.keyId);
-    expect(reasonOf(() => verifyLicense(text, { trustedKeys: [other.trusted], now: FIXED_NOW }))).toBe('signature_mismatch');
+    expect(verifyLicense(text, { trustedKeys: [other.trusted, signer.trusted], now: FIXED_NOW }).keyId).toBe(
+      signer.trusted.keyId,
+    );
+    expect(reasonOf(() => verifyLicense(text, { trustedKeys: [other.trusted], now: FIXED_NOW }))).toBe(
+      'signature_mismatch',
+    );
   });
 
   it('accepts a licence signed by an extra key given as base64 SPKI DER', () => {
     const text = signLicense(licensePayload(), signer.privateKey);
     const base64 = signer.trusted.publicKey.export({ format: 'der', type: 'spki' }).toString('base64');
-    expect(reasonOf(() => verifyLicense(text, { trustedKeys: buildTrustedKeys(), now: FIXED_NOW }))).toBe('signature_mismatch');
+    expect(reasonOf(() => verifyLicense(text, { trustedKeys: buildTrustedKeys(), now: FIXED_NOW }))).toBe(
+      'signature_mismatch',
+    );
     const license = verifyLicense(text, { trustedKeys: buildTrustedKeys([base64]), now: FIXED_NOW });
     expect(license.keyId).toBe(signer.trusted.keyId);
   });
@@ -100,7 +113,9 @@ describe('verifyLicense', () => {
   it('rejects an unknown format, naming it', () => {
     const e = envelope(signLicense(licensePayload(), signer.privateKey));
     const text = JSON.stringify({ ...e, format: 'service-license-v2' });
-    expect(() => verifyLicense(text, options)).toThrow('licence format "service-license-v2" is not supported; this release reads service-license-v1');
+    expect(() => verifyLicense(text, options)).toThrow(
+      'licence format "service-license-v2" is not supported; this release reads service-license-v1',
+    );
     expect(reasonOf(() => verifyLicense(text, options))).toBe('unsupported_format');
   });
 
@@ -139,11 +154,16 @@ describe('verifyLicense', () => {
       signature: sign(null, bytes, signer.privateKey).toString('base64url'),
       keyId: signer.trusted.keyId,
     });
-    expect(() => verifyLicense(text, options)).toThrow('licence payload field "seats" must be a whole number of at least 1');
+    expect(() => verifyLicense(text, options)).toThrow(
+      'licence payload field "seats" must be a whole number of at least 1',
+    );
   });
 
   it('returns an expired licence with expired: true instead of throwing', () => {
-    const text = signLicense(licensePayload({ expiresAt: '2026-01-01T00:00:00.000Z', issuedAt: '2025-01-01T00:00:00.000Z' }), signer.privateKey);
+    const text = signLicense(
+      licensePayload({ expiresAt: '2026-01-01T00:00:00.000Z', issuedAt: '2025-01-01T00:00:00.000Z' }),
+      signer.privateKey,
+    );
     const license = verifyLicense(text, options);
     expect(license.expired).toBe(true);
     expect(verifyLicense(text, { ...options, now: new Date('2025-12-31T23:59:59.999Z') }).expired).toBe(false);
@@ -151,7 +171,10 @@ describe('verifyLicense', () => {
   });
 
   it('keeps unknown features (from a newer release) but drops unknown payload fields', () => {
-    const bytes = Buffer.from(JSON.stringify({ ...licensePayload({ features: ['api', 'future-thing'] }), note: 'x' }), 'utf8');
+    const bytes = Buffer.from(
+      JSON.stringify({ ...licensePayload({ features: ['api', 'future-thing'] }), note: 'x' }),
+      'utf8',
+    );
     const text = JSON.stringify({
       format: 'service-license-v1',
       payload: bytes.toString('base64url'),

@@ -36,10 +36,17 @@ export function verifyLicense(text: string, options: VerifyLicenseOptions): Sign
   try {
     envelope = JSON.parse(trimmed);
   } catch (cause) {
-    throw new LicenseError('invalid_json', `licence file is not valid JSON (${(cause as Error).message})`, { hint: PASTE_HINT, cause });
+    throw new LicenseError('invalid_json', `licence file is not valid JSON (${(cause as Error).message})`, {
+      hint: PASTE_HINT,
+      cause,
+    });
   }
   if (typeof envelope !== 'object' || envelope === null || Array.isArray(envelope)) {
-    throw new LicenseError('malformed', 'licence file must be a JSON object with "format", "payload", "signature" and "keyId"', { hint: PASTE_HINT });
+    throw new LicenseError(
+      'malformed',
+      'licence file must be a JSON object with "format", "payload", "signature" and "keyId"',
+      { hint: PASTE_HINT },
+    );
   }
   const fields = envelope as Record<string, unknown>;
 
@@ -47,9 +54,13 @@ export function verifyLicense(text: string, options: VerifyLicenseOptions): Sign
     throw new LicenseError('malformed', 'licence file has no "format" field', { hint: PASTE_HINT });
   }
   if (fields.format !== LICENSE_FORMAT) {
-    throw new LicenseError('unsupported_format', `licence format "${fields.format}" is not supported; this release reads ${LICENSE_FORMAT}`, {
-      hint: `Upgrade the service, or ask the vendor for a ${LICENSE_FORMAT} licence.`,
-    });
+    throw new LicenseError(
+      'unsupported_format',
+      `licence format "${fields.format}" is not supported; this release reads ${LICENSE_FORMAT}`,
+      {
+        hint: `Upgrade the service, or ask the vendor for a ${LICENSE_FORMAT} licence.`,
+      },
+    );
   }
   const payloadBytes = decodeField(fields, 'payload');
   const signature = decodeField(fields, 'signature');
@@ -67,14 +78,21 @@ function decodeField(fields: Record<string, unknown>, name: 'payload' | 'signatu
   const value = fields[name];
   // Why check the alphabet: Buffer.from(…, 'base64url') silently skips characters it does not know.
   if (typeof value !== 'string' || !BASE64URL.test(value)) {
-    throw new LicenseError('malformed', `licence file field "${name}" must be a base64url string`, { hint: PASTE_HINT });
+    throw new LicenseError('malformed', `licence file field "${name}" must be a base64url string`, {
+      hint: PASTE_HINT,
+    });
   }
   return Buffer.from(value, 'base64url');
 }
 
 // Why try every trusted key and not just the one named by keyId: keyId is not signed, so it is
 // only a hint for ordering and for the error message; the signature alone decides.
-function findSigner(payload: Buffer, signature: Buffer, claimedKeyId: string, trustedKeys: readonly TrustedKey[]): TrustedKey {
+function findSigner(
+  payload: Buffer,
+  signature: Buffer,
+  claimedKeyId: string,
+  trustedKeys: readonly TrustedKey[],
+): TrustedKey {
   const ordered = [...trustedKeys].sort((a, b) => Number(b.keyId === claimedKeyId) - Number(a.keyId === claimedKeyId));
   if (signature.length === ED25519_SIGNATURE_BYTES) {
     for (const key of ordered) {
@@ -83,17 +101,25 @@ function findSigner(payload: Buffer, signature: Buffer, claimedKeyId: string, tr
   }
   const trustedIds = trustedKeys.map((k) => k.keyId).join(', ') || 'none';
   const knownKey = trustedKeys.some((k) => k.keyId === claimedKeyId);
-  throw new LicenseError('signature_mismatch', `licence signature does not match any trusted key (the licence names key ${claimedKeyId}; trusted keys: ${trustedIds})`, {
-    hint: knownKey
-      ? 'The licence was changed after signing. ' + PASTE_HINT
-      : 'Ask the vendor for a licence signed with a trusted key, or add its public key to LICENSE_TRUSTED_KEYS.',
-  });
+  throw new LicenseError(
+    'signature_mismatch',
+    `licence signature does not match any trusted key (the licence names key ` +
+      `${claimedKeyId}; trusted keys: ${trustedIds})`,
+    {
+      hint: knownKey
+        ? 'The licence was changed after signing. ' + PASTE_HINT
+        : 'Ask the vendor for a licence signed with a trusted key, or add its public key to LICENSE_TRUSTED_KEYS.',
+    },
+  );
 }
 
 function decodePayloadJson(bytes: Buffer): unknown {
   try {
     return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
   } catch (cause) {
-    throw new LicenseError('invalid_payload', 'licence payload is not UTF-8 JSON', { hint: 'Ask the vendor to issue the licence again.', cause });
+    throw new LicenseError('invalid_payload', 'licence payload is not UTF-8 JSON', {
+      hint: 'Ask the vendor to issue the licence again.',
+      cause,
+    });
   }
 }

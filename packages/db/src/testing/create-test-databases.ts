@@ -23,7 +23,9 @@ const SUFFIX = { controlPlane: 'control_plane', shared: 'shared', tenant: 'tenan
 export async function createTestDatabases(): Promise<TestDatabases> {
   const serverUrl = inject('testDatabaseServerUrl');
   const prefix = `t_${randomBytes(5).toString('hex')}`;
-  const urls = Object.fromEntries(DATABASE_NAMES.map((n) => [n, `${serverUrl}/${prefix}_${SUFFIX[n]}`])) as DatabaseUrls;
+  const urls = Object.fromEntries(
+    DATABASE_NAMES.map((n) => [n, `${serverUrl}/${prefix}_${SUFFIX[n]}`]),
+  ) as DatabaseUrls;
   for (const n of DATABASE_NAMES) await ensureDatabase(urls[n]);
   return {
     urls,

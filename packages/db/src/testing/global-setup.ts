@@ -8,7 +8,6 @@ import { startEmbeddedServer, type EmbeddedServer } from '../embedded-server.ts'
 import { silentLogger } from '../logger.ts';
 import './create-test-databases.ts';
 
-
 let server: EmbeddedServer | null = null;
 let dir: string | null = null;
 
@@ -21,7 +20,12 @@ export async function setup(project: TestProject): Promise<void> {
     return;
   }
   dir = mkdtempSync(path.join(tmpdir(), 'service-test-pg-'));
-  server = await startEmbeddedServer({ dataDir: dir, logger: silentLogger, lock: false, settings: { max_connections: '500', fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' } });
+  server = await startEmbeddedServer({
+    dataDir: dir,
+    logger: silentLogger,
+    lock: false,
+    settings: { max_connections: '500', fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' },
+  });
   project.provide('testDatabaseServerUrl', server.baseUrl);
 }
 

@@ -1,4 +1,16 @@
-import { BorderStyle, ImageRun, Paragraph, ShadingType, Table, TableCell, TableLayoutType, TableRow, TextRun, WidthType, type FileChild } from 'docx';
+import {
+  BorderStyle,
+  ImageRun,
+  Paragraph,
+  ShadingType,
+  Table,
+  TableCell,
+  TableLayoutType,
+  TableRow,
+  TextRun,
+  WidthType,
+  type FileChild,
+} from 'docx';
 import type { ReportDocument } from '@service/report-model';
 import { fitImage, readEvidenceImage, isEvidenceImage } from '../evidence-images.ts';
 import { formatDay, formatTestingPeriod, reportStatusLabel } from '../report-labels.ts';
@@ -11,11 +23,28 @@ const NONE = { style: BorderStyle.NONE, size: 0, color: 'FFFFFF' };
 const NO_BORDERS = { top: NONE, bottom: NONE, left: NONE, right: NONE, insideHorizontal: NONE, insideVertical: NONE };
 
 /** The first page: logo, the style's cover title, the report's title and subtitle, and who, what and when. */
-export function coverPage(doc: ReportDocument, ctx: { style: LayoutContext['style']; geometry: LayoutContext['geometry'] }, logo: Uint8Array | null | undefined, now: Date): FileChild[] {
+export function coverPage(
+  doc: ReportDocument,
+  ctx: { style: LayoutContext['style']; geometry: LayoutContext['geometry'] },
+  logo: Uint8Array | null | undefined,
+  now: Date,
+): FileChild[] {
   const out: FileChild[] = [];
   const image = ctx.style.coverPage.showLogo && logo ? readEvidenceImage(logo) : null;
   if (image && isEvidenceImage(image)) {
-    out.push(new Paragraph({ spacing: { after: 600 }, children: [new ImageRun({ type: image.type, data: image.bytes, transformation: fitImage(image, 220, 90), altText: { name: 'Logo', title: 'Logo', description: 'Logo' } })] }));
+    out.push(
+      new Paragraph({
+        spacing: { after: 600 },
+        children: [
+          new ImageRun({
+            type: image.type,
+            data: image.bytes,
+            transformation: fitImage(image, 220, 90),
+            altText: { name: 'Logo', title: 'Logo', description: 'Logo' },
+          }),
+        ],
+      }),
+    );
   } else {
     out.push(new Paragraph({ spacing: { after: 1400 } }));
   }
@@ -23,8 +52,15 @@ export function coverPage(doc: ReportDocument, ctx: { style: LayoutContext['styl
   const subtitle = ctx.style.coverPage.subtitle;
   const band = [
     new Paragraph({ style: STYLE.coverKicker, text: ctx.style.coverPage.title ?? 'Security assessment report' }),
-    new Paragraph({ style: STYLE.coverTitle, bidirectional: isRightToLeft(doc.title) || undefined, children: [new TextRun(doc.title)] }),
-    new Paragraph({ style: STYLE.coverSubtitle, children: [new TextRun(subtitle ?? `${doc.client.name} · ${doc.project.name}`)] }),
+    new Paragraph({
+      style: STYLE.coverTitle,
+      bidirectional: isRightToLeft(doc.title) || undefined,
+      children: [new TextRun(doc.title)],
+    }),
+    new Paragraph({
+      style: STYLE.coverSubtitle,
+      children: [new TextRun(subtitle ?? `${doc.client.name} · ${doc.project.name}`)],
+    }),
   ];
   // Why a one-cell table: it is the one way to give a coloured block padding on every side that
   // Word and LibreOffice both draw the same.
@@ -34,7 +70,18 @@ export function coverPage(doc: ReportDocument, ctx: { style: LayoutContext['styl
       columnWidths: [ctx.geometry.textWidth],
       layout: TableLayoutType.FIXED,
       borders: NO_BORDERS,
-      rows: [new TableRow({ children: [new TableCell({ width: { size: ctx.geometry.textWidth, type: WidthType.DXA }, shading: { type: ShadingType.CLEAR, fill: docxColour(ctx.style.colors.primary), color: 'auto' }, margins: { top: 567, bottom: 567, left: 454, right: 454 }, children: band })] })],
+      rows: [
+        new TableRow({
+          children: [
+            new TableCell({
+              width: { size: ctx.geometry.textWidth, type: WidthType.DXA },
+              shading: { type: ShadingType.CLEAR, fill: docxColour(ctx.style.colors.primary), color: 'auto' },
+              margins: { top: 567, bottom: 567, left: 454, right: 454 },
+              children: band,
+            }),
+          ],
+        }),
+      ],
     }),
   );
   out.push(new Paragraph({ spacing: { before: 0, after: 480 } }));
@@ -58,8 +105,25 @@ export function coverPage(doc: ReportDocument, ctx: { style: LayoutContext['styl
         ([label, value]) =>
           new TableRow({
             children: [
-              new TableCell({ width: { size: labelWidth, type: WidthType.DXA }, children: [new Paragraph({ style: STYLE.coverMeta, children: [new TextRun({ text: label, bold: true, color: docxColour(ctx.style.colors.primary) })] })] }),
-              new TableCell({ width: { size: valueWidth, type: WidthType.DXA }, children: [new Paragraph({ style: STYLE.coverMeta, bidirectional: isRightToLeft(value) || undefined, children: [new TextRun(value)] })] }),
+              new TableCell({
+                width: { size: labelWidth, type: WidthType.DXA },
+                children: [
+                  new Paragraph({
+                    style: STYLE.coverMeta,
+                    children: [new TextRun({ text: label, bold: true, color: docxColour(ctx.style.colors.primary) })],
+                  }),
+                ],
+              }),
+              new TableCell({
+                width: { size: valueWidth, type: WidthType.DXA },
+                children: [
+                  new Paragraph({
+                    style: STYLE.coverMeta,
+                    bidirectional: isRightToLeft(value) || undefined,
+                    children: [new TextRun(value)],
+                  }),
+                ],
+              }),
             ],
           }),
       ),

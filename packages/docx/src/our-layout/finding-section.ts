@@ -27,14 +27,26 @@ export interface FindingMarkdown {
 const heading3 = (text: string) => paragraph({ style: 'Heading3' }, run(text));
 
 /** One finding: a header bar in its severity colour, its facts, assets, text sections, references and evidence. */
-export function findingSection(f: ReportDocumentFinding, number: number, md: FindingMarkdown, ctx: LayoutContext): string {
+export function findingSection(
+  f: ReportDocumentFinding,
+  number: number,
+  md: FindingMarkdown,
+  ctx: LayoutContext,
+): string {
   const out: string[] = [];
   const fill = docxColour(ctx.style.severityColors[f.severity]);
   const ink = textColourOn(fill);
   const pad = { color: fill, size: 6, space: 3 };
   out.push(
     paragraph(
-      { style: 'Heading2', borders: { top: pad, left: { ...pad, space: 4 }, bottom: pad, right: { ...pad, space: 4 } }, shading: fill, bidi: isRightToLeft(f.title), spacing: { before: 480, after: 80 }, indent: { left: 100, right: 100 } },
+      {
+        style: 'Heading2',
+        borders: { top: pad, left: { ...pad, space: 4 }, bottom: pad, right: { ...pad, space: 4 } },
+        shading: fill,
+        bidi: isRightToLeft(f.title),
+        spacing: { before: 480, after: 80 },
+        indent: { left: 100, right: 100 },
+      },
       bookmark(ctx.parts.bookmarkId(), findingBookmark(number), run(`${number}. ${f.title}`, { color: ink })),
     ),
   );
@@ -57,7 +69,12 @@ export function findingSection(f: ReportDocumentFinding, number: number, md: Fin
     const numId = ctx.parts.list(false, 1);
     for (const r of f.references) {
       const text = run(r, isHyperlinkTarget(r) ? { style: STYLE.hyperlink } : '');
-      out.push(paragraph({ style: 'ListParagraph', numbering: { numId, level: 0 } }, isHyperlinkTarget(r) ? hyperlink(ctx.parts.hyperlink(r), text) : text));
+      out.push(
+        paragraph(
+          { style: 'ListParagraph', numbering: { numId, level: 0 } },
+          isHyperlinkTarget(r) ? hyperlink(ctx.parts.hyperlink(r), text) : text,
+        ),
+      );
     }
   }
   const evidence = f.evidence.filter((e) => !shown.has(e.sha256));
@@ -73,13 +90,28 @@ function factsTable(f: ReportDocumentFinding, ctx: LayoutContext): string {
   const fill = docxColour(ctx.style.severityColors[f.severity]);
   const label = (t: string) => ({ runs: run(t), style: STYLE.fieldLabel });
   const rows: Array<Array<string | { runs: string; fill?: string; style?: string | null }>> = [
-    [label('Severity'), { runs: run(SEVERITY_LABELS[f.severity], { bold: true, color: textColourOn(fill) }), fill }, label('Status'), run(findingStatusLabel(f.status))],
+    [
+      label('Severity'),
+      { runs: run(SEVERITY_LABELS[f.severity], { bold: true, color: textColourOn(fill) }), fill },
+      label('Status'),
+      run(findingStatusLabel(f.status)),
+    ],
   ];
   for (const c of cvssRatings(f.cvss)) {
-    rows.push([label(`CVSS ${c.version}`), run(c.score === null ? '—' : formatScore(c.score)), label('Vector'), c.vector ? run(c.vector, { style: STYLE.inlineCode }) : run('no vector', { italic: true })]);
+    rows.push([
+      label(`CVSS ${c.version}`),
+      run(c.score === null ? '—' : formatScore(c.score)),
+      label('Vector'),
+      c.vector ? run(c.vector, { style: STYLE.inlineCode }) : run('no vector', { italic: true }),
+    ]);
   }
   if (f.cves.length > 0 || f.cwes.length > 0) {
-    rows.push([label('CVE'), run(f.cves.join(', ') || '—'), label('CWE'), run(f.cwes.map((c) => `CWE-${c}`).join(', ') || '—')]);
+    rows.push([
+      label('CVE'),
+      run(f.cves.join(', ') || '—'),
+      label('CWE'),
+      run(f.cwes.map((c) => `CWE-${c}`).join(', ') || '—'),
+    ]);
   }
   return styledTable({ rows, widths: columnWidths([16, 22, 14, 48], ctx.textWidth), striped: false }, ctx);
 }
@@ -87,8 +119,21 @@ function factsTable(f: ReportDocumentFinding, ctx: LayoutContext): string {
 function assetsTable(assets: readonly AffectedAsset[], ctx: LayoutContext): string {
   const spacer = paragraph({ spacing: { before: 0, after: 0 } }, '');
   if (assets.length <= FULL_ASSET_TABLE_LIMIT) {
-    const rows = assets.map((a) => [run(assetLocation(a)), run(a.service ?? ''), run([a.url, a.parameter ? `parameter: ${a.parameter}` : ''].filter(Boolean).join('\n'))]);
-    return styledTable({ header: [run('Host'), run('Service'), run('URL / parameter')], rows, widths: columnWidths([34, 14, 52], ctx.textWidth) }, ctx) + spacer;
+    const rows = assets.map((a) => [
+      run(assetLocation(a)),
+      run(a.service ?? ''),
+      run([a.url, a.parameter ? `parameter: ${a.parameter}` : ''].filter(Boolean).join('\n')),
+    ]);
+    return (
+      styledTable(
+        {
+          header: [run('Host'), run('Service'), run('URL / parameter')],
+          rows,
+          widths: columnWidths([34, 14, 52], ctx.textWidth),
+        },
+        ctx,
+      ) + spacer
+    );
   }
   // Why: thousands of assets as one row each would fill hundreds of pages; three to a row in small
   // type keeps every one of them listed in a third of the space.
@@ -102,8 +147,18 @@ function assetsTable(assets: readonly AffectedAsset[], ctx: LayoutContext): stri
     }
     rows.push(row);
   }
-  const intro = paragraph(null, run(`${assets.length.toLocaleString('en')} assets, listed three to a row as host:port/protocol and URL.`));
-  return intro + styledTable({ header: [run('Asset'), run('Asset'), run('Asset')], rows, widths: columnWidths([1, 1, 1], ctx.textWidth) }, ctx) + spacer;
+  const intro = paragraph(
+    null,
+    run(`${assets.length.toLocaleString('en')} assets, listed three to a row as host:port/protocol and URL.`),
+  );
+  return (
+    intro +
+    styledTable(
+      { header: [run('Asset'), run('Asset'), run('Asset')], rows, widths: columnWidths([1, 1, 1], ctx.textWidth) },
+      ctx,
+    ) +
+    spacer
+  );
 }
 
 function compactAsset(a: AffectedAsset): string {
@@ -121,8 +176,20 @@ function assetEvidence(assets: readonly AffectedAsset[], ctx: LayoutContext): st
     out.push(paragraph({ style: 'Heading4' }, run([assetLocation(a), a.url].filter(Boolean).join(' ') || 'Asset')));
     const text = a.evidence!;
     writeCode(text.length > ASSET_EVIDENCE_CHARS ? text.slice(0, ASSET_EVIDENCE_CHARS) : text, ctx, out, 0);
-    if (text.length > ASSET_EVIDENCE_CHARS) out.push(note(`[${(text.length - ASSET_EVIDENCE_CHARS).toLocaleString('en')} more characters of this evidence are in the Markdown and CSV exports]`));
+    if (text.length > ASSET_EVIDENCE_CHARS)
+      out.push(
+        note(
+          `[${(text.length - ASSET_EVIDENCE_CHARS).toLocaleString('en')} more characters of ` +
+            `this evidence are in the Markdown and CSV exports]`,
+        ),
+      );
   }
-  if (withEvidence.length > ASSET_EVIDENCE_LIMIT) out.push(note(`[Evidence of ${(withEvidence.length - ASSET_EVIDENCE_LIMIT).toLocaleString('en')} more assets is in the Markdown and CSV exports]`));
+  if (withEvidence.length > ASSET_EVIDENCE_LIMIT)
+    out.push(
+      note(
+        `[Evidence of ${(withEvidence.length - ASSET_EVIDENCE_LIMIT).toLocaleString('en')} ` +
+          `more assets is in the Markdown and CSV exports]`,
+      ),
+    );
   return out.join('');
 }

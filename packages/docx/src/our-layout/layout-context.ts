@@ -27,5 +27,10 @@ export const LAYOUT_WORD_STYLES: WordStyles = {
 };
 
 export function tableLookOf(style: ResolvedReportStyle): WordmlContext['tableLook'] {
-  return { headerFill: docxColour(style.colors.tableHeader), headerText: textColourOn(style.colors.tableHeader), stripe: tint(style.colors.secondary, 0.9), grid: 'D0D7DE' };
+  return {
+    headerFill: docxColour(style.colors.tableHeader),
+    headerText: textColourOn(style.colors.tableHeader),
+    stripe: tint(style.colors.secondary, 0.9),
+    grid: 'D0D7DE',
+  };
 }

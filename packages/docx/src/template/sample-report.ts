@@ -11,7 +11,12 @@ export const SAMPLE_REPORT: ReportDocument = {
   style: null,
   template: null,
   tabs: [
-    { title: 'Scope', content: '# In scope\n\n| Host | Port |\n|---|---|\n| app.example.com | 443 |\n\n> Quoted note.\n\n```\ncode line\n```', evidence: [{ sha256: 'a'.repeat(64), fileName: 'scope.png', caption: 'Scope diagram' }] },
+    {
+      title: 'Scope',
+      content:
+        '# In scope\n\n| Host | Port |\n|---|---|\n| app.example.com | 443 |\n\n> Quoted note.\n\n```\ncode line\n```',
+      evidence: [{ sha256: 'a'.repeat(64), fileName: 'scope.png', caption: 'Scope diagram' }],
+    },
   ],
   links: [{ title: 'Ticket', url: 'https://tickets.example.com/1' }],
   findings: [
@@ -26,7 +31,16 @@ export const SAMPLE_REPORT: ReportDocument = {
       impact: '',
       remediation: '## Short term\n\nUse prepared statements. See [OWASP](https://owasp.org).',
       references: ['https://owasp.org/www-community/attacks/SQL_Injection'],
-      affectedAssets: [{ host: 'app.example.com', port: 443, protocol: 'tcp', service: 'https', url: 'https://app.example.com/search', parameter: 'q' }],
+      affectedAssets: [
+        {
+          host: 'app.example.com',
+          port: 443,
+          protocol: 'tcp',
+          service: 'https',
+          url: 'https://app.example.com/search',
+          parameter: 'q',
+        },
+      ],
       source: { kind: 'manual' },
       evidence: [{ sha256: 'b'.repeat(64), fileName: 'proof.png', caption: 'Proof' }],
     },

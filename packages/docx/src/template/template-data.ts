@@ -1,6 +1,19 @@
 import type { ReportDocument, ResolvedReportStyle } from '@service/report-model';
 import { inlineText, parseMarkdownBlocks, type Block } from '../markdown-blocks.ts';
-import { assetLocation, countSeverities, cvssRatings, findingStatusLabel, formatDay, formatDate, formatScore, formatTestingPeriod, primaryCvss, reportStatusLabel, SEVERITIES_DESCENDING, SEVERITY_LABELS } from '../report-labels.ts';
+import {
+  assetLocation,
+  countSeverities,
+  cvssRatings,
+  findingStatusLabel,
+  formatDay,
+  formatDate,
+  formatScore,
+  formatTestingPeriod,
+  primaryCvss,
+  reportStatusLabel,
+  SEVERITIES_DESCENDING,
+  SEVERITY_LABELS,
+} from '../report-labels.ts';
 import { isEvidenceImage } from '../evidence-images.ts';
 import { renderSeverityChartPng, SEVERITY_CHART_SIZE } from '../severity-chart.ts';
 import { readEvidenceImage } from '../evidence-images.ts';
@@ -22,9 +35,22 @@ export interface TagScope {
 
 const ASSET: TagScope = {
   name: 'affectedAssets',
-  tags: { host: 'text', ip: 'text', port: 'text', protocol: 'text', service: 'text', url: 'text', parameter: 'text', location: 'text', evidence: 'text' },
+  tags: {
+    host: 'text',
+    ip: 'text',
+    port: 'text',
+    protocol: 'text',
+    service: 'text',
+    url: 'text',
+    parameter: 'text',
+    location: 'text',
+    evidence: 'text',
+  },
 };
-const EVIDENCE: TagScope = { name: 'evidence', tags: { image: 'rich', caption: 'text', fileName: 'text', number: 'text' } };
+const EVIDENCE: TagScope = {
+  name: 'evidence',
+  tags: { image: 'rich', caption: 'text', fileName: 'text', number: 'text' },
+};
 const CVSS: TagScope = { name: 'cvss', tags: { version: 'text', vector: 'text', score: 'text' } };
 const FINDING: TagScope = {
   name: 'findings',
@@ -59,9 +85,15 @@ const FINDING: TagScope = {
     hasCves: 'text',
   },
 };
-const TAB: TagScope = { name: 'tabs', tags: { number: 'text', title: 'text', content: 'rich', contentText: 'text', evidence: { list: EVIDENCE } } };
+const TAB: TagScope = {
+  name: 'tabs',
+  tags: { number: 'text', title: 'text', content: 'rich', contentText: 'text', evidence: { list: EVIDENCE } },
+};
 const LINK: TagScope = { name: 'links', tags: { title: 'text', url: 'text' } };
-const SEVERITY_ROW: TagScope = { name: 'severities', tags: { severity: 'text', severityKey: 'text', count: 'text', color: 'text' } };
+const SEVERITY_ROW: TagScope = {
+  name: 'severities',
+  tags: { severity: 'text', severityKey: 'text', count: 'text', color: 'text' },
+};
 
 export const TEMPLATE_TAGS: TagScope = {
   name: 'report',
@@ -104,9 +136,16 @@ function markdownText(blocks: readonly Block[]): string {
     for (const b of bs) {
       if (b.kind === 'heading' || b.kind === 'paragraph') lines.push(indent + inlineText(b.inlines));
       else if (b.kind === 'code') lines.push(b.text);
-      else if (b.kind === 'list') b.items.forEach((item, i) => { const mark = b.ordered ? `${b.start + i}. ` : '• '; const before = lines.length; walk(item, indent + '  '); if (lines.length > before) lines[before] = indent + mark + lines[before]!.trimStart(); });
+      else if (b.kind === 'list')
+        b.items.forEach((item, i) => {
+          const mark = b.ordered ? `${b.start + i}. ` : '• ';
+          const before = lines.length;
+          walk(item, indent + '  ');
+          if (lines.length > before) lines[before] = indent + mark + lines[before]!.trimStart();
+        });
       else if (b.kind === 'quote') walk(b.blocks, indent);
-      else if (b.kind === 'table') for (const r of [b.header, ...b.rows]) lines.push(r.map((c) => inlineText(c)).join(' | '));
+      else if (b.kind === 'table')
+        for (const r of [b.header, ...b.rows]) lines.push(r.map((c) => inlineText(c)).join(' | '));
       else if (b.kind === 'figure') lines.push(b.image.alt);
     }
   };
@@ -120,20 +159,47 @@ type Data = Record<string, unknown>;
  * The values of every tag for one report. Rich values are WordprocessingML built with the
  * template's own styles (`ctx`); text values are plain strings docxtemplater escapes.
  */
-export function buildTemplateData(doc: ReportDocument, style: ResolvedReportStyle, ctx: WordmlContext, now: Date, parse: (markdown: string) => Block[] = parseMarkdownBlocks): Data {
+export function buildTemplateData(
+  doc: ReportDocument,
+  style: ResolvedReportStyle,
+  ctx: WordmlContext,
+  now: Date,
+  parse: (markdown: string) => Block[] = parseMarkdownBlocks,
+): Data {
   const rich = (markdown: string, baseHeading: number, shown?: Set<string>) => {
     const blocks = parse(markdown);
-    return { xml: blocks.length === 0 ? '' : markdownToWordml(blocks, ctx, { baseHeading, shown }), text: markdownText(blocks) };
+    return {
+      xml: blocks.length === 0 ? '' : markdownToWordml(blocks, ctx, { baseHeading, shown }),
+      text: markdownText(blocks),
+    };
   };
   const evidenceItems = (list: ReportDocument['tabs'][number]['evidence'], shown: Set<string>) =>
     // Why only the picture: the template styles the caption itself, with {caption} where it wants it.
-    list.filter((e) => !shown.has(e.sha256)).map((e, i) => ({ image: picture(e.sha256, e.fileName, e.caption || e.fileName, ctx).xml, caption: e.caption, fileName: e.fileName, number: String(i + 1) }));
+    list
+      .filter((e) => !shown.has(e.sha256))
+      .map((e, i) => ({
+        image: picture(e.sha256, e.fileName, e.caption || e.fileName, ctx).xml,
+        caption: e.caption,
+        fileName: e.fileName,
+        number: String(i + 1),
+      }));
   const counts = countSeverities(doc.findings);
   const summary = rich(doc.summary, 2);
   let severityChart = '';
   if (doc.findings.length > 0) {
     const chart = readEvidenceImage(renderSeverityChartPng(counts, style));
-    if (isEvidenceImage(chart)) severityChart = paragraph({ align: 'center' }, drawing(ctx.parts.image('severity-chart', chart), ctx.parts.drawingId(), SEVERITY_CHART_SIZE.width, SEVERITY_CHART_SIZE.height, 'Findings by severity', SEVERITIES_DESCENDING.map((s) => `${SEVERITY_LABELS[s]}: ${counts[s]}`).join(', ')));
+    if (isEvidenceImage(chart))
+      severityChart = paragraph(
+        { align: 'center' },
+        drawing(
+          ctx.parts.image('severity-chart', chart),
+          ctx.parts.drawingId(),
+          SEVERITY_CHART_SIZE.width,
+          SEVERITY_CHART_SIZE.height,
+          'Findings by severity',
+          SEVERITIES_DESCENDING.map((s) => `${SEVERITY_LABELS[s]}: ${counts[s]}`).join(', '),
+        ),
+      );
   }
   return {
     title: doc.title,
@@ -158,11 +224,22 @@ export function buildTemplateData(doc: ReportDocument, style: ResolvedReportStyl
     mediumCount: String(counts.medium),
     lowCount: String(counts.low),
     infoCount: String(counts.info),
-    severities: SEVERITIES_DESCENDING.map((s) => ({ severity: SEVERITY_LABELS[s], severityKey: s, count: String(counts[s]), color: style.severityColors[s].replace('#', '') })),
+    severities: SEVERITIES_DESCENDING.map((s) => ({
+      severity: SEVERITY_LABELS[s],
+      severityKey: s,
+      count: String(counts[s]),
+      color: style.severityColors[s].replace('#', ''),
+    })),
     tabs: doc.tabs.map((t, i) => {
       const shown = new Set<string>();
       const content = rich(t.content, 2, shown);
-      return { number: String(i + 1), title: t.title, content: content.xml, contentText: content.text, evidence: evidenceItems(t.evidence, shown) };
+      return {
+        number: String(i + 1),
+        title: t.title,
+        content: content.xml,
+        contentText: content.text,
+        evidence: evidenceItems(t.evidence, shown),
+      };
     }),
     links: doc.links.map((l) => ({ title: l.title, url: l.url })),
     hasFindings: doc.findings.length > 0,
@@ -183,7 +260,11 @@ export function buildTemplateData(doc: ReportDocument, style: ResolvedReportStyl
         cvssScore: cvss ? formatScore(cvss.score) : '',
         cvssVector: cvss?.vector ?? '',
         cvssVersion: cvss?.version ?? '',
-        cvss: cvssRatings(f.cvss).map((c) => ({ version: c.version, vector: c.vector ?? '', score: formatScore(c.score) })),
+        cvss: cvssRatings(f.cvss).map((c) => ({
+          version: c.version,
+          vector: c.vector ?? '',
+          score: formatScore(c.score),
+        })),
         cves: f.cves,
         cveList: f.cves.join(', '),
         cwes: f.cwes.map((c) => `CWE-${c}`),

@@ -11,7 +11,9 @@ export interface PartParagraphs {
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
 function decode(text: string): string {
-  return text.replace(/&(amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);/g, (_, e: string) => (e[0] === '#' ? String.fromCodePoint(e[1] === 'x' ? parseInt(e.slice(2), 16) : Number(e.slice(1))) : ENTITIES[e]!));
+  return text.replace(/&(amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);/g, (_, e: string) =>
+    e[0] === '#' ? String.fromCodePoint(e[1] === 'x' ? parseInt(e.slice(2), 16) : Number(e.slice(1))) : ENTITIES[e]!,
+  );
 }
 
 export function partParagraphs(xml: string): PartParagraphs {
@@ -41,7 +43,8 @@ export function paragraphAt(p: PartParagraphs, offset: number): string {
     } else hi = mid - 1;
   }
   // Why skip empty ones: several paragraphs start at the same offset when some are empty.
-  while (found >= 0 && found < p.texts.length - 1 && p.texts[found] === '' && p.starts[found + 1] === p.starts[found]) found++;
+  while (found >= 0 && found < p.texts.length - 1 && p.texts[found] === '' && p.starts[found + 1] === p.starts[found])
+    found++;
   return found >= 0 ? p.texts[found]!.trim() : '';
 }
 

@@ -17,8 +17,21 @@ export const TEMPLATE_STYLE_NAMES = {
   hyperlink: 'Hyperlink',
 } as const;
 
-/** Styles a template should have; those it lacks are listed by the linter (Markdown then falls back to direct formatting). */
-export const EXPECTED_STYLES = ['Heading 1', 'Heading 2', 'Heading 3', 'List Bullet', 'List Number', 'Code', 'Caption', 'Quote', 'Table Grid'] as const;
+/**
+ * Styles a template should have; those it lacks are listed by the linter (Markdown then falls back to direct
+ * formatting).
+ */
+export const EXPECTED_STYLES = [
+  'Heading 1',
+  'Heading 2',
+  'Heading 3',
+  'List Bullet',
+  'List Number',
+  'Code',
+  'Caption',
+  'Quote',
+  'Table Grid',
+] as const;
 
 interface StyleEntry {
   id: string;

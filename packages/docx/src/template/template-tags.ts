@@ -27,7 +27,8 @@ export function checkTemplateTags(parts: TagPart[], file: string, paragraphs: Pa
     const offset = Array.isArray(part.offset) ? part.offset[0] : part.offset;
     return paragraphWith(paragraphs, `{${shown}}`) || (offset !== undefined ? paragraphAt(paragraphs, offset) : '');
   };
-  const add = (part: TagPart, shown: string, message: string) => problems.push({ tag: shown, paragraph: where(part, shown), message });
+  const add = (part: TagPart, shown: string, message: string) =>
+    problems.push({ tag: shown, paragraph: where(part, shown), message });
   const lookup = (scopes: TagScope[], name: string): { kind: TagKind; own: boolean; scope: TagScope } | null => {
     for (let i = scopes.length - 1; i >= 0; i--) {
       const kind = Object.hasOwn(scopes[i]!.tags, name) ? scopes[i]!.tags[name]! : undefined;
@@ -48,9 +49,20 @@ export function checkTemplateTags(parts: TagPart[], file: string, paragraphs: Pa
         } else if (typeof found.kind === 'object') {
           if (found.own) walk(part.subparsed ?? [], part.inverted ? scopes : [...scopes, found.kind.list], false);
           else if (part.inverted) walk(part.subparsed ?? [], scopes, inStrings);
-          else add(part, shown, `the loop over "${name}" belongs to the ${found.scope.name} level and cannot run inside {#${scopeName}}; close {/${scopeName}} first`);
+          else
+            add(
+              part,
+              shown,
+              `the loop over "${name}" belongs to the ${found.scope.name} level and cannot run ` +
+                `inside {#${scopeName}}; close {/${scopeName}} first`,
+            );
         } else if (found.kind === 'strings') {
-          if (!found.own && !part.inverted) add(part, shown, `the loop over "${name}" belongs to the ${found.scope.name} level and cannot run inside {#${scopeName}}`);
+          if (!found.own && !part.inverted)
+            add(
+              part,
+              shown,
+              `the loop over "${name}" belongs to the ${found.scope.name} level and cannot run inside {#${scopeName}}`,
+            );
           else walk(part.subparsed ?? [], scopes, !part.inverted);
         } else {
           walk(part.subparsed ?? [], scopes, inStrings);
@@ -61,8 +73,15 @@ export function checkTemplateTags(parts: TagPart[], file: string, paragraphs: Pa
         const shown = `@${name}`;
         const found = lookup(scopes, name);
         if (found === null) add(part, shown, `unknown tag "${name}" in the ${scopeName} scope: no such field`);
-        else if (found.kind !== 'rich') add(part, shown, `"${name}" is plain text: write {${name}}, not {@${name}} (raw tags are only for Markdown fields and pictures)`);
-        else if (!RICH_PARTS.has(file)) add(part, shown, `{@${name}} can only be used in the document body, not in ${file}`);
+        else if (found.kind !== 'rich')
+          add(
+            part,
+            shown,
+            `"${name}" is plain text: write {${name}}, not {@${name}} (raw tags are only for ` +
+              `Markdown fields and pictures)`,
+          );
+        else if (!RICH_PARTS.has(file))
+          add(part, shown, `{@${name}} can only be used in the document body, not in ${file}`);
         continue;
       }
       if (part.module !== undefined && part.module !== 'placeholder') {
@@ -70,13 +89,25 @@ export function checkTemplateTags(parts: TagPart[], file: string, paragraphs: Pa
         continue;
       }
       if (name === '.') {
-        if (!inStrings) add(part, '.', '{.} shows the current item only inside a loop over a list of values ({#cves}, {#cwes}, {#references})');
+        if (!inStrings)
+          add(
+            part,
+            '.',
+            '{.} shows the current item only inside a loop over a list of values ({#cves}, {#cwes}, {#references})',
+          );
         continue;
       }
       const found = lookup(scopes, name);
       if (found === null) add(part, name, `unknown tag "${name}" in the ${scopeName} scope: no such field`);
-      else if (found.kind === 'rich') add(part, name, `"${name}" is Markdown or a picture: write {@${name}} alone in its paragraph${name === 'image' || name === 'severityChart' ? '' : `, or {${name}Text} for plain text`}`);
-      else if (typeof found.kind === 'object' || found.kind === 'strings') add(part, name, `"${name}" is a list: loop over it with {#${name}}...{/${name}}`);
+      else if (found.kind === 'rich')
+        add(
+          part,
+          name,
+          `"${name}" is Markdown or a picture: write {@${name}} alone in its ` +
+            `paragraph${name === 'image' || name === 'severityChart' ? '' : `, or {${name}Text} for plain text`}`,
+        );
+      else if (typeof found.kind === 'object' || found.kind === 'strings')
+        add(part, name, `"${name}" is a list: loop over it with {#${name}}...{/${name}}`);
     }
   };
   walk(parts, [TEMPLATE_TAGS], false);

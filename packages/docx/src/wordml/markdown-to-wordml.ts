@@ -1,8 +1,23 @@
-import { fitImage, isEvidenceImage, missingImageText, type LoadedEvidence, type MissingImage } from '../evidence-images.ts';
+import {
+  fitImage,
+  isEvidenceImage,
+  missingImageText,
+  type LoadedEvidence,
+  type MissingImage,
+} from '../evidence-images.ts';
 import { inlineText, topHeadingLevel, type Block, type Inline, type TextMarks } from '../markdown-blocks.ts';
 import { hasRightToLeft, isRightToLeft } from '../text-direction.ts';
 import type { PackageAdditions } from './package-additions.ts';
-import { drawing, hyperlink, paragraph, run, table, type ParagraphProps, type RunProps, type TableCellSpec } from './wordml.ts';
+import {
+  drawing,
+  hyperlink,
+  paragraph,
+  run,
+  table,
+  type ParagraphProps,
+  type RunProps,
+  type TableCellSpec,
+} from './wordml.ts';
 
 /**
  * The style ids Markdown is written with; null where the document has no such style, and then
@@ -53,7 +68,13 @@ const INDENT = 397;
 /** Markdown blocks as WordprocessingML paragraphs and tables. */
 export function markdownToWordml(blocks: readonly Block[], ctx: WordmlContext, placement: MarkdownPlacement): string {
   const out: string[] = [];
-  writeBlocks(blocks, ctx, placement, { shift: placement.baseHeading - topHeadingLevel(blocks), list: null, quoted: false }, out);
+  writeBlocks(
+    blocks,
+    ctx,
+    placement,
+    { shift: placement.baseHeading - topHeadingLevel(blocks), list: null, quoted: false },
+    out,
+  );
   return out.join('');
 }
 
@@ -71,7 +92,13 @@ interface Where {
 
 const HEADING_SIZES = [32, 26, 23, 22, 21, 21];
 
-function writeBlocks(blocks: readonly Block[], ctx: WordmlContext, placement: MarkdownPlacement, where: Where, out: string[]): void {
+function writeBlocks(
+  blocks: readonly Block[],
+  ctx: WordmlContext,
+  placement: MarkdownPlacement,
+  where: Where,
+  out: string[],
+): void {
   const { list } = where;
   for (let i = 0; i < blocks.length; i++) {
     const b = blocks[i]!;
@@ -80,7 +107,12 @@ function writeBlocks(blocks: readonly Block[], ctx: WordmlContext, placement: Ma
         const level = Math.min(6, Math.max(1, b.level + where.shift));
         const style = ctx.styles.heading[level - 1] ?? null;
         const fallback: RunProps | null = style ? null : { bold: true, size: HEADING_SIZES[level - 1] };
-        out.push(paragraph({ style, keepNext: true, bidi: isRightToLeft(inlineText(b.inlines)) }, inlineRuns(b.inlines, ctx, fallback)));
+        out.push(
+          paragraph(
+            { style, keepNext: true, bidi: isRightToLeft(inlineText(b.inlines)) },
+            inlineRuns(b.inlines, ctx, fallback),
+          ),
+        );
         break;
       }
       case 'paragraph': {
@@ -105,7 +137,16 @@ function writeBlocks(blocks: readonly Block[], ctx: WordmlContext, placement: Ma
         const level = list ? Math.min(8, list.level + 1) : 0;
         const position: ListPosition = { level, numId: ctx.parts.list(b.ordered, b.start), ordered: b.ordered };
         for (const item of b.items) {
-          if (item.length === 0 || item[0]!.kind !== 'paragraph') out.push(paragraph({ style: b.ordered ? ctx.styles.listNumber : ctx.styles.listBullet, numbering: { numId: position.numId, level } }, ''));
+          if (item.length === 0 || item[0]!.kind !== 'paragraph')
+            out.push(
+              paragraph(
+                {
+                  style: b.ordered ? ctx.styles.listNumber : ctx.styles.listBullet,
+                  numbering: { numId: position.numId, level },
+                },
+                '',
+              ),
+            );
           writeBlocks(item, ctx, placement, { ...where, list: position }, out);
         }
         break;
@@ -117,14 +158,24 @@ function writeBlocks(blocks: readonly Block[], ctx: WordmlContext, placement: Ma
         writeBlocks(b.blocks, ctx, placement, { ...where, quoted: true }, out);
         break;
       case 'rule':
-        out.push(paragraph({ borders: { bottom: { color: 'BFC5CC', size: 6, space: 1 } }, spacing: { after: 200 } }, ''));
+        out.push(
+          paragraph({ borders: { bottom: { color: 'BFC5CC', size: 6, space: 1 } }, spacing: { after: 200 } }, ''),
+        );
         break;
       case 'table':
         out.push(markdownTable(b, ctx));
         out.push(paragraph({ spacing: { before: 0, after: 60 } }, ''));
         break;
       case 'figure':
-        out.push(figure(b.image.evidence?.sha256 ?? null, b.image.alt, b.image.title ?? (b.image.src || 'image'), ctx, placement.shown));
+        out.push(
+          figure(
+            b.image.evidence?.sha256 ?? null,
+            b.image.alt,
+            b.image.title ?? (b.image.src || 'image'),
+            ctx,
+            placement.shown,
+          ),
+        );
         break;
     }
   }
@@ -144,7 +195,13 @@ export function inlineRuns(inlines: readonly Inline[], ctx: WordmlContext, base:
   return s;
 }
 
-function textProps(marks: TextMarks, link: boolean, text: string, ctx: WordmlContext, base: RunProps | null): RunProps | string {
+function textProps(
+  marks: TextMarks,
+  link: boolean,
+  text: string,
+  ctx: WordmlContext,
+  base: RunProps | null,
+): RunProps | string {
   const rtl = hasRightToLeft(text);
   if (!marks.bold && !marks.italic && !marks.strike && !marks.code && !link && !rtl && !base) return '';
   const p: RunProps = { ...base };
@@ -172,7 +229,14 @@ function inlineImage(i: Extract<Inline, { kind: 'image' }>, ctx: WordmlContext):
   const loaded = i.evidence ? ctx.images.get(i.evidence.sha256) : undefined;
   if (i.evidence && isEvidenceImage(loaded)) {
     const size = fitImage(loaded, Math.min(ctx.maxImage.width, 320), 200);
-    return drawing(ctx.parts.image(i.evidence.sha256, loaded), ctx.parts.drawingId(), size.width, size.height, i.title ?? 'evidence', i.alt);
+    return drawing(
+      ctx.parts.image(i.evidence.sha256, loaded),
+      ctx.parts.drawingId(),
+      size.width,
+      size.height,
+      i.title ?? 'evidence',
+      i.alt,
+    );
   }
   const name = i.title ?? (i.alt || i.src);
   const why = loaded !== undefined && !isEvidenceImage(loaded) ? loaded : ({ missing: 'not-found' } as const);
@@ -181,38 +245,80 @@ function inlineImage(i: Extract<Inline, { kind: 'image' }>, ctx: WordmlContext):
 }
 
 /** An image on its own in a centred paragraph, fitted to the page; a placeholder line when it cannot be drawn. */
-export function picture(sha256: string | null, name: string, description: string, ctx: WordmlContext): { xml: string; drawn: boolean } {
+export function picture(
+  sha256: string | null,
+  name: string,
+  description: string,
+  ctx: WordmlContext,
+): { xml: string; drawn: boolean } {
   const loaded: LoadedEvidence | undefined = sha256 ? ctx.images.get(sha256) : undefined;
   if (sha256 === null || !isEvidenceImage(loaded)) {
-    const why: MissingImage = sha256 === null ? { missing: 'unsupported', detail: 'not an evidence image' } : loaded !== undefined && !isEvidenceImage(loaded) ? loaded : { missing: 'not-found' };
+    const why: MissingImage =
+      sha256 === null
+        ? { missing: 'unsupported', detail: 'not an evidence image' }
+        : loaded !== undefined && !isEvidenceImage(loaded)
+          ? loaded
+          : { missing: 'not-found' };
     const style = ctx.styles.placeholder;
-    return { xml: paragraph({ style, align: style ? undefined : 'center' }, run(missingImageText(name, why), style ? '' : { italic: true, color: '9A3412' })), drawn: false };
+    return {
+      xml: paragraph(
+        { style, align: style ? undefined : 'center' },
+        run(missingImageText(name, why), style ? '' : { italic: true, color: '9A3412' }),
+      ),
+      drawn: false,
+    };
   }
   const size = fitImage(loaded, ctx.maxImage.width, ctx.maxImage.height);
-  return { xml: paragraph({ keepNext: true, align: 'center', spacing: { before: 120, after: 60 } }, drawing(ctx.parts.image(sha256, loaded), ctx.parts.drawingId(), size.width, size.height, name, description)), drawn: true };
+  return {
+    xml: paragraph(
+      { keepNext: true, align: 'center', spacing: { before: 120, after: 60 } },
+      drawing(ctx.parts.image(sha256, loaded), ctx.parts.drawingId(), size.width, size.height, name, description),
+    ),
+    drawn: true,
+  };
 }
 
 /** An image on its own with its caption below ("Figure 3: ..."), or a placeholder line when it cannot be drawn. */
-export function figure(sha256: string | null, caption: string, name: string, ctx: WordmlContext, shown?: Set<string>): string {
+export function figure(
+  sha256: string | null,
+  caption: string,
+  name: string,
+  ctx: WordmlContext,
+  shown?: Set<string>,
+): string {
   if (sha256) shown?.add(sha256);
   const text = caption.trim() === '' ? name : caption;
   const image = picture(sha256, name, text, ctx);
   if (!image.drawn) return image.xml;
   const n = ++ctx.figures.count;
   const captionStyle = ctx.styles.caption;
-  const captionRuns = run(`Figure ${n}: `, { bold: true, ...(captionStyle ? {} : { italic: true }) }) + run(text, captionStyle ? '' : { italic: true });
-  return image.xml + paragraph({ style: captionStyle, align: captionStyle ? undefined : 'center', bidi: isRightToLeft(text) }, captionRuns);
+  const captionRuns =
+    run(`Figure ${n}: `, { bold: true, ...(captionStyle ? {} : { italic: true }) }) +
+    run(text, captionStyle ? '' : { italic: true });
+  return (
+    image.xml +
+    paragraph(
+      { style: captionStyle, align: captionStyle ? undefined : 'center', bidi: isRightToLeft(text) },
+      captionRuns,
+    )
+  );
 }
 
 /** A code block: one paragraph per line, so long blocks break across pages. */
 export function writeCode(text: string, ctx: WordmlContext, out: string[], indent: number): void {
   const lines = text.replace(/\r\n?/g, '\n').replace(/\t/g, '    ').split('\n');
   const style = ctx.styles.code;
-  const direct = style ? '' : `<w:rFonts w:ascii="${ctx.monoFont}" w:hAnsi="${ctx.monoFont}" w:cs="${ctx.monoFont}"/><w:sz w:val="17"/><w:szCs w:val="17"/>`;
+  const direct = style
+    ? ''
+    : `<w:rFonts w:ascii="${ctx.monoFont}" w:hAnsi="${ctx.monoFont}" ` +
+      `w:cs="${ctx.monoFont}"/><w:sz w:val="17"/><w:szCs w:val="17"/>`;
   const last = lines.length - 1;
   for (let n = 0; n <= last; n++) {
     const line = lines[n]!;
-    const props: ParagraphProps = { style, spacing: { before: n === 0 ? 60 : 0, after: n === last ? 160 : 0, ...(style ? {} : { line: 240 }) } };
+    const props: ParagraphProps = {
+      style,
+      spacing: { before: n === 0 ? 60 : 0, after: n === last ? 160 : 0, ...(style ? {} : { line: 240 }) },
+    };
     if (!style) props.shading = 'F3F4F6';
     if (indent) props.indent = { left: indent };
     out.push(paragraph(props, line === '' ? '' : run(line, direct)));
@@ -242,7 +348,9 @@ export interface StyledTable {
   /** Header cells as runs; build them with `headerRunProps`. */
   header?: string[];
   /** Cells as runs (strings), or with their own fill and alignment. */
-  rows: Array<Array<string | { runs: string; fill?: string; align?: 'left' | 'center' | 'right'; style?: string | null }>>;
+  rows: Array<
+    Array<string | { runs: string; fill?: string; align?: 'left' | 'center' | 'right'; style?: string | null }>
+  >;
   align?: Array<'left' | 'center' | 'right' | null>;
   striped?: boolean;
 }
@@ -250,21 +358,40 @@ export interface StyledTable {
 /** A table in the document's look: its table style when it has one, else a header band, thin grid and stripes. */
 export function styledTable(t: StyledTable, ctx: WordmlContext): string {
   const look = ctx.tableLook;
-  const cellParagraph = (runs: string, col: number, header: boolean, own?: { align?: 'left' | 'center' | 'right'; style?: string | null }) => {
+  const cellParagraph = (
+    runs: string,
+    col: number,
+    header: boolean,
+    own?: { align?: 'left' | 'center' | 'right'; style?: string | null },
+  ) => {
     const align = own?.align ?? t.align?.[col] ?? undefined;
     const style = own?.style !== undefined ? own.style : header ? ctx.styles.tableHeaderText : ctx.styles.tableText;
-    return paragraph({ style, ...(align ? { align } : {}), ...(style ? {} : { spacing: { before: 0, after: 0 } }) }, runs);
+    return paragraph(
+      { style, ...(align ? { align } : {}), ...(style ? {} : { spacing: { before: 0, after: 0 } }) },
+      runs,
+    );
   };
   const headerFill = ctx.styles.table ? undefined : (look.headerFill ?? undefined);
-  const header: TableCellSpec[] | undefined = t.header?.map((h, c) => ({ content: cellParagraph(h, c, true), fill: headerFill }));
+  const header: TableCellSpec[] | undefined = t.header?.map((h, c) => ({
+    content: cellParagraph(h, c, true),
+    fill: headerFill,
+  }));
   const rows: TableCellSpec[][] = t.rows.map((r, n) =>
     r.map((cell, c) => {
       const spec = typeof cell === 'string' ? { runs: cell } : cell;
-      const fill = spec.fill ?? (n % 2 === 1 && t.striped !== false && !ctx.styles.table && look.stripe ? look.stripe : undefined);
+      const fill =
+        spec.fill ?? (n % 2 === 1 && t.striped !== false && !ctx.styles.table && look.stripe ? look.stripe : undefined);
       return { content: cellParagraph(spec.runs, c, false, typeof cell === 'string' ? undefined : cell), fill };
     }),
   );
-  return table({ widths: t.widths, style: ctx.styles.table, header, rows, grid: ctx.styles.table ? undefined : look.grid, cellMargin: { top: 50, bottom: 50, left: 90, right: 90 } });
+  return table({
+    widths: t.widths,
+    style: ctx.styles.table,
+    header,
+    rows,
+    grid: ctx.styles.table ? undefined : look.grid,
+    cellMargin: { top: 50, bottom: 50, left: 90, right: 90 },
+  });
 }
 
 function markdownTable(b: Extract<Block, { kind: 'table' }>, ctx: WordmlContext): string {

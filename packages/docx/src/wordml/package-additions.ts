@@ -9,7 +9,11 @@ const REL = {
 const NUMBERING_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml';
 const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
 
-const IMAGE_TYPES = { png: { ext: 'png', mime: 'image/png' }, jpg: { ext: 'jpeg', mime: 'image/jpeg' }, gif: { ext: 'gif', mime: 'image/gif' } } as const;
+const IMAGE_TYPES = {
+  png: { ext: 'png', mime: 'image/png' },
+  jpg: { ext: 'jpeg', mime: 'image/jpeg' },
+  gif: { ext: 'gif', mime: 'image/gif' },
+} as const;
 
 const BULLETS = ['•', '◦', '▪'];
 const NUMBER_FORMATS = ['decimal', 'lowerLetter', 'lowerRoman'];
@@ -22,7 +26,10 @@ const NUMBER_FORMATS = ['decimal', 'lowerLetter', 'lowerRoman'];
 export class PackageAdditions {
   private readonly rels: string[] = [];
   private readonly hyperlinks = new Map<string, string>();
-  private readonly images = new Map<string, { rId: string; path: string; bytes: Uint8Array; ext: string; mime: string }>();
+  private readonly images = new Map<
+    string,
+    { rId: string; path: string; bytes: Uint8Array; ext: string; mime: string }
+  >();
   private readonly nums: string[] = [];
   private bulletNumId: number | null = null;
   private nextRel = 1;
@@ -42,7 +49,10 @@ export class PackageAdditions {
 
   private rel(type: string, target: string, external: boolean): string {
     const id = `rIdSvc${this.nextRel++}`;
-    this.rels.push(`<Relationship Id="${id}" Type="${type}" Target="${escapeXml(target)}"${external ? ' TargetMode="External"' : ''}/>`);
+    this.rels.push(
+      `<Relationship Id="${id}" Type="${type}" ` +
+        `Target="${escapeXml(target)}"${external ? ' TargetMode="External"' : ''}/>`,
+    );
     return id;
   }
 
@@ -82,17 +92,27 @@ export class PackageAdditions {
       return this.bulletNumId;
     }
     const id = this.nextNumId++;
-    const overrides = Array.from({ length: 9 }, (_, l) => `<w:lvlOverride w:ilvl="${l}"><w:startOverride w:val="${l === 0 ? start : 1}"/></w:lvlOverride>`).join('');
+    const overrides = Array.from(
+      { length: 9 },
+      (_, l) => `<w:lvlOverride w:ilvl="${l}"><w:startOverride w:val="${l === 0 ? start : 1}"/></w:lvlOverride>`,
+    ).join('');
     this.nums.push(`<w:num w:numId="${id}"><w:abstractNumId w:val="${this.abstractBase + 1}"/>${overrides}</w:num>`);
     return id;
   }
 
   private abstractNums(): string {
     const level = (l: number, fmt: string, text: string) =>
-      `<w:lvl w:ilvl="${l}"><w:start w:val="1"/><w:numFmt w:val="${fmt}"/><w:lvlText w:val="${text}"/><w:lvlJc w:val="left"/><w:pPr><w:ind w:left="${397 * (l + 1)}" w:hanging="284"/></w:pPr></w:lvl>`;
+      `<w:lvl w:ilvl="${l}"><w:start w:val="1"/><w:numFmt w:val="${fmt}"/><w:lvlText ` +
+      `w:val="${text}"/><w:lvlJc w:val="left"/><w:pPr><w:ind w:left="${397 * (l + 1)}" ` +
+      `w:hanging="284"/></w:pPr></w:lvl>`;
     const bullets = Array.from({ length: 9 }, (_, l) => level(l, 'bullet', BULLETS[l % 3]!)).join('');
     const numbers = Array.from({ length: 9 }, (_, l) => level(l, NUMBER_FORMATS[l % 3]!, `%${l + 1}.`)).join('');
-    return `<w:abstractNum w:abstractNumId="${this.abstractBase}"><w:multiLevelType w:val="hybridMultilevel"/>${bullets}</w:abstractNum><w:abstractNum w:abstractNumId="${this.abstractBase + 1}"><w:multiLevelType w:val="hybridMultilevel"/>${numbers}</w:abstractNum>`;
+    return (
+      `<w:abstractNum w:abstractNumId="${this.abstractBase}"><w:multiLevelType ` +
+      `w:val="hybridMultilevel"/>${bullets}</w:abstractNum><w:abstractNum ` +
+      `w:abstractNumId="${this.abstractBase + 1}"><w:multiLevelType ` +
+      `w:val="hybridMultilevel"/>${numbers}</w:abstractNum>`
+    );
   }
 
   /**
@@ -114,24 +134,44 @@ export class PackageAdditions {
       if (numbering === null) {
         numbering = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:numbering xmlns:w="${W}"></w:numbering>`;
         rels.push(`<Relationship Id="rIdSvcNumbering" Type="${REL.numbering}" Target="numbering.xml"/>`);
-        if (!types.includes(`PartName="/${dir}numbering.xml"`)) types = types.replace('</Types>', `<Override PartName="/${dir}numbering.xml" ContentType="${NUMBERING_CONTENT_TYPE}"/></Types>`);
+        if (!types.includes(`PartName="/${dir}numbering.xml"`))
+          types = types.replace(
+            '</Types>',
+            `<Override PartName="/${dir}numbering.xml" ContentType="${NUMBERING_CONTENT_TYPE}"/></Types>`,
+          );
       }
       // Why the split: the schema wants every abstractNum before the first num.
       const firstNum = numbering.search(/<w:num\b/);
       const abstracts = this.abstractNums();
-      numbering = firstNum >= 0 ? numbering.slice(0, firstNum) + abstracts + numbering.slice(firstNum) : numbering.replace('</w:numbering>', `${abstracts}</w:numbering>`);
+      numbering =
+        firstNum >= 0
+          ? numbering.slice(0, firstNum) + abstracts + numbering.slice(firstNum)
+          : numbering.replace('</w:numbering>', `${abstracts}</w:numbering>`);
       numbering = numbering.replace(/<\/w:numbering>\s*$/, `${this.nums.join('')}</w:numbering>`);
-      if (!numbering.includes('</w:numbering>')) numbering = numbering.replace(/<w:numbering([^>]*)\/>/, `<w:numbering$1>${abstracts}${this.nums.join('')}</w:numbering>`);
+      if (!numbering.includes('</w:numbering>'))
+        numbering = numbering.replace(
+          /<w:numbering([^>]*)\/>/,
+          `<w:numbering$1>${abstracts}${this.nums.join('')}</w:numbering>`,
+        );
       files.set(`${dir}numbering.xml`, numbering);
     }
 
     for (const img of this.images.values()) {
       files.set(`${dir}${img.path}`, img.bytes);
-      if (!new RegExp(`<Default[^>]*Extension="${img.ext}"`, 'i').test(types)) types = types.replace('</Types>', `<Default Extension="${img.ext}" ContentType="${img.mime}"/></Types>`);
+      if (!new RegExp(`<Default[^>]*Extension="${img.ext}"`, 'i').test(types))
+        types = types.replace('</Types>', `<Default Extension="${img.ext}" ContentType="${img.mime}"/></Types>`);
     }
     if (rels.length > 0) {
-      const existing = text(relsPath) ?? '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"></Relationships>';
-      files.set(relsPath, existing.includes('</Relationships>') ? existing.replace('</Relationships>', `${rels.join('')}</Relationships>`) : existing.replace(/<Relationships([^>]*)\/>/, `<Relationships$1>${rels.join('')}</Relationships>`));
+      const existing =
+        text(relsPath) ??
+        '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships ' +
+          'xmlns="http://schemas.openxmlformats.org/package/2006/relationships"></Relationships>';
+      files.set(
+        relsPath,
+        existing.includes('</Relationships>')
+          ? existing.replace('</Relationships>', `${rels.join('')}</Relationships>`)
+          : existing.replace(/<Relationships([^>]*)\/>/, `<Relationships$1>${rels.join('')}</Relationships>`),
+      );
     }
     files.set('[Content_Types].xml', types);
   }

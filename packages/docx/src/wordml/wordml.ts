@@ -96,13 +96,15 @@ export function paragraphProps(p: ParagraphProps): string {
   if (p.keepNext) s += '<w:keepNext/>';
   if (p.keepLines) s += '<w:keepLines/>';
   if (p.pageBreakBefore) s += '<w:pageBreakBefore/>';
-  if (p.numbering) s += `<w:numPr><w:ilvl w:val="${p.numbering.level}"/><w:numId w:val="${p.numbering.numId}"/></w:numPr>`;
+  if (p.numbering)
+    s += `<w:numPr><w:ilvl w:val="${p.numbering.level}"/><w:numId w:val="${p.numbering.numId}"/></w:numPr>`;
   if (p.borders) {
     const b = p.borders;
     s += `<w:pBdr>${b.top ? border('top', b.top) : ''}${b.left ? border('left', b.left) : ''}${b.bottom ? border('bottom', b.bottom) : ''}${b.right ? border('right', b.right) : ''}</w:pBdr>`;
   }
   if (p.shading) s += `<w:shd w:val="clear" w:color="auto" w:fill="${p.shading}"/>`;
-  if (p.tabs) s += `<w:tabs>${p.tabs.map((t) => `<w:tab w:val="${t.kind}"${t.leader ? ` w:leader="${t.leader}"` : ''} w:pos="${t.pos}"/>`).join('')}</w:tabs>`;
+  if (p.tabs)
+    s += `<w:tabs>${p.tabs.map((t) => `<w:tab w:val="${t.kind}"${t.leader ? ` w:leader="${t.leader}"` : ''} w:pos="${t.pos}"/>`).join('')}</w:tabs>`;
   if (p.bidi) s += '<w:bidi/>';
   if (p.spacing) {
     const sp = p.spacing;
@@ -137,17 +139,32 @@ export function bookmark(id: number, name: string, content: string): string {
 const EMU_PER_PIXEL = 9525;
 
 /** A picture in the line, `width` x `height` pixels at 96 per inch. */
-export function drawing(rId: string, docPrId: number, width: number, height: number, name: string, description: string): string {
+export function drawing(
+  rId: string,
+  docPrId: number,
+  width: number,
+  height: number,
+  name: string,
+  description: string,
+): string {
   const cx = Math.round(width * EMU_PER_PIXEL);
   const cy = Math.round(height * EMU_PER_PIXEL);
   const n = escapeXml(name);
   const d = escapeXml(description.length > 1000 ? `${description.slice(0, 1000)}…` : description);
   return (
-    `<w:r><w:drawing><wp:inline xmlns:wp="${NS.wp}" distT="0" distB="0" distL="0" distR="0"><wp:extent cx="${cx}" cy="${cy}"/><wp:effectExtent l="0" t="0" r="0" b="0"/>` +
-    `<wp:docPr id="${docPrId}" name="${n}" descr="${d}"/><wp:cNvGraphicFramePr><a:graphicFrameLocks xmlns:a="${NS.a}" noChangeAspect="1"/></wp:cNvGraphicFramePr>` +
-    `<a:graphic xmlns:a="${NS.a}"><a:graphicData uri="${NS.pic}"><pic:pic xmlns:pic="${NS.pic}"><pic:nvPicPr><pic:cNvPr id="${docPrId}" name="${n}"/><pic:cNvPicPr/></pic:nvPicPr>` +
+    `<w:r><w:drawing><wp:inline xmlns:wp="${NS.wp}" distT="0" distB="0" distL="0" ` +
+    `distR="0"><wp:extent cx="${cx}" cy="${cy}"/><wp:effectExtent l="0" t="0" r="0" ` +
+    `b="0"/>` +
+    (`<wp:docPr id="${docPrId}" name="${n}" ` +
+      `descr="${d}"/><wp:cNvGraphicFramePr><a:graphicFrameLocks xmlns:a="${NS.a}" ` +
+      `noChangeAspect="1"/></wp:cNvGraphicFramePr>`) +
+    (`<a:graphic xmlns:a="${NS.a}"><a:graphicData uri="${NS.pic}"><pic:pic ` +
+      `xmlns:pic="${NS.pic}"><pic:nvPicPr><pic:cNvPr id="${docPrId}" ` +
+      `name="${n}"/><pic:cNvPicPr/></pic:nvPicPr>`) +
     `<pic:blipFill><a:blip xmlns:r="${NS.r}" r:embed="${rId}"/><a:stretch><a:fillRect/></a:stretch></pic:blipFill>` +
-    `<pic:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="${cx}" cy="${cy}"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></pic:spPr></pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r>`
+    (`<pic:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="${cx}" ` +
+      `cy="${cy}"/></a:xfrm><a:prstGeom ` +
+      `prst="rect"><a:avLst/></a:prstGeom></pic:spPr></pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r>`)
   );
 }
 
@@ -175,21 +192,35 @@ export function table(t: TableSpec): string {
   s += `<w:tblW w:w="${total}" w:type="dxa"/>`;
   if (t.grid) {
     const g = `w:val="single" w:sz="4" w:space="0" w:color="${t.grid}"`;
-    s += `<w:tblBorders><w:top ${g}/><w:left ${g}/><w:bottom ${g}/><w:right ${g}/><w:insideH ${g}/><w:insideV ${g}/></w:tblBorders>`;
+    s +=
+      `<w:tblBorders><w:top ${g}/><w:left ${g}/><w:bottom ${g}/><w:right ` +
+      `${g}/><w:insideH ${g}/><w:insideV ${g}/></w:tblBorders>`;
   } else if (t.grid === null) {
-    s += '<w:tblBorders><w:top w:val="nil"/><w:left w:val="nil"/><w:bottom w:val="nil"/><w:right w:val="nil"/><w:insideH w:val="nil"/><w:insideV w:val="nil"/></w:tblBorders>';
+    s +=
+      '<w:tblBorders><w:top w:val="nil"/><w:left w:val="nil"/><w:bottom ' +
+      'w:val="nil"/><w:right w:val="nil"/><w:insideH w:val="nil"/><w:insideV ' +
+      'w:val="nil"/></w:tblBorders>';
   }
   s += '<w:tblLayout w:type="fixed"/>';
   const m = t.cellMargin;
-  if (m) s += `<w:tblCellMar><w:top w:w="${m.top}" w:type="dxa"/><w:left w:w="${m.left}" w:type="dxa"/><w:bottom w:w="${m.bottom}" w:type="dxa"/><w:right w:w="${m.right}" w:type="dxa"/></w:tblCellMar>`;
-  s += `<w:tblLook w:val="04A0" w:firstRow="${t.header ? 1 : 0}" w:lastRow="0" w:firstColumn="0" w:lastColumn="0" w:noHBand="0" w:noVBand="1"/></w:tblPr><w:tblGrid>`;
+  if (m)
+    s +=
+      `<w:tblCellMar><w:top w:w="${m.top}" w:type="dxa"/><w:left w:w="${m.left}" ` +
+      `w:type="dxa"/><w:bottom w:w="${m.bottom}" w:type="dxa"/><w:right ` +
+      `w:w="${m.right}" w:type="dxa"/></w:tblCellMar>`;
+  s +=
+    `<w:tblLook w:val="04A0" w:firstRow="${t.header ? 1 : 0}" w:lastRow="0" ` +
+    `w:firstColumn="0" w:lastColumn="0" w:noHBand="0" ` +
+    `w:noVBand="1"/></w:tblPr><w:tblGrid>`;
   for (const w of t.widths) s += `<w:gridCol w:w="${w}"/>`;
   s += '</w:tblGrid>';
   const row = (cells: TableCellSpec[], header: boolean) => {
     let r = `<w:tr><w:trPr><w:cantSplit/>${header ? '<w:tblHeader/>' : ''}</w:trPr>`;
     t.widths.forEach((w, i) => {
       const c = cells[i] ?? { content: '' };
-      r += `<w:tc><w:tcPr><w:tcW w:w="${w}" w:type="dxa"/>${c.fill ? `<w:shd w:val="clear" w:color="auto" w:fill="${c.fill}"/>` : ''}</w:tcPr>${c.content || '<w:p/>'}</w:tc>`;
+      r +=
+        `<w:tc><w:tcPr><w:tcW w:w="${w}" ` +
+        `w:type="dxa"/>${c.fill ? `<w:shd w:val="clear" w:color="auto" w:fill="${c.fill}"/>` : ''}</w:tcPr>${c.content || '<w:p/>'}</w:tc>`;
     });
     return `${r}</w:tr>`;
   };

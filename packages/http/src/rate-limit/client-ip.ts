@@ -33,16 +33,27 @@ export function canonicalIp(raw: string): string | null {
 
 const compiled = new WeakMap<readonly string[], BlockList>();
 
-/** Builds (once per list) the set of trusted proxies; throws naming the first entry that is not an address or CIDR range. */
+/**
+ * Builds (once per list) the set of trusted proxies; throws naming the first entry that is not an address or CIDR
+ * range.
+ */
 function trustedProxies(trustProxy: readonly string[]): BlockList {
   let list = compiled.get(trustProxy);
   if (list) return list;
   list = new BlockList();
   for (const entry of trustProxy) {
-    const invalid = new Error(`TRUST_PROXY entry "${entry}" is not an IP address or CIDR range (e.g. 10.0.0.0/8, fd00::/8, 127.0.0.1).`);
+    const invalid = new Error(
+      `TRUST_PROXY entry "${entry}" is not an IP address or CIDR range (e.g. 10.0.0.0/8, fd00::/8, 127.0.0.1).`,
+    );
     const [addressPart = '', prefixPart, extra] = entry.trim().split('/');
     const address = canonicalIp(addressPart);
-    if (address === null || isIP(addressPart) === 0 || extra !== undefined || (prefixPart !== undefined && !/^\d{1,3}$/.test(prefixPart))) throw invalid;
+    if (
+      address === null ||
+      isIP(addressPart) === 0 ||
+      extra !== undefined ||
+      (prefixPart !== undefined && !/^\d{1,3}$/.test(prefixPart))
+    )
+      throw invalid;
     const type = isIP(address) === 6 ? 'ipv6' : 'ipv4';
     if (prefixPart === undefined) {
       list.addAddress(address, type);

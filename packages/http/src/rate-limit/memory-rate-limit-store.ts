@@ -29,7 +29,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
   constructor(options: MemoryRateLimitStoreOptions = {}) {
     this.maxKeys = options.maxKeys ?? 100_000;
     this.sweepIntervalMs = options.sweepIntervalMs ?? 60_000;
-    if (!Number.isSafeInteger(this.maxKeys) || this.maxKeys < 1) throw new RangeError(`maxKeys must be a positive integer, got ${this.maxKeys}.`);
+    if (!Number.isSafeInteger(this.maxKeys) || this.maxKeys < 1)
+      throw new RangeError(`maxKeys must be a positive integer, got ${this.maxKeys}.`);
   }
 
   /** Keys held now. */

@@ -14,7 +14,10 @@ let store: PostgresRateLimitStore;
 
 beforeAll(async () => {
   databases = await createTestDatabases();
-  dbs = Object.fromEntries(DATABASE_NAMES.map((n) => [n, createKnex(databases.urls[n], 10)])) as Record<DatabaseName, Knex>;
+  dbs = Object.fromEntries(DATABASE_NAMES.map((n) => [n, createKnex(databases.urls[n], 10)])) as Record<
+    DatabaseName,
+    Knex
+  >;
   otherProcess = createKnex(databases.urls.controlPlane, 10, 'service-second-process');
   await prepareDatabases(dbs, '0.1.0');
   store = new PostgresRateLimitStore(dbs.controlPlane);
@@ -37,13 +40,19 @@ describe('PostgresRateLimitStore across processes', () => {
       expect((await second.consume('shared:a', 1, 120, 60_000, T0)).allowed).toBe(true);
     }
     expect((await store.consume('shared:a', 1, 120, 60_000, T0)).allowed).toBe(false);
-    expect(await second.consume('shared:a', 1, 120, 60_000, T0)).toMatchObject({ allowed: false, remaining: 0, retryAfterMs: 60_500 });
+    expect(await second.consume('shared:a', 1, 120, 60_000, T0)).toMatchObject({
+      allowed: false,
+      remaining: 0,
+      retryAfterMs: 60_500,
+    });
   });
 
   it('allows exactly 120 of 200 concurrent requests from two processes', async () => {
     const second = new PostgresRateLimitStore(otherProcess);
     const results = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => (i % 2 ? store : second).consume('shared:burst', 1, 120, 60_000, T0 + (i % 3))),
+      Array.from({ length: 200 }, (_, i) =>
+        (i % 2 ? store : second).consume('shared:burst', 1, 120, 60_000, T0 + (i % 3)),
+      ),
     );
     expect(results.filter((r) => r.allowed)).toHaveLength(120);
   });
@@ -53,7 +62,11 @@ describe('PostgresRateLimitStore across processes', () => {
     await store.consume('prune:busy', 120, 120, 60_000, T0 - 1); // window [T0 - 1 min, T0): still the previous window at T0
     await store.consume('prune:long', 1, 5, 15 * 60_000, T0 - 20 * 60_000); // a 15-minute window: counts until T0 + 10 min
     await store.prune(T0);
-    const keys = (await dbs.controlPlane('rate_limit_counters').whereIn('key', ['prune:old', 'prune:busy', 'prune:long']).orderBy('key').pluck('key')) as string[];
+    const keys = (await dbs
+      .controlPlane('rate_limit_counters')
+      .whereIn('key', ['prune:old', 'prune:busy', 'prune:long'])
+      .orderBy('key')
+      .pluck('key')) as string[];
     expect(keys).toEqual(['prune:busy', 'prune:long']);
   });
 
@@ -92,7 +105,12 @@ describe('PostgresRateLimitStore across processes', () => {
       const key = `same:${which}`;
       const cost = random() < 0.1 ? 0 : 1 + Math.floor(random() * Math.min(limit, random() < 0.8 ? 2 : limit));
       const step = random();
-      now += step < 0.5 ? Math.floor(random() * 50) : step < 0.9 ? Math.floor(random() * windowMs) : Math.floor(random() * 3 * windowMs);
+      now +=
+        step < 0.5
+          ? Math.floor(random() * 50)
+          : step < 0.9
+            ? Math.floor(random() * windowMs)
+            : Math.floor(random() * 3 * windowMs);
       const at = random() < 0.05 ? now - Math.floor(random() * 20) : now;
       const viaPostgres = await (i % 2 ? store : second).consume(key, cost, limit, windowMs, at);
       expect(viaPostgres, `request ${i}`).toEqual(await memory.consume(key, cost, limit, windowMs, at));

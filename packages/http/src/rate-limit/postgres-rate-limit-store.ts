@@ -1,6 +1,12 @@
 import type { Knex } from 'knex';
 import type { RateLimitDecision, RateLimitStore } from './rate-limit-store.ts';
-import { rollCounts, slidingWindowStep, summarizeCounts, type SlidingWindowStep, type WindowCounts } from './sliding-window.ts';
+import {
+  rollCounts,
+  slidingWindowStep,
+  summarizeCounts,
+  type SlidingWindowStep,
+  type WindowCounts,
+} from './sliding-window.ts';
 
 // One statement decides and charges. ON CONFLICT DO UPDATE locks the key's row and evaluates the SET
 // against the latest committed version, so concurrent requests from any number of processes are
@@ -43,7 +49,11 @@ interface CountsRow {
   curr_count: number;
 }
 
-const countsOf = (row: CountsRow): WindowCounts => ({ windowStart: Number(row.window_start), prev: row.prev_count, curr: row.curr_count });
+const countsOf = (row: CountsRow): WindowCounts => ({
+  windowStart: Number(row.window_start),
+  prev: row.prev_count,
+  curr: row.curr_count,
+});
 
 /**
  * Counters in the control-plane table `rate_limit_counters` (migration 20261121000200), shared by
@@ -72,7 +82,10 @@ export class PostgresRateLimitStore implements RateLimitStore {
 
   /** A cost-0 consume only reads the budget; it neither locks nor writes a row. */
   private async peek(key: string, step: SlidingWindowStep): Promise<RateLimitDecision> {
-    const found = await this.knex.raw<{ rows: CountsRow[] }>('select window_start, prev_count, curr_count from rate_limit_counters where key = ?', [key]);
+    const found = await this.knex.raw<{ rows: CountsRow[] }>(
+      'select window_start, prev_count, curr_count from rate_limit_counters where key = ?',
+      [key],
+    );
     const stored = found.rows.length > 0 ? countsOf(found.rows[0]!) : null;
     return summarizeCounts(rollCounts(stored, step), true, step);
   }
@@ -92,7 +105,10 @@ export class PostgresRateLimitStore implements RateLimitStore {
 
   async prune(now: number): Promise<number> {
     // A row whose windows are both over counts nothing: the same as no row, so deleting it is safe.
-    const result = await this.knex.raw<{ rowCount: number }>('delete from rate_limit_counters where window_start + 2 * window_ms <= ?::bigint', [Math.floor(now)]);
+    const result = await this.knex.raw<{ rowCount: number }>(
+      'delete from rate_limit_counters where window_start + 2 * window_ms <= ?::bigint',
+      [Math.floor(now)],
+    );
     return result.rowCount;
   }
 }

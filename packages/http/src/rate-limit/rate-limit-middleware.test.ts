@@ -10,23 +10,52 @@ import { PostgresRateLimitStore } from './postgres-rate-limit-store.ts';
 import { rateLimit } from './rate-limit-middleware.ts';
 import type { RateLimitDecision, RateLimitStore } from './rate-limit-store.ts';
 
-/** The pipeline order of DESIGN.md: request log, error mapper, per-IP limit, key authentication, per-key limit, handler. */
-async function startApp(store: RateLimitStore, options: { clock: { now: number }; warnings?: unknown[]; storeTimeoutMs?: number }) {
+/**
+ * The pipeline order of DESIGN.md: request log, error mapper, per-IP limit, key authentication, per-key limit, handler.
+ */
+async function startApp(
+  store: RateLimitStore,
+  options: { clock: { now: number }; warnings?: unknown[]; storeTimeoutMs?: number },
+) {
   const koa = new Koa();
   koa.silent = true;
   const logger = createJsonLogger('silent');
-  const warnLogger = { warn: (event: string, fields?: Record<string, unknown>) => options.warnings?.push({ event, ...fields }) };
+  const warnLogger = {
+    warn: (event: string, fields?: Record<string, unknown>) => options.warnings?.push({ event, ...fields }),
+  };
   const now = () => options.clock.now;
   const cost = (ctx: Koa.Context) => (ctx.path === '/export' ? 2 : ctx.path === '/too-costly' ? 99 : 1);
   koa.use(requestLog(logger));
   koa.use(errorMiddleware(logger));
-  koa.use(rateLimit({ store, prefix: 'ip', limit: 5, key: (ctx) => clientIp(ctx, ['127.0.0.1', '::1']), cost, now, logger: warnLogger, storeTimeoutMs: options.storeTimeoutMs }));
+  koa.use(
+    rateLimit({
+      store,
+      prefix: 'ip',
+      limit: 5,
+      key: (ctx) => clientIp(ctx, ['127.0.0.1', '::1']),
+      cost,
+      now,
+      logger: warnLogger,
+      storeTimeoutMs: options.storeTimeoutMs,
+    }),
+  );
   koa.use(async (ctx, next) => {
     if (ctx.get('x-key') === 'wrong') throw new UnauthenticatedError();
     ctx.state.keyId = ctx.get('x-key') || null;
     await next();
   });
-  koa.use(rateLimit({ store, prefix: 'key', limit: 3, key: (ctx) => ctx.state.keyId as string | null, cost, now, logger: warnLogger, storeTimeoutMs: options.storeTimeoutMs }));
+  koa.use(
+    rateLimit({
+      store,
+      prefix: 'key',
+      limit: 3,
+      key: (ctx) => ctx.state.keyId as string | null,
+      cost,
+      now,
+      logger: warnLogger,
+      storeTimeoutMs: options.storeTimeoutMs,
+    }),
+  );
   koa.use((ctx) => {
     if (ctx.path === '/boom') throw new Error('secret');
     if (ctx.path === '/gone') throw new NotFoundError();
@@ -46,7 +75,8 @@ let url: string;
 let nextIp = 1;
 /** A client address of its own, forwarded by the trusted local proxy. */
 const freshIp = () => `198.51.100.${nextIp++}`;
-const get = (path: string, ip: string, key?: string) => fetch(`${url}${path}`, { headers: { 'x-forwarded-for': ip, ...(key ? { 'x-key': key } : {}) } });
+const get = (path: string, ip: string, key?: string) =>
+  fetch(`${url}${path}`, { headers: { 'x-forwarded-for': ip, ...(key ? { 'x-key': key } : {}) } });
 const limitHeaders = (res: Response) => ({
   limit: res.headers.get('x-ratelimit-limit'),
   remaining: res.headers.get('x-ratelimit-remaining'),
@@ -102,7 +132,11 @@ describe('rateLimit middleware', () => {
 
   it('keeps the headers when a later step fails', async () => {
     const ip = freshIp();
-    for (const [path, status] of [['/boom', 500], ['/gone', 404], ['/teapot', 418]] as const) {
+    for (const [path, status] of [
+      ['/boom', 500],
+      ['/gone', 404],
+      ['/teapot', 418],
+    ] as const) {
       const res = await get(path, ip);
       expect(res.status).toBe(status);
       expect(res.headers.get('x-ratelimit-limit')).toBe('5');
@@ -125,7 +159,11 @@ describe('rateLimit middleware', () => {
     // An IP that has used most of its budget is tighter than a fresh key.
     const busyIp = freshIp();
     for (let i = 0; i < 4; i += 1) await get('/ok', busyIp);
-    expect(limitHeaders(await get('/ok', busyIp, `k-${freshIp()}`))).toEqual({ limit: '5', remaining: '0', reset: '120' });
+    expect(limitHeaders(await get('/ok', busyIp, `k-${freshIp()}`))).toEqual({
+      limit: '5',
+      remaining: '0',
+      reset: '120',
+    });
     // A refusal by the key limiter shows the key budget even though the IP has room.
     await get('/ok', freshIp(), key);
     await get('/ok', freshIp(), key);
@@ -142,11 +180,16 @@ describe('rateLimit middleware', () => {
 
 describe('rateLimit when the store fails', () => {
   const failing: RateLimitStore = {
-    consume: () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })),
+    consume: () =>
+      Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })),
     refund: () => Promise.resolve(),
     prune: () => Promise.resolve(0),
   };
-  const hanging: RateLimitStore = { consume: () => new Promise<RateLimitDecision>(() => {}), refund: () => Promise.resolve(), prune: () => Promise.resolve(0) };
+  const hanging: RateLimitStore = {
+    consume: () => new Promise<RateLimitDecision>(() => {}),
+    refund: () => Promise.resolve(),
+    prune: () => Promise.resolve(0),
+  };
 
   it('lets requests through without headers and warns at most every 10 s', async () => {
     const warnings: Array<Record<string, unknown>> = [];
@@ -160,7 +203,13 @@ describe('rateLimit when the store fails', () => {
       }
       // Two limiters, three requests: one warning each, the rest counted.
       expect(warnings).toEqual([
-        expect.objectContaining({ event: 'rate_limit_store_failed', limiter: 'ip', failOpen: true, suppressedSinceLastWarning: 0, error: expect.objectContaining({ code: 'ECONNREFUSED' }) }),
+        expect.objectContaining({
+          event: 'rate_limit_store_failed',
+          limiter: 'ip',
+          failOpen: true,
+          suppressedSinceLastWarning: 0,
+          error: expect.objectContaining({ code: 'ECONNREFUSED' }),
+        }),
         expect.objectContaining({ event: 'rate_limit_store_failed', limiter: 'key' }),
       ]);
       local.now += 10_000;

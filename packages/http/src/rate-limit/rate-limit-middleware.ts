@@ -92,8 +92,10 @@ export function rateLimit(options: RateLimitOptions): Middleware {
   const now = options.now ?? Date.now;
   const storeTimeoutMs = options.storeTimeoutMs ?? 2_000;
   const cost = options.cost ?? (() => 1);
-  if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`rateLimit "${prefix}": limit must be a positive integer, got ${limit}.`);
-  if (!Number.isSafeInteger(windowMs) || windowMs <= 0) throw new RangeError(`rateLimit "${prefix}": windowMs must be a positive whole number of ms, got ${windowMs}.`);
+  if (!Number.isSafeInteger(limit) || limit < 1)
+    throw new RangeError(`rateLimit "${prefix}": limit must be a positive integer, got ${limit}.`);
+  if (!Number.isSafeInteger(windowMs) || windowMs <= 0)
+    throw new RangeError(`rateLimit "${prefix}": windowMs must be a positive whole number of ms, got ${windowMs}.`);
   // Why: the stores' own bounds (limit x window must stay exact in integers) fail here, at startup,
   // rather than as a store failure that lets every request through.
   slidingWindowStep(0, limit, windowMs, 0);
@@ -120,7 +122,10 @@ export function rateLimit(options: RateLimitOptions): Middleware {
     if (budget === null) return next();
     const charge = cost(ctx);
     if (!Number.isSafeInteger(charge) || charge < 0 || charge > limit) {
-      throw new Error(`rateLimit "${prefix}": cost must be an integer from 0 to ${limit}, got ${charge} for ${ctx.method} ${ctx.path}.`);
+      throw new Error(
+        `rateLimit "${prefix}": cost must be an integer from 0 to ${limit}, got ${charge} ` +
+          `for ${ctx.method} ${ctx.path}.`,
+      );
     }
     const at = now();
     let decision: RateLimitDecision;
@@ -130,9 +135,17 @@ export function rateLimit(options: RateLimitOptions): Middleware {
       warnStoreFailure(err, at);
       return next();
     }
-    const info: RateLimitInfo = { prefix, limit, remaining: decision.remaining, resetSeconds: Math.ceil(decision.resetMs / 1000) };
+    const info: RateLimitInfo = {
+      prefix,
+      limit,
+      remaining: decision.remaining,
+      resetSeconds: Math.ceil(decision.resetMs / 1000),
+    };
     const current = ctx.state.rateLimit as RateLimitInfo | undefined;
-    const tighter = !current || info.remaining < current.remaining || (info.remaining === current.remaining && info.resetSeconds > current.resetSeconds);
+    const tighter =
+      !current ||
+      info.remaining < current.remaining ||
+      (info.remaining === current.remaining && info.resetSeconds > current.resetSeconds);
     if (!decision.allowed || tighter) {
       ctx.state.rateLimit = info;
       ctx.set('X-RateLimit-Limit', String(info.limit));

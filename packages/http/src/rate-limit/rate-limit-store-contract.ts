@@ -10,7 +10,8 @@ const MINUTE = 60_000;
 export function describeRateLimitStoreContract(name: string, getStore: () => RateLimitStore): void {
   describe(`${name}: RateLimitStore behaviour`, () => {
     const freshKey = (label: string) => `${label}:${randomBytes(6).toString('hex')}`;
-    const consume = (key: string, cost: number, now: number, limit = 120) => getStore().consume(key, cost, limit, MINUTE, now);
+    const consume = (key: string, cost: number, now: number, limit = 120) =>
+      getStore().consume(key, cost, limit, MINUTE, now);
     const consumeMany = async (key: string, times: number, cost = 1, now = T0, limit = 120) => {
       const results: RateLimitDecision[] = [];
       for (let i = 0; i < times; i += 1) results.push(await consume(key, cost, now, limit));
@@ -33,10 +34,20 @@ export function describeRateLimitStoreContract(name: string, getStore: () => Rat
       expect(results[0]).toEqual({ allowed: true, remaining: 119, resetMs: 2 * MINUTE, retryAfterMs: 0 });
       expect(results[119]).toEqual({ allowed: true, remaining: 0, resetMs: 2 * MINUTE, retryAfterMs: 0 });
       // Next window: 120 x (1 - e / 60 000) + 1 <= 120 once e >= 500 ms.
-      expect(await consume(key, 1, T0)).toEqual({ allowed: false, remaining: 0, resetMs: 2 * MINUTE, retryAfterMs: MINUTE + 500 });
+      expect(await consume(key, 1, T0)).toEqual({
+        allowed: false,
+        remaining: 0,
+        resetMs: 2 * MINUTE,
+        retryAfterMs: MINUTE + 500,
+      });
       expect(await consume(key, 1, T0 + MINUTE - 1)).toMatchObject({ allowed: false, retryAfterMs: 501 });
       expect(await consume(key, 1, T0 + MINUTE + 499)).toMatchObject({ allowed: false, retryAfterMs: 1 });
-      expect(await consume(key, 1, T0 + MINUTE + 500)).toEqual({ allowed: true, remaining: 0, resetMs: 2 * MINUTE - 500, retryAfterMs: 0 });
+      expect(await consume(key, 1, T0 + MINUTE + 500)).toEqual({
+        allowed: true,
+        remaining: 0,
+        resetMs: 2 * MINUTE - 500,
+        retryAfterMs: 0,
+      });
     });
 
     it('refuses the 121st of a burst within one second', async () => {
@@ -61,7 +72,10 @@ export function describeRateLimitStoreContract(name: string, getStore: () => Rat
       // Every split of a 121-request burst lasting 968 ms (evenly spaced) across the boundary.
       for (const split of [1, 20, 45, 59, 61, 80, 100, 119, 120]) {
         const results = await allowedAt(freshKey(`split-${split}`), range(121, boundary - split * 8, 8));
-        expect(results.filter((r) => r.allowed), `split ${split}`).toHaveLength(120);
+        expect(
+          results.filter((r) => r.allowed),
+          `split ${split}`,
+        ).toHaveLength(120);
         expect(results[120]!.allowed, `split ${split}`).toBe(false);
       }
     });
@@ -77,12 +91,18 @@ export function describeRateLimitStoreContract(name: string, getStore: () => Rat
         const key = freshKey(label);
         const start = T0 + phase;
         const allowed: number[] = [];
-        for (let at = start; at < start + 3 * MINUTE; at += everyMs) if ((await consume(key, 1, at)).allowed) allowed.push(at);
+        for (let at = start; at < start + 3 * MINUTE; at += everyMs)
+          if ((await consume(key, 1, at)).allowed) allowed.push(at);
         /** Most allowed in any rolling 60 s (t - 60 000, t] holding only requests from `from` on. */
         const busiestFrom = (from: number) =>
-          Math.max(...allowed.filter((t) => t - MINUTE >= from - 1).map((t) => allowed.filter((u) => u > t - MINUTE && u <= t).length));
+          Math.max(
+            ...allowed
+              .filter((t) => t - MINUTE >= from - 1)
+              .map((t) => allowed.filter((u) => u > t - MINUTE && u <= t).length),
+          );
         // Exact: no fixed window ever counts more than the limit.
-        for (let w = T0; w < start + 4 * MINUTE; w += MINUTE) expect(allowed.filter((u) => u >= w && u < w + MINUTE).length, label).toBeLessThanOrEqual(120);
+        for (let w = T0; w < start + 4 * MINUTE; w += MINUTE)
+          expect(allowed.filter((u) => u >= w && u < w + MINUTE).length, label).toBeLessThanOrEqual(120);
         // Once the client has been at it from a window boundary on, any rolling minute holds the limit
         // (give or take one request: the estimate assumes the previous window was used evenly).
         const firstBoundary = T0 + Math.ceil(phase / MINUTE) * MINUTE;
@@ -115,12 +135,21 @@ export function describeRateLimitStoreContract(name: string, getStore: () => Rat
       // 120 x (1 - e / 60 000) + 10 <= 120 once e >= 5 000 ms into the next window.
       expect(await consume(key, 10, T0)).toMatchObject({ allowed: false, retryAfterMs: MINUTE + 5_000 });
       expect((await consume(key, 10, T0 + MINUTE + 4_999)).allowed).toBe(false);
-      expect(await consume(key, 10, T0 + MINUTE + 5_000)).toEqual({ allowed: true, remaining: 0, resetMs: 2 * MINUTE - 5_000, retryAfterMs: 0 });
+      expect(await consume(key, 10, T0 + MINUTE + 5_000)).toEqual({
+        allowed: true,
+        remaining: 0,
+        resetMs: 2 * MINUTE - 5_000,
+        retryAfterMs: 0,
+      });
 
       const mixed = freshKey('mixed');
       await consumeMany(mixed, 115);
       // 115 + 10 > 120: next window, once 115 x (1 - e / 60 000) <= 110, e >= 2 609 ms (rounded up).
-      expect(await consume(mixed, 10, T0)).toMatchObject({ allowed: false, remaining: 5, retryAfterMs: MINUTE + 2_609 });
+      expect(await consume(mixed, 10, T0)).toMatchObject({
+        allowed: false,
+        remaining: 5,
+        retryAfterMs: MINUTE + 2_609,
+      });
       expect((await consumeMany(mixed, 5)).every((r) => r.allowed)).toBe(true);
       expect((await consume(mixed, 1, T0)).allowed).toBe(false);
     });
@@ -134,7 +163,12 @@ export function describeRateLimitStoreContract(name: string, getStore: () => Rat
       for (let i = 0; i < 50; i += 1) expect((await consume(key, 1, T0 + MINUTE + 10 * i)).allowed).toBe(false);
       // 500 ms into the next window exactly one request of cost 1 fits, as if nothing had been refused.
       for (const k of [key, control]) {
-        expect(await consume(k, 1, T0 + MINUTE + 500)).toEqual({ allowed: true, remaining: 0, resetMs: 2 * MINUTE - 500, retryAfterMs: 0 });
+        expect(await consume(k, 1, T0 + MINUTE + 500)).toEqual({
+          allowed: true,
+          remaining: 0,
+          resetMs: 2 * MINUTE - 500,
+          retryAfterMs: 0,
+        });
         expect(await consume(k, 1, T0 + MINUTE + 500)).toMatchObject({ allowed: false, retryAfterMs: 500 });
       }
     });
@@ -142,8 +176,24 @@ export function describeRateLimitStoreContract(name: string, getStore: () => Rat
     it('gives Retry-After to the millisecond: one ms early is refused, on time is allowed', async () => {
       const cases: Array<{ label: string; history: Array<[cost: number, at: number]>; cost: number; at: number }> = [
         { label: 'next window', history: [[120, T0 + 30_000]], cost: 1, at: T0 + 45_000 },
-        { label: 'prev decaying', history: [[90, T0 + 10_000], [25, T0 + MINUTE + 100]], cost: 7, at: T0 + MINUTE + 200 },
-        { label: 'cost 10', history: [[60, T0 + 1_000], [55, T0 + MINUTE + 3_000]], cost: 10, at: T0 + MINUTE + 3_001 },
+        {
+          label: 'prev decaying',
+          history: [
+            [90, T0 + 10_000],
+            [25, T0 + MINUTE + 100],
+          ],
+          cost: 7,
+          at: T0 + MINUTE + 200,
+        },
+        {
+          label: 'cost 10',
+          history: [
+            [60, T0 + 1_000],
+            [55, T0 + MINUTE + 3_000],
+          ],
+          cost: 10,
+          at: T0 + MINUTE + 3_001,
+        },
         { label: 'whole budget', history: [[1, T0 + 59_999]], cost: 120, at: T0 + MINUTE },
         { label: 'two windows', history: [[120, T0]], cost: 120, at: T0 + 1 },
       ];
@@ -164,15 +214,45 @@ export function describeRateLimitStoreContract(name: string, getStore: () => Rat
       const key = freshKey('time');
       await consumeMany(key, 120);
       // 1 s into the next window: 120 x 59/60 = 118 counted.
-      expect(await consume(key, 10, T0 + MINUTE + 1_000)).toEqual({ allowed: false, remaining: 2, resetMs: 59_000, retryAfterMs: 4_000 });
-      expect(await consume(key, 10, T0 + MINUTE + 4_999)).toEqual({ allowed: false, remaining: 9, resetMs: 55_001, retryAfterMs: 1 });
-      expect(await consume(key, 10, T0 + MINUTE + 5_000)).toEqual({ allowed: true, remaining: 0, resetMs: 115_000, retryAfterMs: 0 });
+      expect(await consume(key, 10, T0 + MINUTE + 1_000)).toEqual({
+        allowed: false,
+        remaining: 2,
+        resetMs: 59_000,
+        retryAfterMs: 4_000,
+      });
+      expect(await consume(key, 10, T0 + MINUTE + 4_999)).toEqual({
+        allowed: false,
+        remaining: 9,
+        resetMs: 55_001,
+        retryAfterMs: 1,
+      });
+      expect(await consume(key, 10, T0 + MINUTE + 5_000)).toEqual({
+        allowed: true,
+        remaining: 0,
+        resetMs: 115_000,
+        retryAfterMs: 0,
+      });
       // Half a window in, half the previous window is still counted: 60 + 10 + 1.
-      expect(await consume(key, 1, T0 + MINUTE + 30_000)).toEqual({ allowed: true, remaining: 49, resetMs: 90_000, retryAfterMs: 0 });
+      expect(await consume(key, 1, T0 + MINUTE + 30_000)).toEqual({
+        allowed: true,
+        remaining: 49,
+        resetMs: 90_000,
+        retryAfterMs: 0,
+      });
       // Half-way through the window after: 11 x 1/2 + 1.
-      expect(await consume(key, 1, T0 + 2 * MINUTE + 30_000)).toEqual({ allowed: true, remaining: 113, resetMs: 90_000, retryAfterMs: 0 });
+      expect(await consume(key, 1, T0 + 2 * MINUTE + 30_000)).toEqual({
+        allowed: true,
+        remaining: 113,
+        resetMs: 90_000,
+        retryAfterMs: 0,
+      });
       // Two whole windows after the last charge the budget is full.
-      expect(await consume(key, 1, T0 + 4 * MINUTE)).toEqual({ allowed: true, remaining: 119, resetMs: 2 * MINUTE, retryAfterMs: 0 });
+      expect(await consume(key, 1, T0 + 4 * MINUTE)).toEqual({
+        allowed: true,
+        remaining: 119,
+        resetMs: 2 * MINUTE,
+        retryAfterMs: 0,
+      });
     });
 
     it('keeps keys independent', async () => {
@@ -203,8 +283,18 @@ export function describeRateLimitStoreContract(name: string, getStore: () => Rat
       expect(await consume(key, 0, T0)).toEqual({ allowed: true, remaining: 120, resetMs: 0, retryAfterMs: 0 });
       expect(await getStore().prune(T0 + 1)).toBe(0);
       await consumeMany(key, 120);
-      expect(await consume(key, 0, T0 + 1_000)).toEqual({ allowed: true, remaining: 0, resetMs: 2 * MINUTE - 1_000, retryAfterMs: 0 });
-      expect(await consume(key, 0, T0 + MINUTE + 1_000)).toEqual({ allowed: true, remaining: 2, resetMs: 59_000, retryAfterMs: 0 });
+      expect(await consume(key, 0, T0 + 1_000)).toEqual({
+        allowed: true,
+        remaining: 0,
+        resetMs: 2 * MINUTE - 1_000,
+        retryAfterMs: 0,
+      });
+      expect(await consume(key, 0, T0 + MINUTE + 1_000)).toEqual({
+        allowed: true,
+        remaining: 2,
+        resetMs: 59_000,
+        retryAfterMs: 0,
+      });
       expect(await consume(key, 0, T0 + MINUTE + 1_000)).toMatchObject({ remaining: 2 });
     });
 

@@ -29,10 +29,22 @@ describe('sliding window arithmetic', () => {
     expect(step.windowStart).toBe(T0);
     expect(rollCounts(null, step)).toEqual({ windowStart: T0, prev: 0, curr: 0 });
     expect(rollCounts({ windowStart: T0, prev: 3, curr: 4 }, step)).toEqual({ windowStart: T0, prev: 3, curr: 4 });
-    expect(rollCounts({ windowStart: T0 - MINUTE, prev: 3, curr: 4 }, step)).toEqual({ windowStart: T0, prev: 4, curr: 0 });
-    expect(rollCounts({ windowStart: T0 - 2 * MINUTE, prev: 3, curr: 4 }, step)).toEqual({ windowStart: T0, prev: 0, curr: 0 });
+    expect(rollCounts({ windowStart: T0 - MINUTE, prev: 3, curr: 4 }, step)).toEqual({
+      windowStart: T0,
+      prev: 4,
+      curr: 0,
+    });
+    expect(rollCounts({ windowStart: T0 - 2 * MINUTE, prev: 3, curr: 4 }, step)).toEqual({
+      windowStart: T0,
+      prev: 0,
+      curr: 0,
+    });
     // Written by a process whose clock is ahead: kept, and judged as at the start of that window.
-    expect(rollCounts({ windowStart: T0 + MINUTE, prev: 3, curr: 4 }, step)).toEqual({ windowStart: T0 + MINUTE, prev: 3, curr: 4 });
+    expect(rollCounts({ windowStart: T0 + MINUTE, prev: 3, curr: 4 }, step)).toEqual({
+      windowStart: T0 + MINUTE,
+      prev: 3,
+      curr: 4,
+    });
     expect(slidingWindowStep(1, 120, MINUTE, -1).windowStart).toBe(-MINUTE);
     expect(slidingWindowStep(1, 120, MINUTE, T0 + 0.9).now).toBe(T0);
   });
@@ -41,7 +53,12 @@ describe('sliding window arithmetic', () => {
     // prev 120 at 500 ms into the window: 120 x 59 500 / 60 000 = 119 exactly, so one fits.
     const stored = { windowStart: T0 - MINUTE, prev: 0, curr: 120 };
     expect(consumeCounts(stored, slidingWindowStep(1, 120, MINUTE, T0 + 499)).decision.allowed).toBe(false);
-    expect(consumeCounts(stored, slidingWindowStep(1, 120, MINUTE, T0 + 500)).decision).toEqual({ allowed: true, remaining: 0, resetMs: 2 * MINUTE - 500, retryAfterMs: 0 });
+    expect(consumeCounts(stored, slidingWindowStep(1, 120, MINUTE, T0 + 500)).decision).toEqual({
+      allowed: true,
+      remaining: 0,
+      resetMs: 2 * MINUTE - 500,
+      retryAfterMs: 0,
+    });
     // Limits that do not divide the window: 7 per minute, prev 7: one fits once 7 x (60 000 - e) <= 6 x 60 000.
     const seven = { windowStart: T0 - MINUTE, prev: 0, curr: 7 };
     const refused = consumeCounts(seven, slidingWindowStep(1, 7, MINUTE, T0)).decision;
@@ -57,7 +74,11 @@ describe('sliding window arithmetic', () => {
       const limit = 1 + Math.floor(random() * 12);
       const cost = 1 + Math.floor(random() * limit);
       const windowStart = T0 + windowMs * Math.floor(random() * 3);
-      const stored = { windowStart, prev: Math.floor(random() * (limit + 1)), curr: Math.floor(random() * (limit + 1)) };
+      const stored = {
+        windowStart,
+        prev: Math.floor(random() * (limit + 1)),
+        curr: Math.floor(random() * (limit + 1)),
+      };
       const now = T0 + 2 * windowMs + Math.floor(random() * windowMs);
       const step = slidingWindowStep(cost, limit, windowMs, now);
       const { decision, store } = consumeCounts(stored, step);
@@ -66,7 +87,8 @@ describe('sliding window arithmetic', () => {
       // Allowed iff estimate + cost <= limit (floats agree away from exact ties; ties are integers above).
       if (Math.abs(est + cost - limit) > 1e-9) expect(decision.allowed, context).toBe(est + cost < limit);
       const after = decision.allowed ? est + cost : est;
-      if (Math.abs(after - Math.round(after)) > 1e-9) expect(decision.remaining, context).toBe(Math.max(0, Math.floor(limit - after)));
+      if (Math.abs(after - Math.round(after)) > 1e-9)
+        expect(decision.remaining, context).toBe(Math.max(0, Math.floor(limit - after)));
       const counts = store ?? stored;
       // resetMs: the first ms from which nothing is counted any more.
       let zeroAt = now;
@@ -79,7 +101,13 @@ describe('sliding window arithmetic', () => {
       expect(store, context).toBeNull();
       // retryAfterMs: the first ms at which the same request fits (the estimate only falls with time).
       let fitsAt = now;
-      while (!fitsCounts(rollCounts(stored, slidingWindowStep(cost, limit, windowMs, fitsAt)), slidingWindowStep(cost, limit, windowMs, fitsAt))) fitsAt += 1;
+      while (
+        !fitsCounts(
+          rollCounts(stored, slidingWindowStep(cost, limit, windowMs, fitsAt)),
+          slidingWindowStep(cost, limit, windowMs, fitsAt),
+        )
+      )
+        fitsAt += 1;
       expect(decision.retryAfterMs, context).toBe(fitsAt - now);
       expect(decision.retryAfterMs, context).toBeLessThanOrEqual(2 * windowMs);
     }

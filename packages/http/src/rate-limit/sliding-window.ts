@@ -60,13 +60,16 @@ export function slidingWindowStep(cost: number, limit: number, windowMs: number,
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
     throw new RangeError(`Rate limit must be an integer from 1 to ${MAX_LIMIT}, got ${limit}.`);
   }
-  if (!Number.isSafeInteger(windowMs) || windowMs < 1) throw new RangeError(`Rate-limit window must be a positive whole number of ms, got ${windowMs}.`);
-  if (limit * windowMs > MAX_LIMIT_TIMES_WINDOW) throw new RangeError(`Rate limit x window is too large (${limit} x ${windowMs} ms).`);
+  if (!Number.isSafeInteger(windowMs) || windowMs < 1)
+    throw new RangeError(`Rate-limit window must be a positive whole number of ms, got ${windowMs}.`);
+  if (limit * windowMs > MAX_LIMIT_TIMES_WINDOW)
+    throw new RangeError(`Rate limit x window is too large (${limit} x ${windowMs} ms).`);
   if (!Number.isSafeInteger(cost) || cost < 0 || cost > limit) {
     throw new RangeError(`Rate-limit cost must be an integer from 0 to the limit (${limit}), got ${cost}.`);
   }
   const t = Math.floor(now);
-  if (!Number.isSafeInteger(t) || Math.abs(t) > 2 ** 51) throw new RangeError(`Rate-limit clock must be a finite number of ms, got ${now}.`);
+  if (!Number.isSafeInteger(t) || Math.abs(t) > 2 ** 51)
+    throw new RangeError(`Rate-limit clock must be a finite number of ms, got ${now}.`);
   const windowStart = t - (((t % windowMs) + windowMs) % windowMs);
   return { now: t, windowStart, windowMs, limit, cost };
 }
@@ -82,7 +85,8 @@ export function slidingWindowStep(cost: number, limit: number, windowMs: number,
 export function rollCounts(stored: WindowCounts | null, step: SlidingWindowStep): WindowCounts {
   if (stored === null) return { windowStart: step.windowStart, prev: 0, curr: 0 };
   if (stored.windowStart >= step.windowStart) return { ...stored };
-  if (stored.windowStart >= step.windowStart - step.windowMs) return { windowStart: step.windowStart, prev: stored.curr, curr: 0 };
+  if (stored.windowStart >= step.windowStart - step.windowMs)
+    return { windowStart: step.windowStart, prev: stored.curr, curr: 0 };
   return { windowStart: step.windowStart, prev: 0, curr: 0 };
 }
 
@@ -113,7 +117,12 @@ export function summarizeCounts(counts: WindowCounts, allowed: boolean, step: Sl
   const remaining = left <= 0 ? 0 : floorDiv(left, windowMs);
   // The estimate is 0 once prev has decayed and curr, become prev, has decayed too.
   const resetAt = curr > 0 ? windowStart + 2 * windowMs : prev > 0 ? windowStart + windowMs : now;
-  return { allowed, remaining, resetMs: resetAt - now, retryAfterMs: allowed ? 0 : Math.max(1, retryAt(counts, step) - now) };
+  return {
+    allowed,
+    remaining,
+    resetMs: resetAt - now,
+    retryAfterMs: allowed ? 0 : Math.max(1, retryAt(counts, step) - now),
+  };
 }
 
 /**
@@ -137,7 +146,10 @@ function retryAt(counts: WindowCounts, step: SlidingWindowStep): number {
  * One whole consume on stored counts (the memory store; PostgreSQL does the same in its upsert).
  * `store` is what to write back: null when nothing changes (refused, or cost 0).
  */
-export function consumeCounts(stored: WindowCounts | null, step: SlidingWindowStep): { decision: RateLimitDecision; store: WindowCounts | null } {
+export function consumeCounts(
+  stored: WindowCounts | null,
+  step: SlidingWindowStep,
+): { decision: RateLimitDecision; store: WindowCounts | null } {
   const rolled = rollCounts(stored, step);
   // Why cost 0 is always allowed: it only reads the budget (even one over a since lowered limit).
   const allowed = step.cost === 0 || fitsCounts(rolled, step);
@@ -156,7 +168,12 @@ export function countsExpireAt(counts: WindowCounts, windowMs: number): number {
  * stored one, `prev` once one window has passed; older charges count nothing any more. Null when
  * nothing changes.
  */
-export function refundCounts(stored: WindowCounts | null, cost: number, chargedAt: number, windowMs: number): WindowCounts | null {
+export function refundCounts(
+  stored: WindowCounts | null,
+  cost: number,
+  chargedAt: number,
+  windowMs: number,
+): WindowCounts | null {
   if (stored === null || cost <= 0) return null;
   const charged = slidingWindowStep(0, 1, windowMs, chargedAt).windowStart;
   if (stored.windowStart === charged) return { ...stored, curr: Math.max(0, stored.curr - cost) };

@@ -19,7 +19,9 @@ export const checkCommand: LibraryCommand<{ library?: string }> = {
     for (const problem of result.problems) ctx.print(formatProblem(problem, displayRoot));
     const errors = result.problems.filter((p) => p.level === 'error').length;
     if (!result.library) {
-      throw new LibraryError('invalid_library', `${plural(errors, 'problem')} in ${displayRoot}/.`, { hint: 'Fix each file at the line and column shown, then run `npm run library:check` again.' });
+      throw new LibraryError('invalid_library', `${plural(errors, 'problem')} in ${displayRoot}/.`, {
+        hint: 'Fix each file at the line and column shown, then run `npm run library:check` again.',
+      });
     }
     const byKind = (kind: LibraryKind) => result.library!.items.filter((i) => i.kind === kind).length;
     const parts = LIBRARY_KINDS.map((kind) => {
@@ -27,7 +29,9 @@ export const checkCommand: LibraryCommand<{ library?: string }> = {
       return kind === 'finding-template' ? `${text} (${plural(result.counts.translations, 'translation')})` : text;
     });
     const warnings = result.problems.length - errors;
-    ctx.print(`${displayRoot}/ is valid: ${parts.join(', ')}${warnings > 0 ? `; ${plural(warnings, 'warning')}` : ''}.`);
+    ctx.print(
+      `${displayRoot}/ is valid: ${parts.join(', ')}${warnings > 0 ? `; ${plural(warnings, 'warning')}` : ''}.`,
+    );
     ctx.print(`Library version ${result.library.version}.`);
   },
 };

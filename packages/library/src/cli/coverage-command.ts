@@ -20,13 +20,22 @@ export const coverageCommand: LibraryCommand<{ fixtures?: string; library?: stri
   name: 'coverage',
   summary: 'Measure which scanner findings of the fixture scans the finding templates match',
   options: [
-    { flags: '--fixtures <dir>', description: 'folder with nessus/, burp/, nmap/, nuclei/ subfolders (default: ../shared/fixtures/scans from the repository root)' },
+    {
+      flags: '--fixtures <dir>',
+      description:
+        'folder with nessus/, burp/, nmap/, nuclei/ subfolders (default: ' +
+        '../shared/fixtures/scans from the repository root)',
+    },
     { flags: '--library <dir>', description: 'library folder (default: library/ of the repository)' },
     { flags: '--min <percent>', description: 'fail (exit 1) when overall coverage is below this percentage' },
   ],
   async run(ctx, options) {
-    const fixtures = options.fixtures ? path.resolve(ctx.cwd, options.fixtures) : path.resolve(ctx.repoRoot, '../shared/fixtures/scans');
-    const library = await loadLibrary(options.library ? path.resolve(ctx.cwd, options.library) : path.join(ctx.repoRoot, 'library'));
+    const fixtures = options.fixtures
+      ? path.resolve(ctx.cwd, options.fixtures)
+      : path.resolve(ctx.repoRoot, '../shared/fixtures/scans');
+    const library = await loadLibrary(
+      options.library ? path.resolve(ctx.cwd, options.library) : path.join(ctx.repoRoot, 'library'),
+    );
     const findings: CompleteFinding[] = [];
     let files = 0;
     for (const format of SCAN_FORMATS) {
@@ -44,26 +53,48 @@ export const coverageCommand: LibraryCommand<{ fixtures?: string; library?: stri
         }
       }
     }
-    if (files === 0) throw new LibraryError('invalid_argument', `No scanner exports found under ${fixtures}.`, { hint: 'Pass --fixtures <dir> with nessus/, burp/, nmap/ and nuclei/ subfolders.' });
+    if (files === 0)
+      throw new LibraryError('invalid_argument', `No scanner exports found under ${fixtures}.`, {
+        hint: 'Pass --fixtures <dir> with nessus/, burp/, nmap/ and nuclei/ subfolders.',
+      });
 
     const index = buildTemplateMatchIndex(matchableTemplatesOfLibrary(library));
     const report = measureCoverage(findings, index);
     const templates = itemsOfKind(library, 'finding-template').length;
-    ctx.print(`Coverage of distinct non-informational findings in ${path.relative(ctx.cwd, fixtures) || '.'} (${files} files) by ${templates} finding templates (library ${library.version}):`);
+    ctx.print(
+      `Coverage of distinct non-informational findings in ` +
+        `${path.relative(ctx.cwd, fixtures) || '.'} (${files} files) by ${templates} ` +
+        `finding templates (library ${library.version}):`,
+    );
     for (const [scanner, s] of Object.entries(report.byScanner).sort()) {
       const how = `rule ${s.byMatch.rule}, CVE ${s.byMatch.cve}, CWE ${s.byMatch.cwe}, title ${s.byMatch.titlePattern}`;
-      ctx.print(`  ${scanner.padEnd(8)} ${`${s.matched}/${s.total}`.padStart(7)}  ${`${percentOf(s.matched, s.total).toFixed(1)}%`.padStart(6)}  (${how})`);
+      ctx.print(
+        `  ${scanner.padEnd(8)} ${`${s.matched}/${s.total}`.padStart(7)}  ` +
+          `${`${percentOf(s.matched, s.total).toFixed(1)}%`.padStart(6)}  (${how})`,
+      );
     }
-    ctx.print(`  ${'overall'.padEnd(8)} ${`${report.matched}/${report.total}`.padStart(7)}  ${`${report.percent.toFixed(1)}%`.padStart(6)}`);
-    const unmatched = Object.entries(report.byScanner).flatMap(([scanner, s]) => s.unmatched.map((u) => ({ scanner, ...u })));
+    ctx.print(
+      `  ${'overall'.padEnd(8)} ${`${report.matched}/${report.total}`.padStart(7)}  ` +
+        `${`${report.percent.toFixed(1)}%`.padStart(6)}`,
+    );
+    const unmatched = Object.entries(report.byScanner).flatMap(([scanner, s]) =>
+      s.unmatched.map((u) => ({ scanner, ...u })),
+    );
     if (unmatched.length > 0) {
       ctx.print(`Unmatched (${unmatched.length}):`);
-      for (const u of unmatched) ctx.print(`  ${`${u.scanner}:${u.ruleId}`.padEnd(34)} ${u.severity.padEnd(8)} ${u.title}`);
+      for (const u of unmatched)
+        ctx.print(`  ${`${u.scanner}:${u.ruleId}`.padEnd(34)} ${u.severity.padEnd(8)} ${u.title}`);
     }
     if (options.min !== undefined) {
       const min = Number(options.min);
-      if (!Number.isFinite(min)) throw new LibraryError('invalid_argument', `--min must be a percentage, found "${options.min}".`);
-      if (report.percent < min) throw new LibraryError('invalid_library', `Coverage ${report.percent.toFixed(1)}% is below the required ${min}%.`, { hint: 'Add match rules or templates for the unmatched findings listed above.' });
+      if (!Number.isFinite(min))
+        throw new LibraryError('invalid_argument', `--min must be a percentage, found "${options.min}".`);
+      if (report.percent < min)
+        throw new LibraryError(
+          'invalid_library',
+          `Coverage ${report.percent.toFixed(1)}% is below the required ${min}%.`,
+          { hint: 'Add match rules or templates for the unmatched findings listed above.' },
+        );
     }
   },
 };

@@ -8,13 +8,18 @@ import { REPO_ROOT, type LibraryCommand } from './library-command.ts';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each command types its own options
 const COMMANDS: Array<LibraryCommand<any>> = [checkCommand, coverageCommand];
 
-const program = new Command('library').description('Validate the global library and measure how much of real scans it matches.').showHelpAfterError();
+const program = new Command('library')
+  .description('Validate the global library and measure how much of real scans it matches.')
+  .showHelpAfterError();
 for (const command of COMMANDS) {
   const sub = program.command(command.name).description(command.summary);
   for (const o of command.options) sub.option(o.flags, o.description, o.defaultValue);
   sub.action(async (options: unknown) => {
     try {
-      await command.run({ repoRoot: REPO_ROOT, cwd: process.cwd(), print: (line) => process.stdout.write(`${line}\n`) }, options);
+      await command.run(
+        { repoRoot: REPO_ROOT, cwd: process.cwd(), print: (line) => process.stdout.write(`${line}\n`) },
+        options,
+      );
     } catch (err) {
       if (err instanceof LibraryError) {
         process.stderr.write(`library ${command.name}: ${err.message}\n${err.hint ? `  ${err.hint}\n` : ''}`);

@@ -13,13 +13,23 @@ export const EXAMPLE_REPORT: ReportDocument = {
   tabs: [
     {
       title: 'Executive summary',
-      content: 'The shop is well protected against common attacks. Two findings need attention:\n\n- SQL injection in the login form\n- Missing security headers',
+      content:
+        'The shop is well protected against common attacks. Two findings need ' +
+        'attention:\n\n- SQL injection in the login form\n- Missing security headers',
       evidence: [],
     },
     {
       title: 'Scope',
-      content: '# In scope\n\n| Host | Port |\n|---|---|\n| shop.example.com | 443 |\n\n# Out of scope\n\nDenial of service.',
-      evidence: [{ sha256: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', fileName: 'network-diagram.png', caption: 'Network overview [draft]', contentType: 'image/png' }],
+      content:
+        '# In scope\n\n| Host | Port |\n|---|---|\n| shop.example.com | 443 |\n\n# Out of scope\n\nDenial of service.',
+      evidence: [
+        {
+          sha256: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+          fileName: 'network-diagram.png',
+          caption: 'Network overview [draft]',
+          contentType: 'image/png',
+        },
+      ],
     },
   ],
   links: [
@@ -36,7 +46,9 @@ export const EXAMPLE_REPORT: ReportDocument = {
       cwes: [89],
       references: ['https://owasp.org/www-community/attacks/SQL_Injection'],
       source: { kind: 'template', templateKey: 'web-sql-injection' },
-      description: 'The `username` parameter is put into an SQL statement unescaped.\n\n```sql\nSELECT * FROM users WHERE name = \'admin\'--\'\n```',
+      description:
+        'The `username` parameter is put into an SQL statement ' +
+        "unescaped.\n\n```sql\nSELECT * FROM users WHERE name = 'admin'--'\n```",
       impact: 'An attacker can log in as any user and read the whole database.',
       remediation: '### Short term\n\nEscape the parameter.\n\n### Long term\n\nUse prepared statements everywhere.',
       affectedAssets: [
@@ -48,10 +60,19 @@ export const EXAMPLE_REPORT: ReportDocument = {
           service: 'https',
           url: 'https://shop.example.com/login',
           parameter: 'username',
-          evidence: "POST /login HTTP/1.1\r\nHost: shop.example.com\r\nContent-Type: application/x-www-form-urlencoded\r\n\r\nusername=admin'--&password=x",
+          evidence:
+            'POST /login HTTP/1.1\r\nHost: shop.example.com\r\nContent-Type: ' +
+            "application/x-www-form-urlencoded\r\n\r\nusername=admin'--&password=x",
         },
       ],
-      evidence: [{ sha256: '2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae', fileName: 'login-bypass.png', caption: 'Logged in as admin without a password', contentType: 'image/png' }],
+      evidence: [
+        {
+          sha256: '2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae',
+          fileName: 'login-bypass.png',
+          caption: 'Logged in as admin without a password',
+          contentType: 'image/png',
+        },
+      ],
     },
     {
       title: 'Missing security headers',

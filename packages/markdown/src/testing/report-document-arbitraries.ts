@@ -1,5 +1,18 @@
 import fc from 'fast-check';
-import { CVSS_VERSIONS, EVIDENCE_CONTENT_TYPES, FINDING_STATUSES, REPORT_STATUSES, SEVERITIES, type AffectedAsset, type Cvss, type EvidenceRef, type FindingContent, type FindingSource, type ReportDocument, type ReportDocumentFinding } from '@service/report-model';
+import {
+  CVSS_VERSIONS,
+  EVIDENCE_CONTENT_TYPES,
+  FINDING_STATUSES,
+  REPORT_STATUSES,
+  SEVERITIES,
+  type AffectedAsset,
+  type Cvss,
+  type EvidenceRef,
+  type FindingContent,
+  type FindingSource,
+  type ReportDocument,
+  type ReportDocumentFinding,
+} from '@service/report-model';
 
 /**
  * fast-check arbitraries for every field of a ReportDocument, biased towards text that is hard
@@ -13,13 +26,120 @@ import { CVSS_VERSIONS, EVIDENCE_CONTENT_TYPES, FINDING_STATUSES, REPORT_STATUSE
  */
 
 const TRICKY_PIECES = [
-  '---', '+++', '...', '***', '___', '# Heading', '## Tab title', '### Description', '### Impact', '### Remediation', '### Affected assets', '### Evidence',
-  '# Summary', '# Tabs', '# Links', '# Findings', '#', '##', '###', '#### deep', '#hashtag', '\t# tabbed', ' # indented',
-  'Setext\n===', 'Setext\n---', '```', '````', '`````', '```markdown', '````markdown', '```yaml', '```text cr=␍', '```text json', '~~~', '~~~~', '~~~python', '``',
-  '<!-- comment -->', '<!--', '-->', '<div>', '</div>', '<script>', '<?php', '<![CDATA[', '<!DOCTYPE', '[ref]: https://example.com', '[ref]', '![img](evidence:sha256:00)',
-  'key: value', 'severity: high', '- item', '  - nested', '> quote', '    indented code', '1. one', '| a | b |\n|---|---|', 'title: "x"', '{a: 1}', '[1, 2]', 'null', 'true', '0x1F', '1e3', '~',
-  '\n', '\n\n', '\n\n\n', '\r\n', '\r', '\r\r\n', '␍', '\t', '  ', ' ', '\u00a0', '\u200b', '\u200d', '\u200e', '\u200f', '\u2028', '\u2029', '\ufeff', '\u0085', '\u007f', '\u001b[31m', '\u000b', '\u000c',
-  'مرحبا بالعالم', 'שלום עולם', '👩‍👩‍👧‍👦', '🔥', 'e\u0301', 'Z\u0351\u0352\u0353', '日本語', '\\', '\\`', '&amp;', '&#10;', '&#13;', '&', '"', "'", '[', ']', '(', ')', '<', '>', '*', '_', '`', 'evidence:sha256:', '␍␍',
+  '---',
+  '+++',
+  '...',
+  '***',
+  '___',
+  '# Heading',
+  '## Tab title',
+  '### Description',
+  '### Impact',
+  '### Remediation',
+  '### Affected assets',
+  '### Evidence',
+  '# Summary',
+  '# Tabs',
+  '# Links',
+  '# Findings',
+  '#',
+  '##',
+  '###',
+  '#### deep',
+  '#hashtag',
+  '\t# tabbed',
+  ' # indented',
+  'Setext\n===',
+  'Setext\n---',
+  '```',
+  '````',
+  '`````',
+  '```markdown',
+  '````markdown',
+  '```yaml',
+  '```text cr=␍',
+  '```text json',
+  '~~~',
+  '~~~~',
+  '~~~python',
+  '``',
+  '<!-- comment -->',
+  '<!--',
+  '-->',
+  '<div>',
+  '</div>',
+  '<script>',
+  '<?php',
+  '<![CDATA[',
+  '<!DOCTYPE',
+  '[ref]: https://example.com',
+  '[ref]',
+  '![img](evidence:sha256:00)',
+  'key: value',
+  'severity: high',
+  '- item',
+  '  - nested',
+  '> quote',
+  '    indented code',
+  '1. one',
+  '| a | b |\n|---|---|',
+  'title: "x"',
+  '{a: 1}',
+  '[1, 2]',
+  'null',
+  'true',
+  '0x1F',
+  '1e3',
+  '~',
+  '\n',
+  '\n\n',
+  '\n\n\n',
+  '\r\n',
+  '\r',
+  '\r\r\n',
+  '␍',
+  '\t',
+  '  ',
+  ' ',
+  '\u00a0',
+  '\u200b',
+  '\u200d',
+  '\u200e',
+  '\u200f',
+  '\u2028',
+  '\u2029',
+  '\ufeff',
+  '\u0085',
+  '\u007f',
+  '\u001b[31m',
+  '\u000b',
+  '\u000c',
+  'مرحبا بالعالم',
+  'שלום עולם',
+  '👩‍👩‍👧‍👦',
+  '🔥',
+  'e\u0301',
+  'Z\u0351\u0352\u0353',
+  '日本語',
+  '\\',
+  '\\`',
+  '&amp;',
+  '&#10;',
+  '&#13;',
+  '&',
+  '"',
+  "'",
+  '[',
+  ']',
+  '(',
+  ')',
+  '<',
+  '>',
+  '*',
+  '_',
+  '`',
+  'evidence:sha256:',
+  '␍␍',
 ];
 
 const piece = fc.oneof(
@@ -29,7 +149,11 @@ const piece = fc.oneof(
   { arbitrary: fc.lorem({ maxCount: 8 }), weight: 2 },
 );
 
-const LONG_TEXT = `${'Long text with `code`, **bold** and a [link](https://example.com). '.repeat(1_600)}\n\n\`\`\`\n${'x'.repeat(1_000)}\n\`\`\`\n`.slice(0, 100_000);
+const LONG_TEXT =
+  `${'Long text with `code`, **bold** and a [link](https://example.com). '.repeat(1_600)}\n\n\`\`\`\n${'x'.repeat(1_000)}\n\`\`\`\n`.slice(
+    0,
+    100_000,
+  );
 
 /** Any text the model may hold, usually short; now and then 100,000 characters. */
 export const anyText = (maxPieces = 12): fc.Arbitrary<string> =>
@@ -41,14 +165,13 @@ export const anyText = (maxPieces = 12): fc.Arbitrary<string> =>
 
 /** Text of at least one and at most `max` UTF-16 units, cut on a code point boundary. */
 export const titleText = (max = 300): fc.Arbitrary<string> =>
-  fc
-    .oneof({ arbitrary: fc.lorem({ maxCount: 6 }), weight: 3 }, { arbitrary: anyText(6), weight: 2 })
-    .map((s) => {
-      const cut = Array.from(s).reduce((acc, ch) => (acc.length + ch.length <= max ? acc + ch : acc), '');
-      return cut === '' ? 'x' : cut;
-    });
+  fc.oneof({ arbitrary: fc.lorem({ maxCount: 6 }), weight: 3 }, { arbitrary: anyText(6), weight: 2 }).map((s) => {
+    const cut = Array.from(s).reduce((acc, ch) => (acc.length + ch.length <= max ? acc + ch : acc), '');
+    return cut === '' ? 'x' : cut;
+  });
 
-const shortText = (max: number) => anyText(4).map((s) => Array.from(s).reduce((acc, ch) => (acc.length + ch.length <= max ? acc + ch : acc), ''));
+const shortText = (max: number) =>
+  anyText(4).map((s) => Array.from(s).reduce((acc, ch) => (acc.length + ch.length <= max ? acc + ch : acc), ''));
 
 const score = fc.integer({ min: 0, max: 100 }).map((n) => n / 10);
 const VECTORS = [
@@ -71,12 +194,20 @@ const BASE: Record<string, [Cvss['version'], number]> = {
 
 export const cvssArb: fc.Arbitrary<Cvss> = fc.oneof(
   // Exactly what the vector computes: written as the vector alone.
-  fc.constantFrom(...Object.keys(BASE)).map((vector) => ({ version: BASE[vector]![0], vector, baseScore: BASE[vector]![1] })),
+  fc
+    .constantFrom(...Object.keys(BASE))
+    .map((vector) => ({ version: BASE[vector]![0], vector, baseScore: BASE[vector]![1] })),
   fc.record(
     {
       version: fc.constantFrom(...CVSS_VERSIONS),
       vector: fc.option(fc.oneof(fc.constantFrom(...VECTORS), shortText(300)), { nil: null }),
-      baseScore: fc.option(fc.oneof(score, fc.double({ min: 0, max: 10, noNaN: true }).filter((n) => !Object.is(n, -0))), { nil: null }),
+      baseScore: fc.option(
+        fc.oneof(
+          score,
+          fc.double({ min: 0, max: 10, noNaN: true }).filter((n) => !Object.is(n, -0)),
+        ),
+        { nil: null },
+      ),
       temporalScore: fc.option(score, { nil: null }),
       temporalVector: fc.option(shortText(300), { nil: null }),
     },
@@ -84,7 +215,9 @@ export const cvssArb: fc.Arbitrary<Cvss> = fc.oneof(
   ),
 );
 
-const cveArb = fc.tuple(fc.integer({ min: 1999, max: 2030 }), fc.integer({ min: 1, max: 9_999_999 })).map(([y, n]) => `CVE-${y}-${String(n).padStart(4, '0')}`);
+const cveArb = fc
+  .tuple(fc.integer({ min: 1999, max: 2030 }), fc.integer({ min: 1, max: 9_999_999 }))
+  .map(([y, n]) => `CVE-${y}-${String(n).padStart(4, '0')}`);
 
 export const assetArb: fc.Arbitrary<AffectedAsset> = fc.record(
   {
@@ -95,7 +228,11 @@ export const assetArb: fc.Arbitrary<AffectedAsset> = fc.record(
     service: fc.oneof(fc.constantFrom('http', 'https', 'ssh', ''), shortText(100)),
     url: fc.oneof(fc.webUrl(), shortText(300)),
     parameter: shortText(100),
-    evidence: fc.oneof(anyText(20), fc.constant('GET / HTTP/1.1\r\nHost: example.com\r\n\r\n'), fc.constant('HTTP/1.1 200 OK\r\n\r\nbody\n[truncated: 3 more bytes]')),
+    evidence: fc.oneof(
+      anyText(20),
+      fc.constant('GET / HTTP/1.1\r\nHost: example.com\r\n\r\n'),
+      fc.constant('HTTP/1.1 200 OK\r\n\r\nbody\n[truncated: 3 more bytes]'),
+    ),
   },
   { requiredKeys: [] },
 );
@@ -114,9 +251,17 @@ export const evidenceArb: fc.Arbitrary<EvidenceRef> = fc.record(
 
 const sourceArb: fc.Arbitrary<FindingSource> = fc.oneof(
   fc.constant({ kind: 'manual' as const }),
-  fc.record({ kind: fc.constant('template' as const), templateKey: shortText(300), templateId: fc.uuid() }, { requiredKeys: ['kind'] }),
   fc.record(
-    { kind: fc.constant('scanner' as const), scanner: fc.constantFrom('nessus', 'burp', 'nmap', 'nuclei', ''), scannerVersion: shortText(100), ruleId: fc.oneof(fc.integer({ min: 0 }).map(String), shortText(1000)) },
+    { kind: fc.constant('template' as const), templateKey: shortText(300), templateId: fc.uuid() },
+    { requiredKeys: ['kind'] },
+  ),
+  fc.record(
+    {
+      kind: fc.constant('scanner' as const),
+      scanner: fc.constantFrom('nessus', 'burp', 'nmap', 'nuclei', ''),
+      scannerVersion: shortText(100),
+      ruleId: fc.oneof(fc.integer({ min: 0 }).map(String), shortText(1000)),
+    },
     { requiredKeys: ['kind'] },
   ),
 );
@@ -145,13 +290,27 @@ export const findingArb: fc.Arbitrary<ReportDocumentFinding> = fc
     }),
   )
   .map(([content, rest]) => {
-    const f: ReportDocumentFinding = { ...content, status: rest.status, affectedAssets: rest.affectedAssets, source: rest.source, evidence: rest.evidence };
+    const f: ReportDocumentFinding = {
+      ...content,
+      status: rest.status,
+      affectedAssets: rest.affectedAssets,
+      source: rest.source,
+      evidence: rest.evidence,
+    };
     if (rest.id !== undefined) f.id = rest.id;
     return f;
   });
 
-const isoDate = fc.date({ min: new Date('1990-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
-const libraryRef = fc.option(fc.record({ id: fc.uuid(), key: fc.option(shortText(300), { nil: null }), name: shortText(300) }, { requiredKeys: ['key', 'name'] }), { nil: null });
+const isoDate = fc
+  .date({ min: new Date('1990-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true })
+  .map((d) => d.toISOString().slice(0, 10));
+const libraryRef = fc.option(
+  fc.record(
+    { id: fc.uuid(), key: fc.option(shortText(300), { nil: null }), name: shortText(300) },
+    { requiredKeys: ['key', 'name'] },
+  ),
+  { nil: null },
+);
 
 export const reportDocumentArb: fc.Arbitrary<ReportDocument> = fc.record(
   {
@@ -161,17 +320,54 @@ export const reportDocumentArb: fc.Arbitrary<ReportDocument> = fc.record(
     language: fc.constantFrom('en', 'de', 'de-DE', 'ar', 'he-IL'),
     summary: anyText(),
     client: fc.record({ id: fc.uuid(), name: titleText(300) }, { requiredKeys: ['name'] }),
-    project: fc.record({ id: fc.uuid(), name: titleText(300), startDate: fc.option(isoDate, { nil: null }), endDate: fc.option(isoDate, { nil: null }) }, { requiredKeys: ['name', 'startDate', 'endDate'] }),
+    project: fc.record(
+      {
+        id: fc.uuid(),
+        name: titleText(300),
+        startDate: fc.option(isoDate, { nil: null }),
+        endDate: fc.option(isoDate, { nil: null }),
+      },
+      { requiredKeys: ['name', 'startDate', 'endDate'] },
+    ),
     style: libraryRef,
     template: libraryRef,
-    tabs: fc.array(fc.record({ title: titleText(300), content: anyText(), evidence: fc.array(evidenceArb, { maxLength: 2 }) }), { maxLength: 4 }),
-    links: fc.array(fc.record({ title: titleText(300), url: fc.oneof(fc.webUrl({ withQueryParameters: true, withFragments: true }), fc.tuple(fc.constantFrom('https://', 'http://', 'mailto:'), shortText(200)).map(([a, b]) => a + b)) }), { maxLength: 3 }),
+    tabs: fc.array(
+      fc.record({ title: titleText(300), content: anyText(), evidence: fc.array(evidenceArb, { maxLength: 2 }) }),
+      { maxLength: 4 },
+    ),
+    links: fc.array(
+      fc.record({
+        title: titleText(300),
+        url: fc.oneof(
+          fc.webUrl({ withQueryParameters: true, withFragments: true }),
+          fc.tuple(fc.constantFrom('https://', 'http://', 'mailto:'), shortText(200)).map(([a, b]) => a + b),
+        ),
+      }),
+      { maxLength: 3 },
+    ),
     findings: fc.array(findingArb, { maxLength: 4 }),
   },
-  { requiredKeys: ['title', 'status', 'language', 'summary', 'client', 'project', 'style', 'template', 'tabs', 'links', 'findings'] },
+  {
+    requiredKeys: [
+      'title',
+      'status',
+      'language',
+      'summary',
+      'client',
+      'project',
+      'style',
+      'template',
+      'tabs',
+      'links',
+      'findings',
+    ],
+  },
 );
 
-/** The document as a file gives it back: without database ids (report, client, project, refs, findings, evidence, templateId). */
+/**
+ * The document as a file gives it back: without database ids (report, client, project, refs, findings, evidence,
+ * templateId).
+ */
 export function withoutIds(doc: ReportDocument): ReportDocument {
   const { id: _id, ...rest } = doc;
   const ref = (r: ReportDocument['style']) => (r === null ? null : { key: r.key, name: r.name });

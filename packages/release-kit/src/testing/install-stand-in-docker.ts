@@ -43,7 +43,10 @@ export function installStandInDocker(dir: string): StandInDocker {
   mkdirSync(binDir, { recursive: true });
   mkdirSync(stateDir, { recursive: true });
   const wrapper = path.join(binDir, 'docker');
-  writeFileSync(wrapper, `#!/bin/sh\nSTAND_IN_DOCKER_STATE='${stateDir}' exec '${process.execPath}' '${SCRIPT}' "$@"\n`);
+  writeFileSync(
+    wrapper,
+    `#!/bin/sh\nSTAND_IN_DOCKER_STATE='${stateDir}' exec '${process.execPath}' '${SCRIPT}' "$@"\n`,
+  );
   chmodSync(wrapper, 0o755);
   const callsFile = path.join(stateDir, 'calls.jsonl');
   const calls = (): DockerCall[] =>

@@ -13,7 +13,19 @@
 // the first entry whose `match` (a regular expression) matches the arguments joined by spaces
 // answers instead, which is how tests make a command fail.
 import { createHash } from 'node:crypto';
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as tar from 'tar';
@@ -46,7 +58,8 @@ const compose = readJson(composeFile, { services: {} });
 const saveCompose = () => writeFileSync(composeFile, JSON.stringify(compose, null, 2));
 
 const normalize = (ref) => (ref.includes(':') || ref.startsWith('sha256:') ? ref : `${ref}:latest`);
-const idOf = (ref) => (ref.startsWith('sha256:') && images.byId[ref.slice(7)] ? ref.slice(7) : images.tags[normalize(ref)]);
+const idOf = (ref) =>
+  ref.startsWith('sha256:') && images.byId[ref.slice(7)] ? ref.slice(7) : images.tags[normalize(ref)];
 
 function storeBlob(bytes) {
   const digest = sha(bytes);
@@ -148,7 +161,8 @@ async function buildImage(list) {
   const context = list[list.length - 1];
   const tags = option(['-t', '--tag'], list);
   const dockerfile = option(['-f', '--file'], list)[0] ?? path.join(context, 'Dockerfile');
-  if (!existsSync(dockerfile)) fail(`ERROR: failed to solve: failed to read dockerfile: open ${dockerfile}: no such file or directory`);
+  if (!existsSync(dockerfile))
+    fail(`ERROR: failed to solve: failed to read dockerfile: open ${dockerfile}: no such file or directory`);
   const appDir = path.join(context, 'app');
   if (!existsSync(appDir)) fail('ERROR: failed to solve: failed to compute cache key: "/app" not found');
   const layer = await deterministicTar(context, listAll(context, 'app'));
@@ -172,8 +186,21 @@ function pullImage(ref) {
   return deterministicTar(root, ['stand-in', marker]).then((layer) => {
     rmSync(root, { recursive: true, force: true });
     const layerDigest = storeBlob(layer);
-    registerImage({ architecture: 'amd64', os: 'linux', config: {}, rootfs: { type: 'layers', diff_ids: [`sha256:${layerDigest}`] }, history: [{ created_by: `stand-in image ${normalize(ref)}` }] }, layerDigest, [ref]);
-    out(`${normalize(ref).split(':')[1]}: Pulling from ${ref.split(':')[0]}\nStatus: Downloaded newer image for ${normalize(ref)}\n`);
+    registerImage(
+      {
+        architecture: 'amd64',
+        os: 'linux',
+        config: {},
+        rootfs: { type: 'layers', diff_ids: [`sha256:${layerDigest}`] },
+        history: [{ created_by: `stand-in image ${normalize(ref)}` }],
+      },
+      layerDigest,
+      [ref],
+    );
+    out(
+      `${normalize(ref).split(':')[1]}: Pulling from ${ref.split(':')[0]}\nStatus: ` +
+        `Downloaded newer image for ${normalize(ref)}\n`,
+    );
   });
 }
 
@@ -185,7 +212,21 @@ function inspect(list) {
     if (!id) fail(`Error response from daemon: No such image: ${ref}`);
     if (format === '{{.Id}}') out(`sha256:${id}\n`);
     else if (format === '{{.Size}}') out(`${images.byId[id].size}\n`);
-    else out(`${JSON.stringify([{ Id: `sha256:${id}`, RepoTags: Object.entries(images.tags).filter(([, v]) => v === id).map(([k]) => k) }], null, 4)}\n`);
+    else
+      out(
+        `${JSON.stringify(
+          [
+            {
+              Id: `sha256:${id}`,
+              RepoTags: Object.entries(images.tags)
+                .filter(([, v]) => v === id)
+                .map(([k]) => k),
+            },
+          ],
+          null,
+          4,
+        )}\n`,
+      );
   }
 }
 
@@ -229,7 +270,8 @@ async function loadImage(list) {
   } catch {
     fail('Error processing tar file(exit status 1): unexpected EOF');
   }
-  if (!existsSync(path.join(root, 'manifest.json'))) fail('Error: open /var/lib/docker/tmp/docker-import/manifest.json: no such file or directory');
+  if (!existsSync(path.join(root, 'manifest.json')))
+    fail('Error: open /var/lib/docker/tmp/docker-import/manifest.json: no such file or directory');
   for (const entry of JSON.parse(readFileSync(path.join(root, 'manifest.json'), 'utf8'))) {
     const configBytes = readFileSync(path.join(root, entry.Config));
     const id = sha(configBytes);
@@ -252,7 +294,20 @@ function composeCommand(list) {
   const globals = [];
   while (i < list.length && list[i].startsWith('-')) {
     globals.push(list[i]);
-    if (['-f', '--file', '--project-directory', '-p', '--project-name', '--env-file', '--profile', '--ansi', '--progress'].includes(list[i])) globals.push(list[++i]);
+    if (
+      [
+        '-f',
+        '--file',
+        '--project-directory',
+        '-p',
+        '--project-name',
+        '--env-file',
+        '--profile',
+        '--ansi',
+        '--progress',
+      ].includes(list[i])
+    )
+      globals.push(list[++i]);
     i++;
   }
   const [sub, ...subArgs] = list.slice(i);
@@ -266,7 +321,11 @@ function composeCommand(list) {
     case 'up':
     case 'start':
     case 'restart':
-      for (const name of running(services)) compose.services[name] = { state: name === 'files' ? 'exited' : 'running', since: compose.services[name]?.since ?? 0 };
+      for (const name of running(services))
+        compose.services[name] = {
+          state: name === 'files' ? 'exited' : 'running',
+          since: compose.services[name]?.since ?? 0,
+        };
       saveCompose();
       break;
     case 'stop':
@@ -278,7 +337,9 @@ function composeCommand(list) {
       for (const name of all) {
         const s = compose.services[name];
         if (!s) continue;
-        out(`${JSON.stringify({ Service: name, Name: `service-${name}-1`, State: s.state, Health: s.state === 'running' && name !== 'files' ? 'healthy' : '', ExitCode: 0 })}\n`);
+        out(
+          `${JSON.stringify({ Service: name, Name: `service-${name}-1`, State: s.state, Health: s.state === 'running' && name !== 'files' ? 'healthy' : '', ExitCode: 0 })}\n`,
+        );
       }
       break;
     case 'exec':
@@ -294,7 +355,9 @@ function composeCommand(list) {
 
 function execInService(list) {
   const words = list.filter((a) => a !== '-T' && a !== '--rm' && a !== '-i' && a !== '--no-deps');
-  const [service, program, ...programArgs] = words.filter((a, i) => !(words[i - 1] === '-e' || a === '-e' || words[i - 1] === '--user' || a === '--user'));
+  const [service, program, ...programArgs] = words.filter(
+    (a, i) => !(words[i - 1] === '-e' || a === '-e' || words[i - 1] === '--user' || a === '--user'),
+  );
   if (!compose.services[service] || compose.services[service].state !== 'running') {
     if (list[0] !== '--rm' && !list.includes('--rm')) fail(`service "${service}" is not running`);
   }
@@ -303,7 +366,8 @@ function execInService(list) {
     out(`PGDMP stand-in dump of ${database}\n`);
   } else if (program === 'pg_restore' && programArgs.includes('--list')) {
     const input = readFileSync(0);
-    if (!input.subarray(0, 5).equals(Buffer.from('PGDMP'))) fail('pg_restore: error: input file does not appear to be a valid archive');
+    if (!input.subarray(0, 5).equals(Buffer.from('PGDMP')))
+      fail('pg_restore: error: input file does not appear to be a valid archive');
     out(';\n; Archive created by the stand-in\n;\n');
   } else if (program === 'pg_restore') {
     readFileSync(0);

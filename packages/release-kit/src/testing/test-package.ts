@@ -2,7 +2,12 @@ import { createHash, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { MANIFEST_FILE, SIGNATURE_SUFFIX, SUMS_FILE, UNLISTED_FILES, packageDirName } from '../package-layout.ts';
-import { MANIFEST_FORMAT, serializePackageManifest, type ManifestImage, type PackageManifest } from '../package-manifest.ts';
+import {
+  MANIFEST_FORMAT,
+  serializePackageManifest,
+  type ManifestImage,
+  type PackageManifest,
+} from '../package-manifest.ts';
 import { signReleaseFile } from '../release-signature.ts';
 import { formatSha256Sums, hashTree } from '../sha256-sums.ts';
 import { createTestFolder, type TestFolder } from './test-folder.ts';
@@ -29,9 +34,22 @@ const digestOf = (text: string) => `sha256:${createHash('sha256').update(text).d
 export function testImages(version: string): Array<ManifestImage & { content: string }> {
   const image = (role: ManifestImage['role'], name: string, tag: string): ManifestImage & { content: string } => {
     const content = `image ${name}:${tag}\n`;
-    return { role, name, tag, digest: digestOf(content), archive: `images/${role}.tar`, bytes: Buffer.byteLength(content), content };
+    return {
+      role,
+      name,
+      tag,
+      digest: digestOf(content),
+      archive: `images/${role}.tar`,
+      bytes: Buffer.byteLength(content),
+      content,
+    };
   };
-  return [image('app', 'service/app', version), image('database', 'postgres', '17.6-bookworm'), image('files', 'busybox', '1.37.0'), image('proxy', 'caddy', '2.10.2-alpine')];
+  return [
+    image('app', 'service/app', version),
+    image('database', 'postgres', '17.6-bookworm'),
+    image('files', 'busybox', '1.37.0'),
+    image('proxy', 'caddy', '2.10.2-alpine'),
+  ];
 }
 
 export interface TestPackageOptions {
@@ -74,7 +92,11 @@ export async function writeTestPackage(folder: TestFolder, options: TestPackageO
     sourceSha: '0'.repeat(40),
     images: images.map(({ content: _content, ...image }) => image),
     library: { version: 'abc123', items: 3 },
-    schemaHeads: { controlPlane: '20261121000000_installation', shared: '20261121000000_library_release', tenant: '20261121000000_workspace' },
+    schemaHeads: {
+      controlPlane: '20261121000000_installation',
+      shared: '20261121000000_library_release',
+      tenant: '20261121000000_workspace',
+    },
     ...options.manifest,
   };
   writeFileSync(path.join(dir, MANIFEST_FILE), serializePackageManifest(manifest));

@@ -22,12 +22,26 @@ interface ChildReport {
 }
 
 function runChild(mode: 'layout' | 'template', size: (typeof SIZES)[number]): ChildReport {
-  const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), 'child', mode, String(size.findings), String(size.warmup), String(size.runs)], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-    maxBuffer: 1024 * 1024,
-  });
-  if (child.status !== 0) throw new Error(`the ${size.findings}-finding ${mode} run failed with exit code ${child.status}`);
+  const child = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      fileURLToPath(import.meta.url),
+      'child',
+      mode,
+      String(size.findings),
+      String(size.warmup),
+      String(size.runs),
+    ],
+    {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+      maxBuffer: 1024 * 1024,
+    },
+  );
+  if (child.status !== 0)
+    throw new Error(`the ${size.findings}-finding ${mode} run failed with exit code ${child.status}`);
   return JSON.parse(child.stdout.trim().split('\n').at(-1)!) as ChildReport;
 }
 
@@ -41,7 +55,16 @@ export default async function run(): Promise<void> {
       const met = r.ms < limit && r.peakRssMb < size.rssMb;
       if (!met) missed++;
       console.log(
-        [String(size.findings).padStart(8), '12'.padStart(4), '50'.padStart(6), (mode === 'layout' ? 'our layout' : 'example template').padEnd(16), r.ms.toFixed(0).padStart(9), r.mb.toFixed(1).padStart(7), r.peakRssMb.toFixed(0).padStart(11), ` ${met ? 'met' : 'MISSED'} (< ${limit} ms, < ${size.rssMb} MB)`].join('  '),
+        [
+          String(size.findings).padStart(8),
+          '12'.padStart(4),
+          '50'.padStart(6),
+          (mode === 'layout' ? 'our layout' : 'example template').padEnd(16),
+          r.ms.toFixed(0).padStart(9),
+          r.mb.toFixed(1).padStart(7),
+          r.peakRssMb.toFixed(0).padStart(11),
+          ` ${met ? 'met' : 'MISSED'} (< ${limit} ms, < ${size.rssMb} MB)`,
+        ].join('  '),
       );
     }
   }
@@ -69,7 +92,14 @@ function screenshotPng(seed: number): Uint8Array {
   ihdr.writeUInt32BE(height, 4);
   ihdr[8] = 8;
   ihdr[9] = 2;
-  return new Uint8Array(Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]));
+  return new Uint8Array(
+    Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      chunk('IHDR', ihdr),
+      chunk('IDAT', deflateSync(raw)),
+      chunk('IEND', Buffer.alloc(0)),
+    ]),
+  );
 }
 
 function median(values: number[]): number {
@@ -79,17 +109,23 @@ function median(values: number[]): number {
 
 async function child(mode: 'layout' | 'template', findings: number, warmup: number, runs: number): Promise<void> {
   const doc = sampleReportDocument({ findings, tabs: 12, images: 50 });
-  const template = readFileSync(fileURLToPath(new URL('../../../../library/report-styles/word-template-example.docx', import.meta.url)));
+  const template = readFileSync(
+    fileURLToPath(new URL('../../../../library/report-styles/word-template-example.docx', import.meta.url)),
+  );
   const images = new Map<string, Uint8Array>();
   let seed = 1;
   for (const f of doc.findings) for (const e of f.evidence) images.set(e.sha256, screenshotPng(seed++));
-  const options = { style: resolveReportStyle(null), loadImage: async (ref: { sha256: string }) => images.get(ref.sha256) ?? null };
+  const options = {
+    style: resolveReportStyle(null),
+    loadImage: async (ref: { sha256: string }) => images.get(ref.sha256) ?? null,
+  };
   const time = async (fn: () => Promise<Uint8Array>) => {
     const start = performance.now();
     const bytes = await fn();
     return { ms: performance.now() - start, bytes: bytes.length };
   };
-  const render = () => (mode === 'layout' ? renderReportDocx(doc, options) : renderTemplateDocx(template, doc, options));
+  const render = () =>
+    mode === 'layout' ? renderReportDocx(doc, options) : renderTemplateDocx(template, doc, options);
   for (let i = 0; i < warmup; i++) await render();
   const times: number[] = [];
   let bytes = 0;
@@ -98,8 +134,18 @@ async function child(mode: 'layout' | 'template', findings: number, warmup: numb
     times.push(r.ms);
     bytes = r.bytes;
   }
-  const report: ChildReport = { ms: median(times), mb: bytes / 1048576, peakRssMb: process.resourceUsage().maxRSS / 1024 };
+  const report: ChildReport = {
+    ms: median(times),
+    mb: bytes / 1048576,
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
+  };
   console.log(JSON.stringify(report));
 }
 
-if (process.argv[2] === 'child') await child(process.argv[3] as 'layout' | 'template', Number(process.argv[4]), Number(process.argv[5]), Number(process.argv[6]));
+if (process.argv[2] === 'child')
+  await child(
+    process.argv[3] as 'layout' | 'template',
+    Number(process.argv[4]),
+    Number(process.argv[5]),
+    Number(process.argv[6]),
+  );

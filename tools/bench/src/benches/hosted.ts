@@ -14,7 +14,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Knex } from 'knex';
 import { ApiKeyRepository, generateLicenseKeyPair, parseSigningKey, signLicense, UserRepository } from '@service/auth';
-import { createKnex, DATABASE_NAMES, ensureDatabase, migrateDatabases, silentLogger, startEmbeddedServer, type DatabaseName } from '@service/db';
+import {
+  createKnex,
+  DATABASE_NAMES,
+  ensureDatabase,
+  migrateDatabases,
+  silentLogger,
+  startEmbeddedServer,
+  type DatabaseName,
+} from '@service/db';
 import { provisionOrganization, tenantTopology } from '@service/tenancy';
 import { formatLoad, load, sequential, type LoadResult } from '../support/load.ts';
 import { seedWorkspace } from '../support/seed-workspace.ts';
@@ -30,7 +38,14 @@ interface ServiceProcess {
 async function startProcess(env: Record<string, string>): Promise<ServiceProcess> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/root',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -62,7 +77,13 @@ async function startProcess(env: Record<string, string>): Promise<ServiceProcess
 }
 
 async function keyFor(controlPlane: Knex, organizationId: string, tenant: Knex): Promise<string> {
-  const user = await new UserRepository(controlPlane).create({ organizationId, email: `bench-${organizationId.slice(0, 8)}@example.com`, name: 'Bench', role: 'admin', password: 'bench-password-123' });
+  const user = await new UserRepository(controlPlane).create({
+    organizationId,
+    email: `bench-${organizationId.slice(0, 8)}@example.com`,
+    name: 'Bench',
+    role: 'admin',
+    password: 'bench-password-123',
+  });
   const { value } = await new ApiKeyRepository(controlPlane).create({
     organizationId,
     userId: user.id,
@@ -78,8 +99,17 @@ export default async function run(): Promise<void> {
   const seconds = Number(process.env.BENCH_SECONDS ?? 10);
   const dir = mkdtempSync(path.join(tmpdir(), 'service-bench-hosted-'));
   const pgDir = mkdtempSync(path.join(tmpdir(), 'service-bench-hosted-pg-'));
-  const pg = await startEmbeddedServer({ dataDir: pgDir, logger: silentLogger, lock: false, settings: { max_connections: '300', fsync: 'off', synchronous_commit: 'off' } });
-  const urls = { controlPlane: `${pg.baseUrl}/bench_cp`, shared: `${pg.baseUrl}/bench_shared`, tenant: `${pg.baseUrl}/bench_tenant` };
+  const pg = await startEmbeddedServer({
+    dataDir: pgDir,
+    logger: silentLogger,
+    lock: false,
+    settings: { max_connections: '300', fsync: 'off', synchronous_commit: 'off' },
+  });
+  const urls = {
+    controlPlane: `${pg.baseUrl}/bench_cp`,
+    shared: `${pg.baseUrl}/bench_shared`,
+    tenant: `${pg.baseUrl}/bench_tenant`,
+  };
   for (const n of DATABASE_NAMES) await ensureDatabase(urls[n]);
   const dbs = Object.fromEntries(DATABASE_NAMES.map((n) => [n, createKnex(urls[n], 5)])) as Record<DatabaseName, Knex>;
   const processes: ServiceProcess[] = [];
@@ -90,7 +120,18 @@ export default async function run(): Promise<void> {
     const licenseFile = path.join(dir, 'bench.license');
     writeFileSync(
       licenseFile,
-      signLicense({ id: '11111111-2222-4333-8444-555555555555', holder: 'Bench', edition: 'self-hosted', features: ['api'], seats: 5, issuedAt: '2026-01-01T00:00:00.000Z', expiresAt: '2099-01-01T00:00:00.000Z' }, parseSigningKey(licenseKey.privateKeyPem)),
+      signLicense(
+        {
+          id: '11111111-2222-4333-8444-555555555555',
+          holder: 'Bench',
+          edition: 'self-hosted',
+          features: ['api'],
+          seats: 5,
+          issuedAt: '2026-01-01T00:00:00.000Z',
+          expiresAt: '2099-01-01T00:00:00.000Z',
+        },
+        parseSigningKey(licenseKey.privateKeyPem),
+      ),
     );
     const common = {
       CONTROL_PLANE_DATABASE_URL: urls.controlPlane,
@@ -123,13 +164,23 @@ export default async function run(): Promise<void> {
     await dbs.controlPlane('organizations').update({ plan: 'business' });
     betaTenant = createKnex(`${pg.baseUrl}/${organization.tenantDatabase}`, 2);
     await seedWorkspace(betaTenant, { findingsPerReport: 10 });
-    console.log(`seeded ${findings} findings in each of two tenant databases in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `seeded ${findings} findings in each of two tenant databases in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
     const alphaKey = { authorization: `Bearer ${await keyFor(dbs.controlPlane, alpha, dbs.tenant)}` };
-    const betaKey = { authorization: `Bearer ${await keyFor(dbs.controlPlane, organization.organizationId, betaTenant)}` };
-    const clientOf = async (db: Knex) => ((await db('clients').orderBy('id').first('id')).id as string);
-    const reportOf = async (db: Knex) => ((await db('reports').orderBy('id').first('id')).id as string);
-    const alphaPaths = { one: `/rest/v1/clients/${await clientOf(dbs.tenant)}`, list: `/rest/v1/findings?per_page=100&report_id=${await reportOf(dbs.tenant)}` };
-    const betaPaths = { one: `/rest/v1/clients/${await clientOf(betaTenant)}`, list: `/rest/v1/findings?per_page=100&report_id=${await reportOf(betaTenant)}` };
+    const betaKey = {
+      authorization: `Bearer ${await keyFor(dbs.controlPlane, organization.organizationId, betaTenant)}`,
+    };
+    const clientOf = async (db: Knex) => (await db('clients').orderBy('id').first('id')).id as string;
+    const reportOf = async (db: Knex) => (await db('reports').orderBy('id').first('id')).id as string;
+    const alphaPaths = {
+      one: `/rest/v1/clients/${await clientOf(dbs.tenant)}`,
+      list: `/rest/v1/findings?per_page=100&report_id=${await reportOf(dbs.tenant)}`,
+    };
+    const betaPaths = {
+      one: `/rest/v1/clients/${await clientOf(betaTenant)}`,
+      list: `/rest/v1/findings?per_page=100&report_id=${await reportOf(betaTenant)}`,
+    };
 
     const hostedOne = await startProcess(hostedEnv);
     processes.push(hostedOne);
@@ -143,12 +194,16 @@ export default async function run(): Promise<void> {
       const one = await sequential(`${svc.url}${paths.one}`, headers, 3000);
       await load(`${svc.url}${paths.list}`, { connections: 4, seconds: 2, headers });
       const list = await load(`${svc.url}${paths.list}`, { connections: 16, seconds, headers });
-      console.log(`${label} GET one client, one at a time: p50 ${one.p50.toFixed(3)} ms, mean ${one.mean.toFixed(3)} ms`);
+      console.log(
+        `${label} GET one client, one at a time: p50 ${one.p50.toFixed(3)} ms, mean ${one.mean.toFixed(3)} ms`,
+      );
       console.log(formatLoad(`${label} findings list, 16 connections`, list));
     }
     for (const p of processes.splice(0)) await p.stop();
 
-    console.log('\n2. One hosted process vs two (rate limits shared through PostgreSQL), findings list, 16 connections in all');
+    console.log(
+      '\n2. One hosted process vs two (rate limits shared through PostgreSQL), findings list, 16 connections in all',
+    );
     const first = await startProcess(sharedEnv);
     processes.push(first);
     await load(`${first.url}${betaPaths.list}`, { connections: 4, seconds: 2, headers: betaKey });
@@ -157,10 +212,16 @@ export default async function run(): Promise<void> {
     const second = await startProcess(sharedEnv);
     processes.push(second);
     await load(`${second.url}${betaPaths.list}`, { connections: 4, seconds: 2, headers: betaKey });
-    const both: LoadResult[] = await Promise.all([first, second].map((p) => load(`${p.url}${betaPaths.list}`, { connections: 8, seconds, headers: betaKey })));
+    const both: LoadResult[] = await Promise.all(
+      [first, second].map((p) => load(`${p.url}${betaPaths.list}`, { connections: 8, seconds, headers: betaKey })),
+    );
     const total = both.reduce((a, r) => a + r.requestsPerSecond, 0);
     const p99 = Math.max(...both.map((r) => r.p99));
-    console.log(`2 processes                                  ${total.toFixed(0).padStart(7)} req/s   p99 ${p99.toFixed(2).padStart(6)} ms (the slower process)${both.some((r) => r.errors || r.non2xx) ? `   (${both.map((r) => r.errors + r.non2xx).join('+')} errors or non-2xx)` : ''}`);
+    console.log(
+      `2 processes                                  ${total.toFixed(0).padStart(7)} ` +
+        `req/s   p99 ${p99.toFixed(2).padStart(6)} ms (the slower ` +
+        `process)${both.some((r) => r.errors || r.non2xx) ? `   (${both.map((r) => r.errors + r.non2xx).join('+')} errors or non-2xx)` : ''}`,
+    );
     console.log('(one machine: the processes, PostgreSQL and the load generator share its cores)');
   } finally {
     await Promise.all(processes.map((p) => p.stop()));

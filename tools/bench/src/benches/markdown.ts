@@ -6,7 +6,13 @@
 // Targets: 500 findings export < 1 s and import < 1 s.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { AffectedAsset, EvidenceRef, ReportDocument, ReportDocumentFinding, ReportDocumentTab } from '@service/report-model';
+import type {
+  AffectedAsset,
+  EvidenceRef,
+  ReportDocument,
+  ReportDocumentFinding,
+  ReportDocumentTab,
+} from '@service/report-model';
 import { exportReportMarkdown, importReportMarkdown } from '@service/markdown';
 
 const SIZES = [
@@ -27,14 +33,31 @@ export default async function run(): Promise<void> {
   console.log('findings  tabs  file MB  export ms  import ms  peak RSS MB  target (export, import < 1 s)');
   let missed = 0;
   for (const size of SIZES) {
-    const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), 'child', String(size.findings), String(size.warmup), String(size.runs)], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-      maxBuffer: 1024 * 1024,
-    });
+    const child = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        fileURLToPath(import.meta.url),
+        'child',
+        String(size.findings),
+        String(size.warmup),
+        String(size.runs),
+      ],
+      {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'inherit'],
+        maxBuffer: 1024 * 1024,
+      },
+    );
     if (child.status !== 0) throw new Error(`the ${size.findings}-finding run failed with exit code ${child.status}`);
     const r = JSON.parse(child.stdout.trim().split('\n').at(-1)!) as ChildReport;
-    const met = size.targetMs === null ? 'no target' : r.exportMs < size.targetMs && r.importMs < size.targetMs ? 'met' : 'MISSED';
+    const met =
+      size.targetMs === null
+        ? 'no target'
+        : r.exportMs < size.targetMs && r.importMs < size.targetMs
+          ? 'met'
+          : 'MISSED';
     if (met === 'MISSED') missed++;
     console.log(
       [
@@ -94,7 +117,12 @@ function random(seed: number): () => number {
   };
 }
 
-const WORDS = 'the application server request response user input attacker session token header cookie database query parameter access control configuration version update password certificate encryption network service port host vulnerability exploit data file directory script page form login account privilege'.split(' ');
+const WORDS = (
+  'the application server request response user input attacker session token header ' +
+  'cookie database query parameter access control configuration version update ' +
+  'password certificate encryption network service port host vulnerability exploit ' +
+  'data file directory script page form login account privilege'
+).split(' ');
 
 function buildReport(findingCount: number, tabCount: number): ReportDocument {
   const rnd = random(42);
@@ -105,9 +133,16 @@ function buildReport(findingCount: number, tabCount: number): ReportDocument {
     const s = out.join(' ');
     return `${s[0]!.toUpperCase()}${s.slice(1)}.`;
   };
-  const paragraph = (sentences: number) => Array.from({ length: sentences }, () => sentence(8 + Math.floor(rnd() * 12))).join(' ');
+  const paragraph = (sentences: number) =>
+    Array.from({ length: sentences }, () => sentence(8 + Math.floor(rnd() * 12))).join(' ');
   const sha = () => Array.from({ length: 64 }, () => '0123456789abcdef'[Math.floor(rnd() * 16)]).join('');
-  const evidence = (n: number): EvidenceRef[] => Array.from({ length: n }, (_, i) => ({ sha256: sha(), fileName: `screenshot-${i + 1}.png`, caption: sentence(6), contentType: 'image/png' as const }));
+  const evidence = (n: number): EvidenceRef[] =>
+    Array.from({ length: n }, (_, i) => ({
+      sha256: sha(),
+      fileName: `screenshot-${i + 1}.png`,
+      caption: sentence(6),
+      contentType: 'image/png' as const,
+    }));
 
   const tabs: ReportDocumentTab[] = Array.from({ length: tabCount }, (_, t) => ({
     title: `Tab ${t + 1}: ${sentence(3).slice(0, -1)}`,
@@ -116,7 +151,8 @@ function buildReport(findingCount: number, tabCount: number): ReportDocument {
       paragraph(6),
       `## ${sentence(2)}`,
       paragraph(8),
-      '| Host | Port | Service |\n|---|---|---|\n' + Array.from({ length: 10 }, (_, i) => `| 10.0.0.${i} | 443 | https |`).join('\n'),
+      '| Host | Port | Service |\n|---|---|---|\n' +
+        Array.from({ length: 10 }, (_, i) => `| 10.0.0.${i} | 443 | https |`).join('\n'),
       `- ${sentence(6)}\n- ${sentence(7)}\n- ${sentence(5)}`,
       paragraph(10),
     ].join('\n\n'),
@@ -126,10 +162,21 @@ function buildReport(findingCount: number, tabCount: number): ReportDocument {
   const findings: ReportDocumentFinding[] = Array.from({ length: findingCount }, (_, f) => {
     const withCode = f % 3 === 0;
     const assets: AffectedAsset[] = Array.from({ length: 1 + (f % 4) }, (_, a) => {
-      const asset: AffectedAsset = { host: `host-${f}-${a}.example.com`, ip: `10.${f % 250}.${a}.1`, port: 443, protocol: 'tcp', service: 'https', url: `https://host-${f}-${a}.example.com/path/${a}` };
+      const asset: AffectedAsset = {
+        host: `host-${f}-${a}.example.com`,
+        ip: `10.${f % 250}.${a}.1`,
+        port: 443,
+        protocol: 'tcp',
+        service: 'https',
+        url: `https://host-${f}-${a}.example.com/path/${a}`,
+      };
       if (a === 0 && f % 2 === 0) {
         asset.parameter = 'id';
-        asset.evidence = `GET /path/${a}?id=1%27 HTTP/1.1\r\nHost: host-${f}.example.com\r\nUser-Agent: Mozilla/5.0\r\nAccept: */*\r\n\r\nHTTP/1.1 500 Internal Server Error\r\nContent-Type: text/html\r\n\r\n<html><body>${paragraph(6)}</body></html>`;
+        asset.evidence =
+          `GET /path/${a}?id=1%27 HTTP/1.1\r\nHost: host-${f}.example.com\r\nUser-Agent: ` +
+          `Mozilla/5.0\r\nAccept: */*\r\n\r\nHTTP/1.1 500 Internal Server ` +
+          `Error\r\nContent-Type: ` +
+          `text/html\r\n\r\n<html><body>${paragraph(6)}</body></html>`;
       }
       return asset;
     });
@@ -140,12 +187,24 @@ function buildReport(findingCount: number, tabCount: number): ReportDocument {
       cvss: [{ version: '3.1', vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H', baseScore: 9.8 }],
       cves: f % 5 === 0 ? [`CVE-2024-${1000 + f}`] : [],
       cwes: [79 + (f % 20)],
-      references: [`https://owasp.org/Top10/A0${1 + (f % 9)}/`, `https://cwe.mitre.org/data/definitions/${79 + (f % 20)}.html`, 'https://example.com/advisory?id=1&lang=en'],
-      description: [paragraph(8), paragraph(6), withCode ? `\`\`\`http\nGET /search?q=%27%20OR%201=1-- HTTP/1.1\nHost: example.com\n\`\`\`` : paragraph(4), `#### Details\n\n${paragraph(6)}`].join('\n\n'),
+      references: [
+        `https://owasp.org/Top10/A0${1 + (f % 9)}/`,
+        `https://cwe.mitre.org/data/definitions/${79 + (f % 20)}.html`,
+        'https://example.com/advisory?id=1&lang=en',
+      ],
+      description: [
+        paragraph(8),
+        paragraph(6),
+        withCode ? `\`\`\`http\nGET /search?q=%27%20OR%201=1-- HTTP/1.1\nHost: example.com\n\`\`\`` : paragraph(4),
+        `#### Details\n\n${paragraph(6)}`,
+      ].join('\n\n'),
       impact: paragraph(5),
       remediation: [paragraph(4), `1. ${sentence(8)}\n2. ${sentence(9)}\n3. ${sentence(7)}`, paragraph(3)].join('\n\n'),
       affectedAssets: assets,
-      source: f % 2 === 0 ? { kind: 'scanner', scanner: 'nessus', scannerVersion: '10.7.1', ruleId: String(10_000 + f) } : { kind: 'template', templateKey: `web-finding-${f % 80}` },
+      source:
+        f % 2 === 0
+          ? { kind: 'scanner', scanner: 'nessus', scannerVersion: '10.7.1', ruleId: String(10_000 + f) }
+          : { kind: 'template', templateKey: `web-finding-${f % 80}` },
       evidence: evidence(f % 4 === 0 ? 2 : 0),
     };
   });

@@ -11,7 +11,6 @@ import { startBenchService } from '../support/bench-service.ts';
 import { formatLoad, load, sequential } from '../support/load.ts';
 import { seedWorkspace } from '../support/seed-workspace.ts';
 
-
 export default async function run(): Promise<void> {
   const seconds = Number(process.env.BENCH_SECONDS ?? 10);
   const svc = await startBenchService();
@@ -37,13 +36,28 @@ export default async function run(): Promise<void> {
 
     // The same queries on a bare Koa app: no request id, log, error mapper, rate limits, key
     // lookup, licence or validation; just the repository call and JSON.
-    const principal = { keyId: apiKey.id, userId: adminUser.id, organizationId: org.id, role: 'admin' as const, scope: 'read-write' as const, allowedClientIds: clientIds, plan: 'business', tenantDatabase: 'default', tenant: t };
+    const principal = {
+      keyId: apiKey.id,
+      userId: adminUser.id,
+      organizationId: org.id,
+      role: 'admin' as const,
+      scope: 'read-write' as const,
+      allowedClientIds: clientIds,
+      plan: 'business',
+      tenantDatabase: 'default',
+      tenant: t,
+    };
     const bare = new Koa();
     bare.use(async (ctx) => {
       const repository = ctx.path === '/clients' ? svc.app.repositories.clients : svc.app.repositories.findings;
       const perPage = Math.min(Number(ctx.query.per_page ?? 25), 100);
       const filters: Record<string, unknown> = ctx.path === '/findings' ? { report_id: ctx.query.report_id } : {};
-      const { rows, total } = await repository.list(t, principal, { filters, q: ctx.query.q as string | undefined, offset: 0, limit: perPage });
+      const { rows, total } = await repository.list(t, principal, {
+        filters,
+        q: ctx.query.q as string | undefined,
+        offset: 0,
+        limit: perPage,
+      });
       ctx.set('X-Total-Count', String(total));
       ctx.body = rows.map((row) => repository.present(row));
     });
@@ -58,10 +72,25 @@ export default async function run(): Promise<void> {
     await sequential(`${bareServer.url}/clients?per_page=1`, {}, 300);
     const seqFull = await sequential(`${svc.url}/rest/v1/clients?per_page=1`, auth, 3000);
     const seqBare = await sequential(`${bareServer.url}/clients?per_page=1`, {}, 3000);
-    console.log(`full pipeline: p50 ${seqFull.p50.toFixed(3)} ms, p99 ${seqFull.p99.toFixed(3)} ms; bare route: p50 ${seqBare.p50.toFixed(3)} ms, p99 ${seqBare.p99.toFixed(3)} ms`);
-    console.log(`added by authentication, rate limits, licence, validation and logging: p50 ${(seqFull.p50 - seqBare.p50).toFixed(3)} ms, p99 ${(seqFull.p99 - seqBare.p99).toFixed(3)} ms`);
-    const fullOne = await load(`${svc.url}/rest/v1/clients?per_page=1`, { connections: 1, seconds: Math.max(3, seconds / 2), headers: auth });
-    const bareOne = await load(`${bareServer.url}/clients?per_page=1`, { connections: 1, seconds: Math.max(3, seconds / 2) });
+    console.log(
+      `full pipeline: p50 ${seqFull.p50.toFixed(3)} ms, p99 ${seqFull.p99.toFixed(3)} ` +
+        `ms; bare route: p50 ${seqBare.p50.toFixed(3)} ms, p99 ${seqBare.p99.toFixed(3)} ` +
+        `ms`,
+    );
+    console.log(
+      `added by authentication, rate limits, licence, validation and logging: p50 ` +
+        `${(seqFull.p50 - seqBare.p50).toFixed(3)} ms, p99 ` +
+        `${(seqFull.p99 - seqBare.p99).toFixed(3)} ms`,
+    );
+    const fullOne = await load(`${svc.url}/rest/v1/clients?per_page=1`, {
+      connections: 1,
+      seconds: Math.max(3, seconds / 2),
+      headers: auth,
+    });
+    const bareOne = await load(`${bareServer.url}/clients?per_page=1`, {
+      connections: 1,
+      seconds: Math.max(3, seconds / 2),
+    });
     console.log(formatLoad('full pipeline  /rest/v1/clients?per_page=1', fullOne));
     console.log(formatLoad('bare Koa route /clients?per_page=1', bareOne));
 
@@ -75,7 +104,11 @@ export default async function run(): Promise<void> {
       const plain = await load(`${bareServer.url}/findings?${query}`, { connections: 16, seconds });
       console.log(formatLoad(`full pipeline  findings ${label}`, full));
       console.log(formatLoad(`bare Koa route findings ${label}`, plain));
-      console.log(`throughput ratio full/bare: ${((full.requestsPerSecond / plain.requestsPerSecond) * 100).toFixed(1)} % (target >= 70 %), p99 ${full.p99.toFixed(1)} ms (target < 50 ms)\n`);
+      console.log(
+        `throughput ratio full/bare: ` +
+          `${((full.requestsPerSecond / plain.requestsPerSecond) * 100).toFixed(1)} % ` +
+          `(target >= 70 %), p99 ${full.p99.toFixed(1)} ms (target < 50 ms)\n`,
+      );
     }
   } finally {
     await svc.stop();

@@ -9,7 +9,10 @@ import { fileURLToPath } from 'node:url';
 import { ApiKeyRepository } from '@service/auth';
 import { startBenchService } from '../support/bench-service.ts';
 
-const GENERATOR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../../shared/bench/gen_nessus.py');
+const GENERATOR = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../../../shared/bench/gen_nessus.py',
+);
 
 export default async function run(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-import-'));
@@ -23,11 +26,21 @@ export default async function run(): Promise<void> {
     const user = await svc.dbs.controlPlane('users').where({ role: 'admin' }).first();
     // Why the client first: importing edits a report, so the key needs its client on the allow-list.
     const [seeded] = await svc.dbs.tenant('clients').insert({ name: 'Bench' }).returning('id');
-    const { value: key } = await new ApiKeyRepository(svc.dbs.controlPlane).create({ organizationId: org.id, userId: user.id, name: 'bench', scope: 'read-write', expiresAt: new Date(Date.now() + 86_400_000), clientIds: [seeded.id] });
+    const { value: key } = await new ApiKeyRepository(svc.dbs.controlPlane).create({
+      organizationId: org.id,
+      userId: user.id,
+      name: 'bench',
+      scope: 'read-write',
+      expiresAt: new Date(Date.now() + 86_400_000),
+      clientIds: [seeded.id],
+    });
     const call = async (method: string, p: string, body?: unknown) => {
       const res = await fetch(`${svc.url}/rest/v1${p}`, {
         method,
-        headers: { authorization: `Bearer ${key}`, ...(body instanceof FormData ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${key}`,
+          ...(body instanceof FormData ? {} : { 'content-type': 'application/json' }),
+        },
         body: body instanceof FormData ? body : JSON.stringify(body),
       });
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- benchmark reads known JSON
@@ -53,10 +66,27 @@ export default async function run(): Promise<void> {
       runs.push({ fresh: fresh.ms, merge: merge.ms, created: fresh.created, merged: merge.merged });
     }
     const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-    const occurrences = (await svc.dbs.tenant.raw(`select sum(jsonb_array_length(affected_assets))::int as n from findings f join report_findings rf on rf.finding_id = f.id join reports r on r.id = rf.report_id where r.title = 'run 0'`)).rows[0].n;
-    console.log(`findings per import: ${runs[0]!.created} created, then ${runs[0]!.merged} merged; ${occurrences} affected assets stored`);
-    console.log(`into an empty report:         median ${median(runs.map((r) => r.fresh)).toFixed(0)} ms (runs: ${runs.map((r) => r.fresh.toFixed(0)).join(', ')}) target < 1500 ms`);
-    console.log(`again into the same report:   median ${median(runs.map((r) => r.merge)).toFixed(0)} ms (runs: ${runs.map((r) => r.merge.toFixed(0)).join(', ')}) target < 1500 ms`);
+    const occurrences = (
+      await svc.dbs.tenant.raw(
+        `select sum(jsonb_array_length(affected_assets))::int as n from findings f join ` +
+          `report_findings rf on rf.finding_id = f.id join reports r on r.id = rf.report_id ` +
+          `where r.title = 'run 0'`,
+      )
+    ).rows[0].n;
+    console.log(
+      `findings per import: ${runs[0]!.created} created, then ${runs[0]!.merged} ` +
+        `merged; ${occurrences} affected assets stored`,
+    );
+    console.log(
+      `into an empty report:         median ` +
+        `${median(runs.map((r) => r.fresh)).toFixed(0)} ms (runs: ` +
+        `${runs.map((r) => r.fresh.toFixed(0)).join(', ')}) target < 1500 ms`,
+    );
+    console.log(
+      `again into the same report:   median ` +
+        `${median(runs.map((r) => r.merge)).toFixed(0)} ms (runs: ` +
+        `${runs.map((r) => r.merge.toFixed(0)).join(', ')}) target < 1500 ms`,
+    );
   } finally {
     await svc.stop();
     rmSync(dir, { recursive: true, force: true });

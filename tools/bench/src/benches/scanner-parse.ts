@@ -51,7 +51,11 @@ export default async function run(): Promise<void> {
         ].join('  '),
       );
     }
-    console.log(failed === 0 ? 'all formats at or above 50% of their baseline' : `${failed} format(s) below 50% of their baseline`);
+    console.log(
+      failed === 0
+        ? 'all formats at or above 50% of their baseline'
+        : `${failed} format(s) below 50% of their baseline`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -59,7 +63,9 @@ export default async function run(): Promise<void> {
 
 function generateInputs(dir: string): Input[] {
   const python = (script: string, out: string, args: string[]) =>
-    execFileSync('python3', [path.join(GENERATORS_DIR, script), '-o', out, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    execFileSync('python3', [path.join(GENERATORS_DIR, script), '-o', out, ...args], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
   const nessus = path.join(dir, 'bench.nessus');
   python('gen_nessus.py', nessus, ['--hosts', '300', '--target-mb', String(TARGET_MB)]);
   const burp = path.join(dir, 'bench-burp.xml');
@@ -136,10 +142,23 @@ function random(seed: number): () => number {
 const NMAP_SERVICES = [
   { port: 22, name: 'ssh', product: 'OpenSSH', version: '7.4', cpe: 'cpe:/a:openbsd:openssh:7.4' },
   { port: 80, name: 'http', product: 'Apache httpd', version: '2.4.29', cpe: 'cpe:/a:apache:http_server:2.4.29' },
-  { port: 443, name: 'http', product: 'nginx', version: '1.14.0', cpe: 'cpe:/a:igor_sysoev:nginx:1.14.0', tunnel: 'ssl' },
+  {
+    port: 443,
+    name: 'http',
+    product: 'nginx',
+    version: '1.14.0',
+    cpe: 'cpe:/a:igor_sysoev:nginx:1.14.0',
+    tunnel: 'ssl',
+  },
   { port: 445, name: 'microsoft-ds', product: 'Samba smbd', version: '4.7.6', cpe: 'cpe:/a:samba:samba:4.7.6' },
   { port: 3306, name: 'mysql', product: 'MySQL', version: '5.7.33', cpe: 'cpe:/a:mysql:mysql:5.7.33' },
-  { port: 5432, name: 'postgresql', product: 'PostgreSQL DB', version: '10.5', cpe: 'cpe:/a:postgresql:postgresql:10.5' },
+  {
+    port: 5432,
+    name: 'postgresql',
+    product: 'PostgreSQL DB',
+    version: '10.5',
+    cpe: 'cpe:/a:postgresql:postgresql:10.5',
+  },
   { port: 8080, name: 'http', product: 'Apache Tomcat', version: '9.0.30', cpe: 'cpe:/a:apache:tomcat:9.0.30' },
   { port: 53, name: 'domain', product: 'ISC BIND', version: '9.11.3', cpe: 'cpe:/a:isc:bind:9.11.3', protocol: 'udp' },
 ];
@@ -154,9 +173,13 @@ function generateNmapXml(targetBytes: number, seed: number): string {
   const next = random(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)];
   const parts: string[] = [
-    '<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE nmaprun>\n<?xml-stylesheet href="file:///usr/bin/../share/nmap/nmap.xsl" type="text/xsl"?>\n',
-    '<nmaprun scanner="nmap" args="nmap -sV --script vulners,banner -oX - 10.20.0.0/16" start="1715652600" startstr="Tue May 14 02:10:00 2024" version="7.94" xmloutputversion="1.05">\n',
-    '<scaninfo type="syn" protocol="tcp" numservices="1000" services="1-1000"/>\n<verbose level="0"/>\n<debugging level="0"/>\n',
+    '<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE nmaprun>\n<?xml-stylesheet ' +
+      'href="file:///usr/bin/../share/nmap/nmap.xsl" type="text/xsl"?>\n',
+    '<nmaprun scanner="nmap" args="nmap -sV --script vulners,banner -oX - ' +
+      '10.20.0.0/16" start="1715652600" startstr="Tue May 14 02:10:00 2024" ' +
+      'version="7.94" xmloutputversion="1.05">\n',
+    '<scaninfo type="syn" protocol="tcp" numservices="1000" ' +
+      'services="1-1000"/>\n<verbose level="0"/>\n<debugging level="0"/>\n',
   ];
   let size = parts.reduce((sum, part) => sum + part.length, 0);
   const vulnersCatalog = new Map<string, string>();
@@ -164,30 +187,52 @@ function generateNmapXml(targetBytes: number, seed: number): string {
     const ip = `10.20.${Math.floor(host / 250) % 256}.${(host % 250) + 1}`;
     const up = next() < 0.9;
     const lines: string[] = [
-      `<host starttime="${1715652600 + host}" endtime="${1715652660 + host}"><status state="${up ? 'up' : 'down'}" reason="${up ? 'syn-ack' : 'no-response'}" reason_ttl="0"/>`,
+      `<host starttime="${1715652600 + host}" endtime="${1715652660 + host}"><status ` +
+        `state="${up ? 'up' : 'down'}" reason="${up ? 'syn-ack' : 'no-response'}" ` +
+        `reason_ttl="0"/>`,
       `<address addr="${ip}" addrtype="ipv4"/>`,
     ];
     if (up) {
-      const mac = Array.from({ length: 6 }, () => Math.floor(next() * 256).toString(16).padStart(2, '0').toUpperCase()).join(':');
+      const mac = Array.from({ length: 6 }, () =>
+        Math.floor(next() * 256)
+          .toString(16)
+          .padStart(2, '0')
+          .toUpperCase(),
+      ).join(':');
       lines.push(`<address addr="${mac}" addrtype="mac" vendor="VMware"/>`);
       lines.push(`<hostnames><hostname name="host${host}.corp.example.com" type="PTR"/></hostnames>`);
-      lines.push('<ports><extraports state="closed" count="990"><extrareasons reason="reset" count="990" proto="tcp" ports="1-21,23-79"/></extraports>');
+      lines.push(
+        '<ports><extraports state="closed" count="990"><extrareasons reason="reset" ' +
+          'count="990" proto="tcp" ports="1-21,23-79"/></extraports>',
+      );
       const services = NMAP_SERVICES.filter(() => next() < 0.45);
       for (const service of services) {
         const state = next() < 0.8 ? 'open' : pick(['filtered', 'closed', 'open|filtered']);
         const protocol = service.protocol ?? 'tcp';
-        lines.push(`<port protocol="${protocol}" portid="${service.port}"><state state="${state}" reason="syn-ack" reason_ttl="64"/>`);
         lines.push(
-          `<service name="${service.name}" product="${service.product}" version="${service.version}"${service.tunnel ? ` tunnel="${service.tunnel}"` : ''} method="probed" conf="10"><cpe>${service.cpe}</cpe></service>`,
+          `<port protocol="${protocol}" portid="${service.port}"><state state="${state}" ` +
+            `reason="syn-ack" reason_ttl="64"/>`,
+        );
+        lines.push(
+          `<service name="${service.name}" product="${service.product}" ` +
+            `version="${service.version}"${service.tunnel ? ` tunnel="${service.tunnel}"` : ''} ` +
+            `method="probed" conf="10"><cpe>${service.cpe}</cpe></service>`,
         );
         if (state === 'open') {
-          lines.push(`<script id="banner" output="${service.product} ${service.version} ready (session ${Math.floor(next() * 1e9).toString(16)})"/>`);
+          lines.push(
+            `<script id="banner" output="${service.product} ${service.version} ready (session ` +
+              `${Math.floor(next() * 1e9).toString(16)})"/>`,
+          );
           if (next() < 0.6) lines.push(vulnersScript(service.cpe, vulnersCatalog, next));
         }
         lines.push('</port>');
       }
       lines.push('</ports>');
-      lines.push(`<os><osmatch name="${pick(['Linux 4.15 - 5.6', 'Microsoft Windows Server 2016', 'FreeBSD 12.0'])}" accuracy="${90 + Math.floor(next() * 10)}" line="1"/></os>`);
+      lines.push(
+        `<os><osmatch ` +
+          `name="${pick(['Linux 4.15 - 5.6', 'Microsoft Windows Server 2016', 'FreeBSD 12.0'])}" ` +
+          `accuracy="${90 + Math.floor(next() * 10)}" line="1"/></os>`,
+      );
       lines.push(`<times srtt="${Math.floor(next() * 90000)}" rttvar="5000" to="100000"/>`);
     }
     lines.push('</host>\n');
@@ -195,7 +240,11 @@ function generateNmapXml(targetBytes: number, seed: number): string {
     parts.push(block);
     size += block.length;
   }
-  parts.push('<runstats><finished time="1715660000" timestr="Tue May 14 04:13:20 2024" elapsed="7400" exit="success"/><hosts up="0" down="0" total="0"/></runstats>\n</nmaprun>\n');
+  parts.push(
+    '<runstats><finished time="1715660000" timestr="Tue May 14 04:13:20 2024" ' +
+      'elapsed="7400" exit="success"/><hosts up="0" down="0" ' +
+      'total="0"/></runstats>\n</nmaprun>\n',
+  );
   return parts.join('');
 }
 
@@ -218,13 +267,23 @@ function drawVulnersScript(cpe: string, next: () => number): string {
   const count = 10 + Math.floor(next() * 40);
   for (let i = 0; i < count; i++) {
     const cve = next() < 0.7;
-    const id = cve ? `CVE-${2015 + Math.floor(next() * 9)}-${1000 + Math.floor(next() * 40000)}` : `EXPLOITPACK:${Math.floor(next() * 2 ** 48).toString(16).toUpperCase()}`;
+    const id = cve
+      ? `CVE-${2015 + Math.floor(next() * 9)}-${1000 + Math.floor(next() * 40000)}`
+      : `EXPLOITPACK:${Math.floor(next() * 2 ** 48)
+          .toString(16)
+          .toUpperCase()}`;
     const cvss = (Math.floor(next() * 100) / 10).toFixed(1);
     const type = cve ? 'cve' : 'exploitpack';
     entries.push(
-      `<table>\n<elem key="cvss">${cvss}</elem>\n<elem key="id">${id}</elem>\n<elem key="is_exploit">${cve ? 'false' : 'true'}</elem>\n<elem key="type">${type}</elem>\n</table>`,
+      `<table>\n<elem key="cvss">${cvss}</elem>\n<elem key="id">${id}</elem>\n<elem ` +
+        `key="is_exploit">${cve ? 'false' : 'true'}</elem>\n<elem ` +
+        `key="type">${type}</elem>\n</table>`,
     );
     lines.push(`&#x9;${id}&#x9;${cvss}&#x9;https://vulners.com/${type}/${id}`);
   }
-  return `<script id="vulners" output="&#xa;  ${cpe}: &#xa;    ${lines.join('&#xa;    ')}"><table key="${cpe}">\n${entries.join('\n')}\n</table>\n</script>`;
+  return (
+    `<script id="vulners" output="&#xa;  ${cpe}: &#xa;    ` +
+    `${lines.join('&#xa;    ')}"><table ` +
+    `key="${cpe}">\n${entries.join('\n')}\n</table>\n</script>`
+  );
 }

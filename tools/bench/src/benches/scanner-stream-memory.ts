@@ -33,12 +33,26 @@ export default async function run(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'scanner-stream-memory-'));
   try {
     console.log(`files in ${dir}; each parsed in a child process (--expose-gc), RSS sampled every ${SAMPLE_MS} ms`);
-    console.log('file     size MB   time s   MB/s   RSS before MB   peak RSS MB   heap after MB   findings/occurrences   target');
+    console.log(
+      'file     size MB   time s   MB/s   RSS before MB   peak RSS MB   heap after MB   findings/occurrences   target',
+    );
     for (const { label, hosts, targetMb } of FILES) {
       const file = path.join(dir, `bench-${targetMb}.nessus`);
-      execFileSync('python3', [path.join(GENERATORS_DIR, 'gen_nessus.py'), '-o', file, '--hosts', String(hosts), '--target-mb', String(targetMb)], {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
+      execFileSync(
+        'python3',
+        [
+          path.join(GENERATORS_DIR, 'gen_nessus.py'),
+          '-o',
+          file,
+          '--hosts',
+          String(hosts),
+          '--target-mb',
+          String(targetMb),
+        ],
+        {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
       const sizeMb = statSync(file).size / 1024 / 1024;
       const report = measureInChild(file);
       const met = report.peakRssMb < TARGET_PEAK_MB;
@@ -65,7 +79,10 @@ export default async function run(): Promise<void> {
 function measureInChild(file: string): ChildReport {
   const self = fileURLToPath(import.meta.url);
   // execArgv carries `--import tsx` from the runner, so the child can load TypeScript too.
-  const child = spawnSync(process.execPath, [...process.execArgv, '--expose-gc', self, file], { encoding: 'utf8', maxBuffer: 1024 * 1024 });
+  const child = spawnSync(process.execPath, [...process.execArgv, '--expose-gc', self, file], {
+    encoding: 'utf8',
+    maxBuffer: 1024 * 1024,
+  });
   if (child.status !== 0) throw new Error(`memory child failed (${child.status}): ${child.stderr}`);
   const last = child.stdout.trim().split('\n').at(-1) ?? '';
   return JSON.parse(last) as ChildReport;

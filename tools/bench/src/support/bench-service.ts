@@ -9,7 +9,14 @@ import path from 'node:path';
 import type Koa from 'koa';
 import type { Knex } from 'knex';
 import { loadConfig } from '@service/config';
-import { createKnex, DATABASE_NAMES, ensureDatabase, silentLogger, startEmbeddedServer, type DatabaseName } from '@service/db';
+import {
+  createKnex,
+  DATABASE_NAMES,
+  ensureDatabase,
+  silentLogger,
+  startEmbeddedServer,
+  type DatabaseName,
+} from '@service/db';
 import { createJsonLogger, MemoryRateLimitStore } from '@service/http';
 import { createApp, prepareService, readBuildInfo, type App } from '@service/api';
 
@@ -23,8 +30,17 @@ export interface BenchService {
 
 export async function startBenchService(): Promise<BenchService> {
   const dir = mkdtempSync(path.join(tmpdir(), 'service-bench-'));
-  const pg = await startEmbeddedServer({ dataDir: dir, logger: silentLogger, lock: false, settings: { max_connections: '200', fsync: 'off', synchronous_commit: 'off' } });
-  const urls = { controlPlane: `${pg.baseUrl}/bench_cp`, shared: `${pg.baseUrl}/bench_shared`, tenant: `${pg.baseUrl}/bench_tenant` };
+  const pg = await startEmbeddedServer({
+    dataDir: dir,
+    logger: silentLogger,
+    lock: false,
+    settings: { max_connections: '200', fsync: 'off', synchronous_commit: 'off' },
+  });
+  const urls = {
+    controlPlane: `${pg.baseUrl}/bench_cp`,
+    shared: `${pg.baseUrl}/bench_shared`,
+    tenant: `${pg.baseUrl}/bench_tenant`,
+  };
   for (const n of DATABASE_NAMES) await ensureDatabase(urls[n]);
   const dbs = Object.fromEntries(DATABASE_NAMES.map((n) => [n, createKnex(urls[n], 20)])) as Record<DatabaseName, Knex>;
   const config = loadConfig(
@@ -41,8 +57,22 @@ export async function startBenchService(): Promise<BenchService> {
   );
   const logger = createJsonLogger('info', () => {});
   const build = readBuildInfo();
-  const { license, tenants } = await prepareService({ config, dbs, embedded: true, logger: createJsonLogger('error'), build });
-  const app = createApp({ config, dbs, logger, build, currentLicense: () => license, rateLimitStore: new MemoryRateLimitStore(), tenants });
+  const { license, tenants } = await prepareService({
+    config,
+    dbs,
+    embedded: true,
+    logger: createJsonLogger('error'),
+    build,
+  });
+  const app = createApp({
+    config,
+    dbs,
+    logger,
+    build,
+    currentLicense: () => license,
+    rateLimitStore: new MemoryRateLimitStore(),
+    tenants,
+  });
   const servers: Server[] = [];
   const listen = async (koa: Koa) => {
     const server = createServer(koa.callback());

@@ -8,11 +8,16 @@ function markdownBlock(seed: number, paragraphs: number): string {
   const parts: string[] = [];
   for (let p = 0; p < paragraphs; p++) {
     parts.push(
-      `The application at **host-${seed}.example** accepts user input in the \`q\` parameter and passes it to a backend query without validation (observation ${seed}.${p}). An attacker can read or change data other users own; see [OWASP](https://owasp.org/Top10/A03_2021-Injection/).`,
+      `The application at **host-${seed}.example** accepts user input in the \`q\` ` +
+        `parameter and passes it to a backend query without validation (observation ` +
+        `${seed}.${p}). An attacker can read or change data other users own; see ` +
+        `[OWASP](https://owasp.org/Top10/A03_2021-Injection/).`,
     );
-    if (p % 2 === 0) parts.push(`- Affected endpoint \`/api/v${p}/search\`\n- Parameter \`q\`\n  - reachable without authentication`);
+    if (p % 2 === 0)
+      parts.push(`- Affected endpoint \`/api/v${p}/search\`\n- Parameter \`q\`\n  - reachable without authentication`);
     if (p % 3 === 0) parts.push('```http\nGET /search?q=%27%20OR%201%3D1-- HTTP/1.1\nHost: app.example\n```');
-    if (p % 4 === 1) parts.push('| Host | Port | Service |\n|---|---|---|\n| 10.0.0.5 | 443 | https |\n| 10.0.0.6 | 8443 | https |');
+    if (p % 4 === 1)
+      parts.push('| Host | Port | Service |\n|---|---|---|\n| 10.0.0.5 | 443 | https |\n| 10.0.0.6 | 8443 | https |');
   }
   return parts.join('\n\n');
 }
@@ -27,7 +32,12 @@ export function sampleEvidenceHash(n: number): string {
  * affected assets and evidence text, `tabs` narrative tabs, links, and `images` evidence images
  * spread over the findings. Deterministic, so benchmark runs compare.
  */
-export function sampleReportDocument(options: { findings: number; tabs: number; images: number; assetsPerFinding?: number }): ReportDocument {
+export function sampleReportDocument(options: {
+  findings: number;
+  tabs: number;
+  images: number;
+  assetsPerFinding?: number;
+}): ReportDocument {
   const findings: ReportDocumentFinding[] = [];
   for (let i = 0; i < options.findings; i++) {
     const assets = Array.from({ length: options.assetsPerFinding ?? 3 }, (_, a) => ({
@@ -36,7 +46,8 @@ export function sampleReportDocument(options: { findings: number; tabs: number; 
       protocol: 'tcp',
       service: 'https',
       url: `https://10.0.${i % 250}.${a + 1}/app/${i}`,
-      evidence: `HTTP/1.1 200 OK\nServer: nginx/1.18.0\nX-Powered-By: PHP/7.2.${a}\n\n<response body of ${200 + a} bytes>`,
+      evidence:
+        `HTTP/1.1 200 OK\nServer: nginx/1.18.0\nX-Powered-By: PHP/7.2.${a}\n\n<response ` + `body of ${200 + a} bytes>`,
     }));
     findings.push({
       title: `Finding ${i + 1}: SQL injection in search endpoint ${i}`,
@@ -55,7 +66,12 @@ export function sampleReportDocument(options: { findings: number; tabs: number; 
     });
   }
   for (let n = 0; n < options.images && findings.length > 0; n++) {
-    findings[(n * 7) % findings.length]!.evidence.push({ sha256: sampleEvidenceHash(n), fileName: `screenshot-${n}.png`, caption: `Screenshot ${n}: the injected query returns every row.`, contentType: 'image/png' });
+    findings[(n * 7) % findings.length]!.evidence.push({
+      sha256: sampleEvidenceHash(n),
+      fileName: `screenshot-${n}.png`,
+      caption: `Screenshot ${n}: the injected query returns every row.`,
+      contentType: 'image/png',
+    });
   }
   return {
     title: 'External penetration test 2026',
@@ -66,7 +82,11 @@ export function sampleReportDocument(options: { findings: number; tabs: number; 
     project: { name: 'External test', startDate: '2026-11-02', endDate: '2026-11-13' },
     style: null,
     template: null,
-    tabs: Array.from({ length: options.tabs }, (_, t) => ({ title: `Section ${t + 1}`, content: `## Section ${t + 1}\n\n${markdownBlock(t, 6)}`, evidence: [] })),
+    tabs: Array.from({ length: options.tabs }, (_, t) => ({
+      title: `Section ${t + 1}`,
+      content: `## Section ${t + 1}\n\n${markdownBlock(t, 6)}`,
+      evidence: [],
+    })),
     links: [{ title: 'Scope document', url: 'https://tickets.example/SCOPE-12' }],
     findings,
   };

@@ -1,7 +1,16 @@
 import type { Knex } from 'knex';
 
 const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'];
-const TOPICS = ['SQL injection', 'Cross-site scripting', 'Outdated TLS configuration', 'Missing security headers', 'Default credentials', 'Directory listing', 'Open redirect', 'Server-side request forgery'];
+const TOPICS = [
+  'SQL injection',
+  'Cross-site scripting',
+  'Outdated TLS configuration',
+  'Missing security headers',
+  'Default credentials',
+  'Directory listing',
+  'Open redirect',
+  'Server-side request forgery',
+];
 
 /**
  * Fills a tenant database in a few statements: 20 clients, 10 projects each, 5 reports each, and
@@ -18,10 +27,23 @@ export async function seedWorkspace(db: Knex, options: { findingsPerReport: numb
 
 async function seed(t: Knex.Transaction, findingsPerReport: number): Promise<void> {
   const topics = `array[${TOPICS.map((x) => `'${x}'`).join(',')}]`;
-  await t.raw(`insert into clients (name, description) select 'Client ' || g, 'Seeded client ' || g from generate_series(1, 20) g`);
-  await t.raw(`insert into projects (client_id, name) select c.id, c.name || ' project ' || g from clients c, generate_series(1, 10) g`);
-  await t.raw(`insert into reports (project_id, title) select p.id, p.name || ' report ' || g from projects p, generate_series(1, 5) g`);
-  await t.raw(`create temporary table seed as select gen_random_uuid() as fid, r.id as rid, r.project_id as pid, g from reports r, generate_series(1, ?) g`, [findingsPerReport]);
+  await t.raw(
+    `insert into clients (name, description) select 'Client ' || g, 'Seeded client ' ` +
+      `|| g from generate_series(1, 20) g`,
+  );
+  await t.raw(
+    `insert into projects (client_id, name) select c.id, c.name || ' project ' || g ` +
+      `from clients c, generate_series(1, 10) g`,
+  );
+  await t.raw(
+    `insert into reports (project_id, title) select p.id, p.name || ' report ' || g ` +
+      `from projects p, generate_series(1, 5) g`,
+  );
+  await t.raw(
+    `create temporary table seed as select gen_random_uuid() as fid, r.id as rid, ` +
+      `r.project_id as pid, g from reports r, generate_series(1, ?) g`,
+    [findingsPerReport],
+  );
   await t.raw(
     `insert into findings (id, project_id, title, severity, description, remediation, cves, created_at, updated_at)
      select fid, pid, (${topics})[1 + (g % ${TOPICS.length})] || ' #' || g,

@@ -11,9 +11,17 @@ export const PUBLIC_KEY_FILE = 'license-signing.pub';
 
 export const keygenCommand = defineCommand<LicenseContext, { out: string }>({
   name: 'keygen',
-  summary: `Creates an Ed25519 signing key pair: ${PRIVATE_KEY_FILE} (private, mode 0600) and ${PUBLIC_KEY_FILE} (base64 SPKI DER).`,
+  summary:
+    `Creates an Ed25519 signing key pair: ${PRIVATE_KEY_FILE} (private, mode 0600) ` +
+    `and ${PUBLIC_KEY_FILE} (base64 SPKI DER).`,
   description: 'The same kind of key signs licences and release packages (`npm run release -- X.Y.Z --sign-key`).',
-  options: [{ flags: '--out <dir>', required: true, description: 'directory for the two key files; created if missing, never overwritten' }],
+  options: [
+    {
+      flags: '--out <dir>',
+      required: true,
+      description: 'directory for the two key files; created if missing, never overwritten',
+    },
+  ],
   examples: ['npm run license -- keygen --out ~/licence-keys'],
   async run(ctx, input) {
     const dir = path.resolve(ctx.cwd, input.out);
@@ -23,7 +31,9 @@ export const keygenCommand = defineCommand<LicenseContext, { out: string }>({
     // licences that no longer match the key handed out.
     for (const file of [privateFile, publicFile]) {
       if (existsSync(file)) {
-        throw new OperatorError(`${file} already exists; keygen never overwrites a key`, { hint: 'Choose another --out directory, or move the old key pair away first.' });
+        throw new OperatorError(`${file} already exists; keygen never overwrites a key`, {
+          hint: 'Choose another --out directory, or move the old key pair away first.',
+        });
       }
     }
     const pair = generateLicenseKeyPair();

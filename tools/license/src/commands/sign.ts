@@ -35,12 +35,24 @@ export const signCommand = defineCommand<LicenseContext, SignInput>({
     { flags: '--key <private.pem>', required: true, description: 'private key written by keygen' },
     { flags: '--holder <name>', required: true, description: 'customer the licence is issued to' },
     { flags: '--edition <edition>', required: true, description: `one of ${LICENSE_EDITIONS.join(', ')}` },
-    { flags: '--features <list>', required: true, description: `comma-separated, from ${ALL_FEATURES.join(', ')}; or "all"` },
+    {
+      flags: '--features <list>',
+      required: true,
+      description: `comma-separated, from ${ALL_FEATURES.join(', ')}; or "all"`,
+    },
     { flags: '--seats <n>', required: true, description: 'number of seats, at least 1' },
-    { flags: '--expires <date>', required: true, description: 'YYYY-MM-DD (valid through the end of that day, UTC) or an ISO timestamp' },
+    {
+      flags: '--expires <date>',
+      required: true,
+      description: 'YYYY-MM-DD (valid through the end of that day, UTC) or an ISO timestamp',
+    },
     { flags: '--out <file>', description: 'write the licence here instead of printing it; never overwrites' },
   ],
-  examples: ['npm run license -- sign --key ~/licence-keys/license-signing.key.pem --holder "Acme Ltd" --edition self-hosted --features api,docx-export --seats 10 --expires 2027-12-31 --out acme.license'],
+  examples: [
+    'npm run license -- sign --key ~/licence-keys/license-signing.key.pem --holder ' +
+      '"Acme Ltd" --edition self-hosted --features api,docx-export --seats 10 --expires ' +
+      '2027-12-31 --out acme.license',
+  ],
   async run(ctx, input) {
     const keyFile = path.resolve(ctx.cwd, input.key);
     const now = ctx.now();
@@ -74,7 +86,9 @@ export const signCommand = defineCommand<LicenseContext, SignInput>({
 
 function parseEdition(raw: string): LicenseEdition {
   if (!LICENSE_EDITIONS.includes(raw as LicenseEdition)) {
-    throw new OperatorError(`--edition "${raw}" is not one of ${LICENSE_EDITIONS.join(', ')}`, { hint: helpHint('sign') });
+    throw new OperatorError(`--edition "${raw}" is not one of ${LICENSE_EDITIONS.join(', ')}`, {
+      hint: helpHint('sign'),
+    });
   }
   return raw as LicenseEdition;
 }
@@ -83,12 +97,25 @@ function parseEdition(raw: string): LicenseEdition {
 // unknown name is a typo, and a licence with "apii" would silently lack the API.
 function parseFeatures(raw: string): string[] {
   if (raw.trim() === 'all') return [...ALL_FEATURES];
-  const names = [...new Set(raw.split(',').map((f) => f.trim()).filter((f) => f !== ''))];
+  const names = [
+    ...new Set(
+      raw
+        .split(',')
+        .map((f) => f.trim())
+        .filter((f) => f !== ''),
+    ),
+  ];
   const unknown = names.filter((f) => !(ALL_FEATURES as readonly string[]).includes(f));
   if (unknown.length > 0) {
-    throw new OperatorError(`unknown feature ${unknown.map((f) => `"${f}"`).join(', ')}; known features: ${ALL_FEATURES.join(', ')}`, { hint: helpHint('sign') });
+    throw new OperatorError(
+      `unknown feature ${unknown.map((f) => `"${f}"`).join(', ')}; known features: ${ALL_FEATURES.join(', ')}`,
+      { hint: helpHint('sign') },
+    );
   }
-  if (names.length === 0) throw new OperatorError('--features lists no feature', { hint: `Name at least one of ${ALL_FEATURES.join(', ')}, or "all".` });
+  if (names.length === 0)
+    throw new OperatorError('--features lists no feature', {
+      hint: `Name at least one of ${ALL_FEATURES.join(', ')}, or "all".`,
+    });
   return names;
 }
 
@@ -105,10 +132,14 @@ function parseExpiry(raw: string, now: Date): string {
   const iso = DATE_ONLY.test(raw) ? `${raw}T23:59:59.999Z` : raw;
   const time = Date.parse(iso);
   if (!Number.isFinite(time) || !iso.includes('T')) {
-    throw new OperatorError(`--expires "${raw}" is not a date`, { hint: 'Give a date as YYYY-MM-DD, e.g. --expires 2027-12-31.' });
+    throw new OperatorError(`--expires "${raw}" is not a date`, {
+      hint: 'Give a date as YYYY-MM-DD, e.g. --expires 2027-12-31.',
+    });
   }
   if (time <= now.getTime()) {
-    throw new OperatorError(`--expires ${raw} is not in the future (now is ${now.toISOString()})`, { hint: 'Give a later date.' });
+    throw new OperatorError(`--expires ${raw} is not in the future (now is ${now.toISOString()})`, {
+      hint: 'Give a later date.',
+    });
   }
   return new Date(time).toISOString();
 }

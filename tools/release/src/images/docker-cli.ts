@@ -13,27 +13,51 @@ export class DockerCli implements ImageEngine {
   }
 
   async serverVersion(): Promise<string> {
-    const result = await this.run(['version', '--format', '{{.Server.Version}}'], 'reach the container engine', 'Start Docker (or put a `docker` that reaches an engine first on PATH) and build again.');
+    const result = await this.run(
+      ['version', '--format', '{{.Server.Version}}'],
+      'reach the container engine',
+      'Start Docker (or put a `docker` that reaches an engine first on PATH) and build again.',
+    );
     return String(result.stdout).trim();
   }
 
-  async build(options: { contextDir: string; dockerfile: string; tag: string; buildArgs: Record<string, string> }): Promise<void> {
+  async build(options: {
+    contextDir: string;
+    dockerfile: string;
+    tag: string;
+    buildArgs: Record<string, string>;
+  }): Promise<void> {
     const buildArgs = Object.entries(options.buildArgs).flatMap(([k, v]) => ['--build-arg', `${k}=${v}`]);
-    await this.run(['build', '--quiet', '--file', options.dockerfile, '--tag', options.tag, ...buildArgs, options.contextDir], `build ${options.tag}`, 'Read the build output above; `docker build` needs network access for the npm packages.');
+    await this.run(
+      ['build', '--quiet', '--file', options.dockerfile, '--tag', options.tag, ...buildArgs, options.contextDir],
+      `build ${options.tag}`,
+      'Read the build output above; `docker build` needs network access for the npm packages.',
+    );
   }
 
   async imageId(reference: string): Promise<string | null> {
-    const result = await execa(this.program, ['image', 'inspect', '--format', '{{.Id}}', reference], { env: this.env, reject: false });
+    const result = await execa(this.program, ['image', 'inspect', '--format', '{{.Id}}', reference], {
+      env: this.env,
+      reject: false,
+    });
     if (result.exitCode !== 0) return null;
     return result.stdout.trim();
   }
 
   async pull(reference: string): Promise<void> {
-    await this.run(['pull', reference], `pull ${reference}`, `Pull it on a machine with access to its registry, or \`docker load\` it, then build again.`);
+    await this.run(
+      ['pull', reference],
+      `pull ${reference}`,
+      `Pull it on a machine with access to its registry, or \`docker load\` it, then build again.`,
+    );
   }
 
   async save(reference: string, file: string): Promise<void> {
-    await this.run(['save', '--output', file, reference], `save ${reference}`, 'Check the free space in the output folder.');
+    await this.run(
+      ['save', '--output', file, reference],
+      `save ${reference}`,
+      'Check the free space in the output folder.',
+    );
   }
 
   private async run(args: string[], what: string, hint: string): Promise<{ stdout: string }> {

@@ -10,13 +10,19 @@ export const deactivateUser = defineCommand<AdminContext, { email: string }>({
   async run(ctx, options) {
     const user = await ctx.users.findByEmailWithPassword(options.email.toLowerCase());
     // Emails are unique across organizations, so the email names the user (and its organization).
-    if (!user) throw new OperatorError(`No user with the email ${options.email}.`, { hint: 'List users with: npm run admin -- list-users' });
+    if (!user)
+      throw new OperatorError(`No user with the email ${options.email}.`, {
+        hint: 'List users with: npm run admin -- list-users',
+      });
     try {
       // Why no check before: the repository checks and deactivates in one transaction, so two
       // administrators deactivating each other cannot both succeed.
       await ctx.users.deactivate(user.organizationId, user.id, user.id);
     } catch (err) {
-      if (err instanceof LastAdministratorError) throw new OperatorError(`${user.email} is the last active administrator.`, { hint: 'Make another user an administrator first.' });
+      if (err instanceof LastAdministratorError)
+        throw new OperatorError(`${user.email} is the last active administrator.`, {
+          hint: 'Make another user an administrator first.',
+        });
       throw err;
     }
     ctx.print(`Deactivated ${user.email}; their API keys and sessions are revoked.`);

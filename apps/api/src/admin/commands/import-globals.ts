@@ -1,5 +1,12 @@
 import { defineCommand, OperatorError } from '@service/cli-kit';
-import { importGlobals, LibraryError, loadLibrary, refreshSharedLibrary, takeGlobalsImportRequest, type ImportGlobalsResult } from '@service/library';
+import {
+  importGlobals,
+  LibraryError,
+  loadLibrary,
+  refreshSharedLibrary,
+  takeGlobalsImportRequest,
+  type ImportGlobalsResult,
+} from '@service/library';
 import { EvidenceFiles } from '../../resources/evidence-images/evidence-files.ts';
 import { LIBRARY_ROOT } from '../../library/prepare-workspace-library.ts';
 import type { AdminContext } from '../admin-context.ts';
@@ -7,9 +14,13 @@ import type { AdminContext } from '../admin-context.ts';
 function describe(result: ImportGlobalsResult): string[] {
   const t = result.total;
   const lines = [
-    `${result.dryRun ? 'Would import' : 'Imported'} global library ${result.libraryVersion}: ${t.added} new, ${t.updated} updated${t.overwrittenEdits ? ` (${t.overwrittenEdits} of them replacing edits made in this workspace)` : ''}, ${t.removed} no longer in the library (kept, marked), ${t.unchanged} unchanged.`,
+    `${result.dryRun ? 'Would import' : 'Imported'} global library ` +
+      `${result.libraryVersion}: ${t.added} new, ${t.updated} ` +
+      `updated${t.overwrittenEdits ? ` (${t.overwrittenEdits} of them replacing edits made in this workspace)` : ''}, ` +
+      `${t.removed} no longer in the library (kept, marked), ${t.unchanged} unchanged.`,
   ];
-  for (const c of result.changes) lines.push(`  ${c.action.padEnd(7)} ${c.kind} ${c.key}${c.overwrittenEdit ? ' (your edit is replaced)' : ''}`);
+  for (const c of result.changes)
+    lines.push(`  ${c.action.padEnd(7)} ${c.kind} ${c.key}${c.overwrittenEdit ? ' (your edit is replaced)' : ''}`);
   return lines;
 }
 
@@ -22,10 +33,16 @@ export const importGlobalsCommand = defineCommand<AdminContext, { dryRun?: boole
   name: 'import-globals',
   summary: "Import the release's global library into the workspace",
   description:
-    "Adds new library items and overwrites global items with this release's version, including items someone edited; items users made themselves are never touched; items the release dropped are marked, not deleted. One transaction; running it again changes nothing. --dry-run lists what would change and writes nothing.",
+    "Adds new library items and overwrites global items with this release's version, " +
+    'including items someone edited; items users made themselves are never touched; ' +
+    'items the release dropped are marked, not deleted. One transaction; running it ' +
+    'again changes nothing. --dry-run lists what would change and writes nothing.',
   options: [
     { flags: '--dry-run', description: 'Show what would change; change nothing.' },
-    { flags: '--organization <id>', description: 'hosted: the organization (see list-organizations); self-hosted has one' },
+    {
+      flags: '--organization <id>',
+      description: 'hosted: the organization (see list-organizations); self-hosted has one',
+    },
   ],
   examples: ['npm run admin -- import-globals --dry-run', 'npm run admin -- import-globals'],
   async run(ctx, opts) {

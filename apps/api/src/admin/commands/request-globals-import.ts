@@ -10,7 +10,9 @@ import type { AdminContext } from '../admin-context.ts';
 export const requestGlobalsImportCommand = defineCommand<AdminContext, Record<string, never>>({
   name: 'request-globals-import',
   summary: "Ask the service to import the release's global library at its next start",
-  description: 'The import overwrites user edits to global library items; items users made themselves are never touched. Restart the service to run it.',
+  description:
+    'The import overwrites user edits to global library items; items users made ' +
+    'themselves are never touched. Restart the service to run it.',
   examples: ['npm run admin -- request-globals-import'],
   async run(ctx) {
     try {

@@ -12,11 +12,16 @@ export const resetPassword = defineCommand<AdminContext, { email: string; passwo
   examples: ['npm run admin -- reset-password --email admin@localhost'],
   async run(ctx, options) {
     if (options.password !== undefined && options.password.length < MIN_PASSWORD_LENGTH) {
-      throw new OperatorError(`The password is shorter than ${MIN_PASSWORD_LENGTH} characters.`, { hint: 'Omit --password to have one generated.' });
+      throw new OperatorError(`The password is shorter than ${MIN_PASSWORD_LENGTH} characters.`, {
+        hint: 'Omit --password to have one generated.',
+      });
     }
     const user = await ctx.users.findByEmailWithPassword(options.email.toLowerCase());
     // Emails are unique across organizations, so the email names the user (and its organization).
-    if (!user) throw new OperatorError(`No user with the email ${options.email}.`, { hint: 'List users with: npm run admin -- list-users' });
+    if (!user)
+      throw new OperatorError(`No user with the email ${options.email}.`, {
+        hint: 'List users with: npm run admin -- list-users',
+      });
     const password = options.password ?? generatePassword();
     await ctx.users.setPassword(user.id, password);
     ctx.print(`Password of ${user.email} changed.`);

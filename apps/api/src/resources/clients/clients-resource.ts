@@ -24,5 +24,7 @@ export const clientsDeclaration: ResourceDeclaration = {
     ['r.name', 'asc'],
     ['r.created_at', 'asc'],
   ],
-  create: { example: { name: 'Acme Corp', shortName: 'ACME', contacts: [{ name: 'Jane Doe', email: 'jane@acme.example' }] } },
+  create: {
+    example: { name: 'Acme Corp', shortName: 'ACME', contacts: [{ name: 'Jane Doe', email: 'jane@acme.example' }] },
+  },
 };

@@ -12,16 +12,31 @@ import { sniffImageType } from './sniff-image-type.ts';
 
 const UploadFields = Type.Object(
   {
-    findingId: Type.Optional({ ...Uuid, description: 'The finding the image belongs to. Exactly one of `findingId` and `reportTabId`.' }),
-    reportTabId: Type.Optional({ ...Uuid, description: 'The report tab the image belongs to. Exactly one of `findingId` and `reportTabId`.' }),
+    findingId: Type.Optional({
+      ...Uuid,
+      description: 'The finding the image belongs to. Exactly one of `findingId` and `reportTabId`.',
+    }),
+    reportTabId: Type.Optional({
+      ...Uuid,
+      description: 'The report tab the image belongs to. Exactly one of `findingId` and `reportTabId`.',
+    }),
     caption: Type.Optional(Type.String({ maxLength: 2000 })),
-    file: Type.Optional(Type.String({ format: 'binary', description: 'Required. The image: PNG, JPEG, GIF or WebP, checked by content.' })),
+    file: Type.Optional(
+      Type.String({
+        format: 'binary',
+        description: 'Required. The image: PNG, JPEG, GIF or WebP, checked by content.',
+      }),
+    ),
   },
   { additionalProperties: false, oneOf: [{ required: ['findingId'] }, { required: ['reportTabId'] }] } as never,
 );
 
 function safeFileName(name: string | null, extension: string): string {
-  const base = (name ?? '').replace(/[^\w.\- ]+/g, '_').replace(/^\.+/, '').slice(0, 200).trim();
+  const base = (name ?? '')
+    .replace(/[^\w.\- ]+/g, '_')
+    .replace(/^\.+/, '')
+    .slice(0, 200)
+    .trim();
   return base || `evidence.${extension}`;
 }
 
@@ -34,18 +49,35 @@ export function registerEvidenceImages(app: AppContext, repository: EvidenceRepo
     operationId: 'createEvidenceImage',
     summary: 'Upload an evidence image',
     description:
-      "Multipart with one `file` and exactly one of `findingId` or `reportTabId`. Adding an image edits the finding or report it goes to, so the owning client must be on the key's allow-list. Send `Idempotency-Key` to make a retry safe.",
+      'Multipart with one `file` and exactly one of `findingId` or `reportTabId`. ' +
+      'Adding an image edits the finding or report it goes to, so the owning client ' +
+      "must be on the key's allow-list. Send `Idempotency-Key` to make a retry safe.",
     tags: ['Evidence images'],
     headers: [IDEMPOTENCY_HEADER],
-    body: { schema: UploadFields, contentType: 'multipart/form-data', maxBytes: app.deps.config.evidenceMaxBytes, fileFields: ['file'] },
+    body: {
+      schema: UploadFields,
+      contentType: 'multipart/form-data',
+      maxBytes: app.deps.config.evidenceMaxBytes,
+      fileFields: ['file'],
+    },
     responses: {
-      201: { description: 'Stored.', schema: 'EvidenceImage', headers: { Location: { description: 'The new image.' } } },
-      415: { description: 'The file is not a PNG, JPEG, GIF or WebP image (`unsupported_media_type`).', schema: 'Error' },
+      201: {
+        description: 'Stored.',
+        schema: 'EvidenceImage',
+        headers: { Location: { description: 'The new image.' } },
+      },
+      415: {
+        description: 'The file is not a PNG, JPEG, GIF or WebP image (`unsupported_media_type`).',
+        schema: 'Error',
+      },
       ...IDEMPOTENCY_RESPONSES,
     },
     async handler(ctx, { body, files, principal }) {
       const file = files.file;
-      if (!file) throw new ValidationError('The form needs a file field named "file".', [{ path: '/file', message: 'is required' }]);
+      if (!file)
+        throw new ValidationError('The form needs a file field named "file".', [
+          { path: '/file', message: 'is required' },
+        ]);
       const bytes = await readFile(file.filepath);
       const type = sniffImageType(bytes);
       if (!type) throw new UnsupportedMediaTypeError('The file is not a PNG, JPEG, GIF or WebP image.');
@@ -61,9 +93,14 @@ export function registerEvidenceImages(app: AppContext, repository: EvidenceRepo
             contentType: type.contentType,
             bytes,
           });
-          return { status: 201, headers: { Location: `/rest/v1/evidence-images/${row.id}` }, body: repository.present(row) };
+          return {
+            status: 201,
+            headers: { Location: `/rest/v1/evidence-images/${row.id}` },
+            body: repository.present(row),
+          };
         },
-        stillVisible: async (stored) => (await repository.find(principal.tenant, principal, String((stored as { id?: unknown }).id))) !== null,
+        stillVisible: async (stored) =>
+          (await repository.find(principal.tenant, principal, String((stored as { id?: unknown }).id))) !== null,
       });
     },
   });
@@ -73,10 +110,17 @@ export function registerEvidenceImages(app: AppContext, repository: EvidenceRepo
     path: '/rest/v1/evidence-images/{id}/content',
     operationId: 'getEvidenceImageContent',
     summary: 'Download the bytes of an evidence image',
-    description: 'The image bytes with their content type, served with `nosniff` and a restrictive Content-Security-Policy.',
+    description:
+      'The image bytes with their content type, served with `nosniff` and a restrictive Content-Security-Policy.',
     tags: ['Evidence images'],
     params: Type.Object({ id: Uuid }),
-    responses: { 200: { description: 'The image, with its content type.', contentType: 'image/*', schema: Type.String({ format: 'binary' }) } },
+    responses: {
+      200: {
+        description: 'The image, with its content type.',
+        contentType: 'image/*',
+        schema: Type.String({ format: 'binary' }),
+      },
+    },
     async handler(ctx, { params, principal }) {
       const row = await repository.require(principal.tenant, principal, params.id, 'read');
       const bytes = await repository.files.read(row.storage_key as string).catch(() => null);

@@ -15,7 +15,11 @@ import type { EvidenceFiles } from './evidence-files.ts';
  * Before a finding or tab is deleted (its images go with it through the foreign key): collects
  * the image files, and returns the step that removes them once the delete has committed.
  */
-export async function evidenceCleanup(files: EvidenceFiles, trx: Knex.Transaction, owner: { findingId?: string; reportTabId?: string }): Promise<() => Promise<void>> {
+export async function evidenceCleanup(
+  files: EvidenceFiles,
+  trx: Knex.Transaction,
+  owner: { findingId?: string; reportTabId?: string },
+): Promise<() => Promise<void>> {
   const q = trx('evidence_images').select('storage_key');
   if (owner.findingId) q.where({ finding_id: owner.findingId });
   else q.where({ report_tab_id: owner.reportTabId });
@@ -36,13 +40,20 @@ export interface EvidenceUpload {
 
 /** Evidence images: metadata in the tenant database, bytes in `EvidenceFiles`. */
 export class EvidenceRepository extends ResourceRepository {
-  constructor(readonly files: EvidenceFiles, maxBytes: number) {
+  constructor(
+    readonly files: EvidenceFiles,
+    maxBytes: number,
+  ) {
     super({
       name: 'evidence-images',
       schemaName: 'EvidenceImage',
       label: 'evidence image',
       tag: 'Evidence images',
-      description: `Screenshots and other images attached to a finding or a report tab. PNG, JPEG, GIF and WebP up to ${Math.round(maxBytes / 1048576)} MB, checked by content. Uploads add to a finding or report, so they need the owning client on the key's allow-list. Deleted permanently, bytes included.`,
+      description:
+        `Screenshots and other images attached to a finding or a report tab. PNG, JPEG, ` +
+        `GIF and WebP up to ${Math.round(maxBytes / 1048576)} MB, checked by content. ` +
+        `Uploads add to a finding or report, so they need the owning client on the key's ` +
+        `allow-list. Deleted permanently, bytes included.`,
       table: 'evidence_images',
       visibility: evidenceVisibility,
       operations: { create: false },
@@ -58,8 +69,16 @@ export class EvidenceRepository extends ResourceRepository {
         caption: { column: 'caption', schema: Type.String({ maxLength: 2000 }), update: true },
       },
       filters: {
-        finding_id: { schema: Uuid, description: 'Only images of this finding.', apply: (q, v: string) => void q.where('r.finding_id', v) },
-        report_tab_id: { schema: Uuid, description: 'Only images of this report tab.', apply: (q, v: string) => void q.where('r.report_tab_id', v) },
+        finding_id: {
+          schema: Uuid,
+          description: 'Only images of this finding.',
+          apply: (q, v: string) => void q.where('r.finding_id', v),
+        },
+        report_tab_id: {
+          schema: Uuid,
+          description: 'Only images of this report tab.',
+          apply: (q, v: string) => void q.where('r.report_tab_id', v),
+        },
       },
       beforeDelete: async (_trx, row) => () => files.remove(row.storage_key as string),
     });
@@ -76,7 +95,9 @@ export class EvidenceRepository extends ResourceRepository {
       return await db.transaction(async (trx) => {
         const owner = upload.findingId
           ? await resolveParentRow(trx, principal, 'finding', upload.findingId, 'findingId', { forUpdate: true })
-          : await resolveParentRow(trx, principal, 'report tab', upload.reportTabId, 'reportTabId', { forUpdate: true });
+          : await resolveParentRow(trx, principal, 'report tab', upload.reportTabId, 'reportTabId', {
+              forUpdate: true,
+            });
         assertAllowed(principal, 'upload', owner.access, upload.findingId ? 'finding' : 'report tab');
         const [row] = await trx('evidence_images')
           .insert({
@@ -100,12 +121,17 @@ export class EvidenceRepository extends ResourceRepository {
   }
 
   /** The evidence of the given findings and tabs as documents refer to it, in upload order. */
-  async refsOf(db: Knex, owners: { findingIds: readonly string[]; tabIds: readonly string[] }): Promise<{ byFinding: Map<string, EvidenceRef[]>; byTab: Map<string, EvidenceRef[]> }> {
+  async refsOf(
+    db: Knex,
+    owners: { findingIds: readonly string[]; tabIds: readonly string[] },
+  ): Promise<{ byFinding: Map<string, EvidenceRef[]>; byTab: Map<string, EvidenceRef[]> }> {
     const byFinding = new Map<string, EvidenceRef[]>();
     const byTab = new Map<string, EvidenceRef[]>();
     if (owners.findingIds.length === 0 && owners.tabIds.length === 0) return { byFinding, byTab };
     const rows = (await db('evidence_images')
-      .where((w) => w.whereIn('finding_id', owners.findingIds as string[]).orWhereIn('report_tab_id', owners.tabIds as string[]))
+      .where((w) =>
+        w.whereIn('finding_id', owners.findingIds as string[]).orWhereIn('report_tab_id', owners.tabIds as string[]),
+      )
       .orderBy([{ column: 'created_at' }, { column: 'id' }])
       .select('id', 'finding_id', 'report_tab_id', 'sha256', 'file_name', 'caption', 'content_type')) as Array<{
       id: string;
@@ -117,7 +143,13 @@ export class EvidenceRepository extends ResourceRepository {
       content_type: EvidenceRef['contentType'];
     }>;
     for (const r of rows) {
-      const ref: EvidenceRef = { id: r.id, sha256: r.sha256, fileName: r.file_name, caption: r.caption, contentType: r.content_type };
+      const ref: EvidenceRef = {
+        id: r.id,
+        sha256: r.sha256,
+        fileName: r.file_name,
+        caption: r.caption,
+        contentType: r.content_type,
+      };
       const [map, owner] = r.finding_id ? [byFinding, r.finding_id] : [byTab, r.report_tab_id!];
       const list = map.get(owner);
       if (list) list.push(ref);
@@ -131,10 +163,16 @@ export class EvidenceRepository extends ResourceRepository {
    * documents refer to evidence). Returns the hashes it could link. The bytes are copied under new
    * storage keys, and removed again if the transaction does not commit.
    */
-  async copyVisible(trx: Knex.Transaction, principal: RestPrincipal, wanted: ReadonlyArray<{ ref: EvidenceRef; findingId?: string; reportTabId?: string }>): Promise<Set<string>> {
+  async copyVisible(
+    trx: Knex.Transaction,
+    principal: RestPrincipal,
+    wanted: ReadonlyArray<{ ref: EvidenceRef; findingId?: string; reportTabId?: string }>,
+  ): Promise<Set<string>> {
     const hashes = [...new Set(wanted.map((w) => w.ref.sha256))];
     const sources = new Map<string, Row>();
-    for (const row of (await this.scoped(trx, principal).whereIn('r.sha256', hashes).orderBy('r.created_at')) as Row[]) {
+    for (const row of (await this.scoped(trx, principal)
+      .whereIn('r.sha256', hashes)
+      .orderBy('r.created_at')) as Row[]) {
       if (!sources.has(row.sha256 as string)) sources.set(row.sha256 as string, row);
     }
     const written: string[] = [];
@@ -169,7 +207,10 @@ export class EvidenceRepository extends ResourceRepository {
    * Reads image bytes for a document renderer, only of images the caller can see: by reference
    * (a document's evidence, by id or content hash) or by id (a style's logo). Unknown: null.
    */
-  async bytesLoader(db: Knex, principal: RestPrincipal): Promise<{ byRef(ref: EvidenceRef): Promise<Uint8Array | null>; byId(id: string): Promise<Uint8Array | null> }> {
+  async bytesLoader(
+    db: Knex,
+    principal: RestPrincipal,
+  ): Promise<{ byRef(ref: EvidenceRef): Promise<Uint8Array | null>; byId(id: string): Promise<Uint8Array | null> }> {
     const keyOf = async (where: { id?: string; sha256?: string }): Promise<string | null> => {
       const q = this.scoped(db, principal).clearSelect().select('r.storage_key').orderBy('r.created_at').first();
       if (where.id) q.where('r.id', where.id);

@@ -1,8 +1,27 @@
 import type { Knex } from 'knex';
 import { Type } from 'typebox';
 import { ValidationError } from '@service/http';
-import { CveIdSchema, CweIdSchema, FindingContentProperties, LanguageSchema, SeveritySchema, type Cvss } from '@service/report-model';
-import { buildTemplateMatchIndex, FINDING_TEMPLATE_MATCH_COLUMNS, MATCH_SCANNERS, ruleIdProblem, titlePatternProblem, type MatchScanner, matchableTemplateOfRow, matchTemplates, type FindingTemplateMatchRow, type MatchedOn, type TemplateMatch as LibraryMatch } from '@service/library';
+import {
+  CveIdSchema,
+  CweIdSchema,
+  FindingContentProperties,
+  LanguageSchema,
+  SeveritySchema,
+  type Cvss,
+} from '@service/report-model';
+import {
+  buildTemplateMatchIndex,
+  FINDING_TEMPLATE_MATCH_COLUMNS,
+  MATCH_SCANNERS,
+  ruleIdProblem,
+  titlePatternProblem,
+  type MatchScanner,
+  matchableTemplateOfRow,
+  matchTemplates,
+  type FindingTemplateMatchRow,
+  type MatchedOn,
+  type TemplateMatch as LibraryMatch,
+} from '@service/library';
 import type { CompleteFinding } from '@service/scanners';
 import { baseFields } from '../field.ts';
 import { findingContentFields } from '../findings/finding-fields.ts';
@@ -40,7 +59,10 @@ export class FindingTemplateRepository extends ResourceRepository {
       label: 'finding template',
       tag: 'Finding library',
       description:
-        "Shared finding templates. `scannerRules` (e.g. `nessus:57608`, `nuclei:git-config`, `burp:5245344`) and `cves` let scanner imports replace scanner text with the template's curated text. Not visible to external collaborators.",
+        'Shared finding templates. `scannerRules` (e.g. `nessus:57608`, ' +
+        '`nuclei:git-config`, `burp:5245344`) and `cves` let scanner imports replace ' +
+        "scanner text with the template's curated text. Not visible to external " +
+        'collaborators.',
       table: 'finding_templates',
       visibility: workspaceVisibility,
       fields: {
@@ -48,18 +70,50 @@ export class FindingTemplateRepository extends ResourceRepository {
         ...findingContentFields,
         scannerRules: {
           column: 'scanner_rules',
-          schema: Type.Array(Type.String({ pattern: '^(nessus|burp|nmap|nuclei):.+$', maxLength: 300 }), { maxItems: 200, uniqueItems: true, description: '"<scanner>:<rule id>" pairs this template stands for; the strongest match.' }),
+          schema: Type.Array(Type.String({ pattern: '^(nessus|burp|nmap|nuclei):.+$', maxLength: 300 }), {
+            maxItems: 200,
+            uniqueItems: true,
+            description: '"<scanner>:<rule id>" pairs this template stands for; the strongest match.',
+          }),
           create: 'optional',
           update: true,
         },
-        matchCves: { column: 'match_cves', schema: Type.Array(CveIdSchema, { maxItems: 1000, uniqueItems: true, description: 'CVEs a scanner finding may carry to match (besides `cves`).' }), create: 'optional', update: true },
-        matchCwes: { column: 'match_cwes', schema: Type.Array(CweIdSchema, { maxItems: 100, uniqueItems: true, description: 'CWEs a scanner finding may carry to match.' }), create: 'optional', update: true },
+        matchCves: {
+          column: 'match_cves',
+          schema: Type.Array(CveIdSchema, {
+            maxItems: 1000,
+            uniqueItems: true,
+            description: 'CVEs a scanner finding may carry to match (besides `cves`).',
+          }),
+          create: 'optional',
+          update: true,
+        },
+        matchCwes: {
+          column: 'match_cwes',
+          schema: Type.Array(CweIdSchema, {
+            maxItems: 100,
+            uniqueItems: true,
+            description: 'CWEs a scanner finding may carry to match.',
+          }),
+          create: 'optional',
+          update: true,
+        },
         titlePatterns: {
           column: 'title_patterns',
-          schema: Type.Object(Object.fromEntries(MATCH_SCANNERS.map((s) => [s, Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { maxItems: 50 }))])), {
-            additionalProperties: false,
-            description: 'Per scanner, JavaScript regular expressions matched case-insensitively against a scanner finding\'s title (the weakest match).',
-          }),
+          schema: Type.Object(
+            Object.fromEntries(
+              MATCH_SCANNERS.map((s) => [
+                s,
+                Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { maxItems: 50 })),
+              ]),
+            ),
+            {
+              additionalProperties: false,
+              description:
+                'Per scanner, JavaScript regular expressions matched case-insensitively against a ' +
+                "scanner finding's title (the weakest match).",
+            },
+          ),
           create: 'optional',
           update: true,
           json: true,
@@ -67,9 +121,21 @@ export class FindingTemplateRepository extends ResourceRepository {
         ...languageField,
         translations: {
           column: 'translations',
-          schema: Type.Record(LanguageSchema, Type.Object({ title: Type.Optional(FindingContentProperties.title), description: Type.Optional(FindingContentProperties.description), impact: Type.Optional(FindingContentProperties.impact), remediation: Type.Optional(FindingContentProperties.remediation) }, { additionalProperties: false }), {
-            description: 'The text in other languages, by language: `{"de": {"title": ..., "description": ...}}`.',
-          }),
+          schema: Type.Record(
+            LanguageSchema,
+            Type.Object(
+              {
+                title: Type.Optional(FindingContentProperties.title),
+                description: Type.Optional(FindingContentProperties.description),
+                impact: Type.Optional(FindingContentProperties.impact),
+                remediation: Type.Optional(FindingContentProperties.remediation),
+              },
+              { additionalProperties: false },
+            ),
+            {
+              description: 'The text in other languages, by language: `{"de": {"title": ..., "description": ...}}`.',
+            },
+          ),
           create: 'optional',
           update: true,
           json: true,
@@ -80,23 +146,45 @@ export class FindingTemplateRepository extends ResourceRepository {
         for (const rule of (input.scannerRules as string[] | undefined) ?? []) {
           const [scanner, ...rest] = rule.split(':');
           const problem = ruleIdProblem(scanner as MatchScanner, rest.join(':'));
-          if (problem) throw new ValidationError(`The scanner rule ${rule} is not valid: ${problem}.`, [{ path: '/scannerRules', message: problem }]);
+          if (problem)
+            throw new ValidationError(`The scanner rule ${rule} is not valid: ${problem}.`, [
+              { path: '/scannerRules', message: problem },
+            ]);
         }
-        for (const [scanner, patterns] of Object.entries((input.titlePatterns as Record<string, string[]> | undefined) ?? {})) {
+        for (const [scanner, patterns] of Object.entries(
+          (input.titlePatterns as Record<string, string[]> | undefined) ?? {},
+        )) {
           for (const pattern of patterns) {
             const problem = titlePatternProblem(pattern);
-            if (problem) throw new ValidationError(`The title pattern ${pattern} is not valid: ${problem}.`, [{ path: `/titlePatterns/${scanner}`, message: problem }]);
+            if (problem)
+              throw new ValidationError(`The title pattern ${pattern} is not valid: ${problem}.`, [
+                { path: `/titlePatterns/${scanner}`, message: problem },
+              ]);
           }
         }
       },
       order: [['r.title', 'asc']],
       filters: {
-        severity: { schema: SeveritySchema, description: 'Only templates of this severity.', apply: (q, v: string) => void q.where('r.severity', v) },
-        scanner_rule: { schema: Type.String({ maxLength: 300 }), description: 'Only templates declaring this "<scanner>:<rule id>".', apply: (q, v: string) => void q.whereRaw('? = any(r.scanner_rules)', [v]) },
+        severity: {
+          schema: SeveritySchema,
+          description: 'Only templates of this severity.',
+          apply: (q, v: string) => void q.where('r.severity', v),
+        },
+        scanner_rule: {
+          schema: Type.String({ maxLength: 300 }),
+          description: 'Only templates declaring this "<scanner>:<rule id>".',
+          apply: (q, v: string) => void q.whereRaw('? = any(r.scanner_rules)', [v]),
+        },
         ...libraryFilters({ language: true }),
       },
       create: {
-        example: { title: 'Exposed .git directory', severity: 'medium', scannerRules: ['nuclei:git-config'], description: 'The web root serves the .git folder...', remediation: 'Block access to /.git.' },
+        example: {
+          title: 'Exposed .git directory',
+          severity: 'medium',
+          scannerRules: ['nuclei:git-config'],
+          description: 'The web root serves the .git folder...',
+          remediation: 'Block access to /.git.',
+        },
       },
     });
   }
@@ -123,7 +211,18 @@ export class FindingTemplateRepository extends ResourceRepository {
     const templates = new Map<string, MatchedTemplate>();
     for (const t of (await trx('finding_templates')
       .whereIn('id', ids)
-      .select('id', 'title', 'global_key', 'description', 'impact', 'remediation', 'references', 'cves', 'cwes', 'cvss')) as Array<Record<string, unknown>>) {
+      .select(
+        'id',
+        'title',
+        'global_key',
+        'description',
+        'impact',
+        'remediation',
+        'references',
+        'cves',
+        'cwes',
+        'cvss',
+      )) as Array<Record<string, unknown>>) {
       templates.set(t.id as string, {
         id: t.id as string,
         title: t.title as string,
@@ -137,7 +236,12 @@ export class FindingTemplateRepository extends ResourceRepository {
         cvss: t.cvss as Cvss[],
       });
     }
-    for (const [key, match] of found) matches.set(key, { template: templates.get(match.templateKey)!, matchedOn: match.matchedOn, detail: match.detail });
+    for (const [key, match] of found)
+      matches.set(key, {
+        template: templates.get(match.templateKey)!,
+        matchedOn: match.matchedOn,
+        detail: match.detail,
+      });
     return matches;
   }
 }

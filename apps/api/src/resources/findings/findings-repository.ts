@@ -1,6 +1,14 @@
 import type { Knex } from 'knex';
 import { ForbiddenError } from '@service/http';
-import { mergeAffectedAssets, maxSeverity, severityRank, TEXT_LIMITS, type AffectedAsset, type Finding, type Severity } from '@service/report-model';
+import {
+  mergeAffectedAssets,
+  maxSeverity,
+  severityRank,
+  TEXT_LIMITS,
+  type AffectedAsset,
+  type Finding,
+  type Severity,
+} from '@service/report-model';
 import { affectedAssetsOf, type CompleteFinding } from '@service/scanners';
 import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
 import type { EvidenceFiles } from '../evidence-images/evidence-files.ts';
@@ -24,7 +32,13 @@ export interface ImportedFinding {
   outcome: 'created' | 'merged' | 'skipped';
   /** Places (host, port, URL...) added to the finding by this import. */
   assetsAdded: number;
-  template: { id: string; title: string; key: string | null; matchedOn: TemplateMatch['matchedOn']; detail: string } | null;
+  template: {
+    id: string;
+    title: string;
+    key: string | null;
+    matchedOn: TemplateMatch['matchedOn'];
+    detail: string;
+  } | null;
 }
 
 export interface ScanImportSummary {
@@ -76,7 +90,10 @@ export class FindingRepository extends ResourceRepository {
           // Why: an external collaborator edits what is shared with them, but a finding that also
           // sits in a report they cannot see is not theirs to remove from that report.
           if (principal.role === 'external' && (await this.inInvisibleReport(trx, principal, row.id))) {
-            throw new ForbiddenError('forbidden', 'This finding is also part of a report that is not shared with you; it cannot be deleted.');
+            throw new ForbiddenError(
+              'forbidden',
+              'This finding is also part of a report that is not shared with you; it cannot be deleted.',
+            );
           }
           return evidenceCleanup(files, trx, { findingId: row.id });
         },
@@ -86,30 +103,57 @@ export class FindingRepository extends ResourceRepository {
 
   /** The position after the last finding attached to a report. */
   async nextPosition(trx: Knex, reportId: string): Promise<number> {
-    const [{ next }] = await trx('report_findings').where({ report_id: reportId }).select(trx.raw('coalesce(max(position) + 1, 0) as next'));
+    const [{ next }] = await trx('report_findings')
+      .where({ report_id: reportId })
+      .select(trx.raw('coalesce(max(position) + 1, 0) as next'));
     return Number(next);
   }
 
   /** Appends a finding to a report's findings (no-op when it is attached already). */
   async attach(trx: Knex, reportId: string, findingId: string, userId: string): Promise<void> {
     const position = await this.nextPosition(trx, reportId);
-    await trx('report_findings').insert({ report_id: reportId, finding_id: findingId, position, created_by: userId }).onConflict(['report_id', 'finding_id']).ignore();
+    await trx('report_findings')
+      .insert({ report_id: reportId, finding_id: findingId, position, created_by: userId })
+      .onConflict(['report_id', 'finding_id'])
+      .ignore();
   }
 
   /** Creates findings of the report model in a project and attaches them, in order, to a report. */
-  insertIntoReport(trx: Knex.Transaction, principal: RestPrincipal, report: { id: string; projectId: string }, findings: readonly Finding[]): Promise<string[]> {
-    return this.insertAttached(trx, report.id, principal.userId, findings.map((f) => findingColumns(f, report.projectId, principal.userId)));
+  insertIntoReport(
+    trx: Knex.Transaction,
+    principal: RestPrincipal,
+    report: { id: string; projectId: string },
+    findings: readonly Finding[],
+  ): Promise<string[]> {
+    return this.insertAttached(
+      trx,
+      report.id,
+      principal.userId,
+      findings.map((f) => findingColumns(f, report.projectId, principal.userId)),
+    );
   }
 
   /** Inserts finding rows in batches and attaches them, in order, after the report's last finding. */
-  private async insertAttached(trx: Knex.Transaction, reportId: string, userId: string, rows: readonly Record<string, unknown>[]): Promise<string[]> {
+  private async insertAttached(
+    trx: Knex.Transaction,
+    reportId: string,
+    userId: string,
+    rows: readonly Record<string, unknown>[],
+  ): Promise<string[]> {
     const ids: string[] = [];
     for (let i = 0; i < rows.length; i += 500) {
-      const inserted = await trx('findings').insert(rows.slice(i, i + 500)).returning('id');
+      const inserted = await trx('findings')
+        .insert(rows.slice(i, i + 500))
+        .returning('id');
       ids.push(...inserted.map((r: { id: string }) => r.id));
     }
     const next = await this.nextPosition(trx, reportId);
-    const attach = ids.map((id, i) => ({ report_id: reportId, finding_id: id, position: next + i, created_by: userId }));
+    const attach = ids.map((id, i) => ({
+      report_id: reportId,
+      finding_id: id,
+      position: next + i,
+      created_by: userId,
+    }));
     for (let i = 0; i < attach.length; i += 1000) await trx('report_findings').insert(attach.slice(i, i + 1000));
     return ids;
   }
@@ -123,7 +167,11 @@ export class FindingRepository extends ResourceRepository {
           .select(trx.raw('1'))
           .from('grants as g')
           .where('g.user_id', principal.userId)
-          .andWhere((w) => w.where((x) => x.where('g.resource_type', 'report').andWhereRaw('g.resource_id = rr.id')).orWhere((x) => x.where('g.resource_type', 'project').andWhereRaw('g.resource_id = rr.project_id'))),
+          .andWhere((w) =>
+            w
+              .where((x) => x.where('g.resource_type', 'report').andWhereRaw('g.resource_id = rr.id'))
+              .orWhere((x) => x.where('g.resource_type', 'project').andWhereRaw('g.resource_id = rr.project_id')),
+          ),
       )
       .first('rf.id');
     return hidden !== undefined;
@@ -136,13 +184,29 @@ export class FindingRepository extends ResourceRepository {
    * text when there is one (never for external collaborators: the library is not theirs), and
    * attached. Nothing is deleted or overwritten. Runs in the caller's transaction.
    */
-  async mergeScanFindings(trx: Knex.Transaction, principal: RestPrincipal, report: { id: string; projectId: string }, findings: readonly CompleteFinding[], options: ScanImportOptions): Promise<ScanImportSummary> {
+  async mergeScanFindings(
+    trx: Knex.Transaction,
+    principal: RestPrincipal,
+    report: { id: string; projectId: string },
+    findings: readonly CompleteFinding[],
+    options: ScanImportOptions,
+  ): Promise<ScanImportSummary> {
     const summary: ScanImportSummary = { created: 0, merged: 0, skipped: 0, findings: [] };
     const grouped = new Map<string, CompleteFinding & { assets: AffectedAsset[] }>();
     for (const f of findings) {
       if (severityRank(f.severity) < severityRank(options.minSeverity)) {
         summary.skipped += 1;
-        summary.findings.push({ id: null, title: f.title, severity: f.severity, scanner: f.source.scanner, ruleId: f.ruleId, groupKey: f.groupKey, outcome: 'skipped', assetsAdded: 0, template: null });
+        summary.findings.push({
+          id: null,
+          title: f.title,
+          severity: f.severity,
+          scanner: f.source.scanner,
+          ruleId: f.ruleId,
+          groupKey: f.groupKey,
+          outcome: 'skipped',
+          assetsAdded: 0,
+          template: null,
+        });
         continue;
       }
       // The same group key twice in one payload (hand-written JSON) is one finding.
@@ -173,13 +237,20 @@ export class FindingRepository extends ResourceRepository {
     }>;
     const existing = new Map(existingRows.map((r) => [r.scanner_key, r]));
     const fresh = [...grouped.values()].filter((f) => !existing.has(scannerKey(f)));
-    const matches: Map<string, TemplateMatch> = principal.role === 'external' ? new Map() : await this.templates.matchScanFindings(trx, fresh);
+    const matches: Map<string, TemplateMatch> =
+      principal.role === 'external' ? new Map() : await this.templates.matchScanFindings(trx, fresh);
 
     const updates: Array<{ id: string; affected_assets: string; cves: string[]; cwes: number[] }> = [];
     const inserts: Record<string, unknown>[] = [];
     const results: ImportedFinding[] = [];
     for (const [key, f] of grouped) {
-      const base = { title: f.title, severity: f.severity, scanner: f.source.scanner, ruleId: f.ruleId, groupKey: f.groupKey };
+      const base = {
+        title: f.title,
+        severity: f.severity,
+        scanner: f.source.scanner,
+        ruleId: f.ruleId,
+        groupKey: f.groupKey,
+      };
       const current = existing.get(key);
       if (current) {
         const merged = mergeAffectedAssets(current.affected_assets ?? [], f.assets);
@@ -188,7 +259,15 @@ export class FindingRepository extends ResourceRepository {
         if (merged.changed || cves.length !== current.cves.length || cwes.length !== current.cwes.length) {
           updates.push({ id: current.id, affected_assets: JSON.stringify(merged.assets), cves, cwes });
         }
-        results.push({ ...base, id: current.id, title: current.title, severity: current.severity, outcome: 'merged', assetsAdded: merged.added, template: null });
+        results.push({
+          ...base,
+          id: current.id,
+          title: current.title,
+          severity: current.severity,
+          outcome: 'merged',
+          assetsAdded: merged.added,
+          template: null,
+        });
         continue;
       }
       const match = matches.get(key);
@@ -221,7 +300,16 @@ export class FindingRepository extends ResourceRepository {
         ),
         scanner_key: key,
       });
-      results.push({ ...base, id: null, title: t?.title ?? f.title, outcome: 'created', assetsAdded: f.assets.length, template: t ? { id: t.id, title: t.title, key: t.globalKey, matchedOn: match!.matchedOn, detail: match!.detail } : null });
+      results.push({
+        ...base,
+        id: null,
+        title: t?.title ?? f.title,
+        outcome: 'created',
+        assetsAdded: f.assets.length,
+        template: t
+          ? { id: t.id, title: t.title, key: t.globalKey, matchedOn: match!.matchedOn, detail: match!.detail }
+          : null,
+      });
     }
 
     if (updates.length > 0) {

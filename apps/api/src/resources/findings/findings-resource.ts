@@ -13,9 +13,15 @@ import { findingContentFields, findingStateFields } from './finding-fields.ts';
 function reportIdsSql(principal: RestPrincipal): string {
   const visible =
     principal.role === 'external'
-      ? ` and exists (select 1 from grants g where g.user_id = :uid and ((g.resource_type = 'report' and g.resource_id = rr.id) or (g.resource_type = 'project' and g.resource_id = rr.project_id)))`
+      ? ` and exists (select 1 from grants g where g.user_id = :uid and ((g.resource_type ` +
+        `= 'report' and g.resource_id = rr.id) or (g.resource_type = 'project' and ` +
+        `g.resource_id = rr.project_id)))`
       : '';
-  return `(select coalesce(array_agg(rf.report_id order by rf.position, rf.report_id), '{}') from report_findings rf join reports rr on rr.id = rf.report_id and rr.deleted_at is null where rf.finding_id = r.id${visible}) as report_ids`;
+  return (
+    `(select coalesce(array_agg(rf.report_id order by rf.position, rf.report_id), ` +
+    `'{}') from report_findings rf join reports rr on rr.id = rf.report_id and ` +
+    `rr.deleted_at is null where rf.finding_id = r.id${visible}) as report_ids`
+  );
 }
 
 export function findingsDeclaration(hooks: {
@@ -28,32 +34,65 @@ export function findingsDeclaration(hooks: {
     label: 'finding',
     tag: 'Findings',
     description:
-      "Findings belong to a project and can appear in several of its reports. Create with `reportId` to create in that report's project and attach in one call (that edits the report, so its client must be on the key's allow-list). Deleted permanently, with their attachments to reports.",
+      'Findings belong to a project and can appear in several of its reports. Create ' +
+      "with `reportId` to create in that report's project and attach in one call (that " +
+      "edits the report, so its client must be on the key's allow-list). Deleted " +
+      'permanently, with their attachments to reports.',
     table: 'findings',
     visibility: findingVisibility,
     concurrency: true,
     fields: {
       ...baseFields,
-      projectId: { column: 'project_id', schema: { ...Uuid, description: 'The project; give this or `reportId` (or both, naming the same project).' }, create: 'optional' },
+      projectId: {
+        column: 'project_id',
+        schema: { ...Uuid, description: 'The project; give this or `reportId` (or both, naming the same project).' },
+        create: 'optional',
+      },
       ...findingContentFields,
       ...findingStateFields,
     },
-    extraResponse: { reportIds: Type.Array(Uuid, { description: 'Reports this finding is attached to that you can see.' }) },
+    extraResponse: {
+      reportIds: Type.Array(Uuid, { description: 'Reports this finding is attached to that you can see.' }),
+    },
     extraSelect: (db, principal) => [db.raw(reportIdsSql(principal), { uid: principal.userId })],
     present: (row) => ({ reportIds: (row.report_ids as string[] | undefined) ?? [] }),
     filters: {
-      project_id: { schema: Uuid, description: 'Only findings of this project.', apply: (q, v: string) => void q.where('r.project_id', v) },
-      client_id: { schema: Uuid, description: 'Only findings of this client.', apply: (q, v: string) => void q.where('p.client_id', v) },
+      project_id: {
+        schema: Uuid,
+        description: 'Only findings of this project.',
+        apply: (q, v: string) => void q.where('r.project_id', v),
+      },
+      client_id: {
+        schema: Uuid,
+        description: 'Only findings of this client.',
+        apply: (q, v: string) => void q.where('p.client_id', v),
+      },
       report_id: {
         schema: Uuid,
         description: 'Only findings attached to this report.',
-        apply: (q, v: string, db) => void q.whereExists(db('report_findings as rf').select(db.raw('1')).whereRaw('rf.finding_id = r.id').andWhere('rf.report_id', v)),
+        apply: (q, v: string, db) =>
+          void q.whereExists(
+            db('report_findings as rf')
+              .select(db.raw('1'))
+              .whereRaw('rf.finding_id = r.id')
+              .andWhere('rf.report_id', v),
+          ),
       },
-      severity: { schema: SeveritySchema, description: 'Only findings of this severity.', apply: (q, v: string) => void q.where('r.severity', v) },
-      status: { schema: FindingStatusSchema, description: 'Only findings with this status.', apply: (q, v: string) => void q.where('r.status', v) },
+      severity: {
+        schema: SeveritySchema,
+        description: 'Only findings of this severity.',
+        apply: (q, v: string) => void q.where('r.severity', v),
+      },
+      status: {
+        schema: FindingStatusSchema,
+        description: 'Only findings with this status.',
+        apply: (q, v: string) => void q.where('r.status', v),
+      },
     },
     create: {
-      extra: { reportId: Type.Optional({ ...Uuid, description: "Create in this report's project and attach to the report." }) },
+      extra: {
+        reportId: Type.Optional({ ...Uuid, description: "Create in this report's project and attach to the report." }),
+      },
       bodyRules: { anyOf: [{ required: ['projectId'] }, { required: ['reportId'] }] },
       example: {
         reportId: '4f1c1e8a-8b2b-4c1a-9f1e-1a2b3c4d5e6f',
@@ -67,7 +106,9 @@ export function findingsDeclaration(hooks: {
         if (input.reportId) {
           const report = await resolveParentRow(trx, principal, 'report', input.reportId, 'reportId');
           if (input.projectId && input.projectId !== report.row.project_id) {
-            throw new ValidationError('The report belongs to another project than projectId.', [{ path: '/projectId', message: "must be the report's project (or be omitted)" }]);
+            throw new ValidationError('The report belongs to another project than projectId.', [
+              { path: '/projectId', message: "must be the report's project (or be omitted)" },
+            ]);
           }
           return { access: report.access, action: 'update', columns: { project_id: report.row.project_id } };
         }

@@ -38,7 +38,11 @@ const LibraryItem = Type.Object({
  * for reading and changing the whole item.
  */
 export function registerLibraryItems(app: AppContext): void {
-  app.registry.addTag('Library', 'All library items of the workspace: finding templates, report templates, report styles, narratives, scoping templates and project types.');
+  app.registry.addTag(
+    'Library',
+    'All library items of the workspace: finding templates, report templates, report ' +
+      'styles, narratives, scoping templates and project types.',
+  );
   app.registry.addSchema('LibraryItem', LibraryItem);
   defineRestRoute(app, {
     method: 'get',
@@ -46,18 +50,34 @@ export function registerLibraryItems(app: AppContext): void {
     operationId: 'listLibraryItems',
     summary: 'List library items of every kind',
     description:
-      "Global items (copied from the release's global library: `globalKey` and `globalRevision` set, `edited` when changed here since the import, `globalRemovedAt` when a newer library dropped them) and your own (`globalKey` null), sorted by kind and name. Not visible to external collaborators.",
+      "Global items (copied from the release's global library: `globalKey` and " +
+      '`globalRevision` set, `edited` when changed here since the import, ' +
+      '`globalRemovedAt` when a newer library dropped them) and your own (`globalKey` ' +
+      'null), sorted by kind and name. Not visible to external collaborators.',
     tags: ['Library'],
     query: Type.Object({
       ...PaginationQuery,
       kind: Type.Optional(Type.Enum(KIND_NAMES, { description: 'Only items of this kind.' })),
-      language: Type.Optional({ ...LanguageSchema, description: 'Only items in this language (report styles have none).' }),
-      origin: Type.Optional(Type.Enum(['global', 'own'], { description: '`global`: from the global library; `own`: made in this workspace.' })),
-      edited: Type.Optional(Type.Boolean({ description: 'Only global items changed (true) or unchanged (false) since their import.' })),
+      language: Type.Optional({
+        ...LanguageSchema,
+        description: 'Only items in this language (report styles have none).',
+      }),
+      origin: Type.Optional(
+        Type.Enum(['global', 'own'], {
+          description: '`global`: from the global library; `own`: made in this workspace.',
+        }),
+      ),
+      edited: Type.Optional(
+        Type.Boolean({ description: 'Only global items changed (true) or unchanged (false) since their import.' }),
+      ),
       q: Type.Optional(Type.String({ maxLength: 200, description: 'Words the name contains (case-insensitive).' })),
     }),
     responses: {
-      200: { description: 'One page of library items.', schema: { arrayOf: 'LibraryItem' }, headers: PAGINATION_HEADERS },
+      200: {
+        description: 'One page of library items.',
+        schema: { arrayOf: 'LibraryItem' },
+        headers: PAGINATION_HEADERS,
+      },
       404: { description: 'External collaborators: the library is not theirs (`not_found`).', schema: 'Error' },
     },
     async handler(ctx, { query, principal }) {
@@ -84,7 +104,11 @@ export function registerLibraryItems(app: AppContext): void {
       if (query.language) q.where('language', query.language);
       if (query.origin) q[query.origin === 'global' ? 'whereNotNull' : 'whereNull']('global_key');
       if (query.edited !== undefined) q.where('edited', query.edited);
-      for (const word of (query.q ?? '').toLowerCase().match(/[\p{L}\p{N}]+/gu)?.slice(0, 8) ?? []) q.whereRaw('lower(name) like ?', [`%${word}%`]);
+      for (const word of (query.q ?? '')
+        .toLowerCase()
+        .match(/[\p{L}\p{N}]+/gu)
+        ?.slice(0, 8) ?? [])
+        q.whereRaw('lower(name) like ?', [`%${word}%`]);
       const page = toPage(query);
       const { rows, total } = await selectPage<Record<string, unknown>>(db, q, ['*'], {
         offset: page.offset,

@@ -13,7 +13,10 @@ export const narrativesDeclaration: ResourceDeclaration = {
   schemaName: 'Narrative',
   label: 'narrative',
   tag: 'Narratives',
-  description: 'Reusable report text (executive summary, methodology, scope, disclaimer, ...) that report templates put into new reports\' tabs. Not visible to external collaborators.',
+  description:
+    'Reusable report text (executive summary, methodology, scope, disclaimer, ...) ' +
+    "that report templates put into new reports' tabs. Not visible to external " +
+    'collaborators.',
   table: 'narratives',
   visibility: workspaceVisibility,
   fields: {
@@ -30,8 +33,18 @@ export const narrativesDeclaration: ResourceDeclaration = {
     ['r.title', 'asc'],
   ],
   filters: {
-    category: { schema: Category, description: 'Only narratives of this category.', apply: (q, v: string) => void q.where('r.category', v) },
+    category: {
+      schema: Category,
+      description: 'Only narratives of this category.',
+      apply: (q, v: string) => void q.where('r.category', v),
+    },
     ...libraryFilters({ language: true }),
   },
-  create: { example: { title: 'Methodology', category: 'methodology', content: 'We followed the OWASP Web Security Testing Guide...' } },
+  create: {
+    example: {
+      title: 'Methodology',
+      category: 'methodology',
+      content: 'We followed the OWASP Web Security Testing Guide...',
+    },
+  },
 };

@@ -9,7 +9,8 @@ export const projectsDeclaration: ResourceDeclaration = {
   schemaName: 'Project',
   label: 'project',
   tag: 'Projects',
-  description: 'Engagements for a client. A project holds reports and findings, and can be shared with external collaborators.',
+  description:
+    'Engagements for a client. A project holds reports and findings, and can be shared with external collaborators.',
   table: 'projects',
   visibility: projectVisibility,
   trash: true,
@@ -24,11 +25,24 @@ export const projectsDeclaration: ResourceDeclaration = {
     endDate: dateField('end_date', ProjectProperties.endDate),
   },
   filters: {
-    client_id: { schema: Uuid, description: 'Only projects of this client.', apply: (q, v: string) => void q.where('r.client_id', v) },
-    status: { schema: ProjectProperties.status, description: 'Only projects with this status.', apply: (q, v: string) => void q.where('r.status', v) },
+    client_id: {
+      schema: Uuid,
+      description: 'Only projects of this client.',
+      apply: (q, v: string) => void q.where('r.client_id', v),
+    },
+    status: {
+      schema: ProjectProperties.status,
+      description: 'Only projects with this status.',
+      apply: (q, v: string) => void q.where('r.status', v),
+    },
   },
   create: {
-    example: { clientId: '4f1c1e8a-8b2b-4c1a-9f1e-1a2b3c4d5e6f', name: 'External penetration test 2026', status: 'active', startDate: '2026-11-02' },
+    example: {
+      clientId: '4f1c1e8a-8b2b-4c1a-9f1e-1a2b3c4d5e6f',
+      name: 'External penetration test 2026',
+      status: 'active',
+      startDate: '2026-11-02',
+    },
     async resolveParent({ trx, principal, input }) {
       return { access: (await resolveParentRow(trx, principal, 'client', input.clientId, 'clientId')).access };
     },

@@ -7,14 +7,18 @@ import { Position } from '../report-tabs/report-tabs-resource.ts';
 import { reportChildVisibility } from '../visibility.ts';
 import type { Knex } from 'knex';
 
-export function reportFindingsDeclaration(nextPosition: (trx: Knex, reportId: string) => Promise<number>): ResourceDeclaration {
+export function reportFindingsDeclaration(
+  nextPosition: (trx: Knex, reportId: string) => Promise<number>,
+): ResourceDeclaration {
   return {
     name: 'report-findings',
     schemaName: 'ReportFinding',
     label: 'report finding',
     tag: 'Report findings',
     description:
-      "A finding attached to a report at a position. The finding must belong to the report's project. Attaching edits the report, so its client must be on the key's allow-list. Deleting detaches it; the finding stays.",
+      'A finding attached to a report at a position. The finding must belong to the ' +
+      "report's project. Attaching edits the report, so its client must be on the key's " +
+      'allow-list. Deleting detaches it; the finding stays.',
     table: 'report_findings',
     visibility: reportChildVisibility,
     searchable: false,
@@ -29,22 +33,40 @@ export function reportFindingsDeclaration(nextPosition: (trx: Knex, reportId: st
       ['r.created_at', 'asc'],
     ],
     filters: {
-      report_id: { schema: Uuid, description: 'Only attachments to this report.', apply: (q, v: string) => void q.where('r.report_id', v) },
-      finding_id: { schema: Uuid, description: 'Only attachments of this finding.', apply: (q, v: string) => void q.where('r.finding_id', v) },
+      report_id: {
+        schema: Uuid,
+        description: 'Only attachments to this report.',
+        apply: (q, v: string) => void q.where('r.report_id', v),
+      },
+      finding_id: {
+        schema: Uuid,
+        description: 'Only attachments of this finding.',
+        apply: (q, v: string) => void q.where('r.finding_id', v),
+      },
     },
     create: {
       example: { reportId: '4f1c1e8a-8b2b-4c1a-9f1e-1a2b3c4d5e6f', findingId: '0b6f7c1e-2d3a-4e5f-8a9b-0c1d2e3f4a5b' },
       async resolveParent({ trx, principal, input }) {
         // Why lock the report: two attachments at once would otherwise both take the same next position.
-        const report = await resolveParentRow(trx, principal, 'report', input.reportId, 'reportId', { forUpdate: true });
+        const report = await resolveParentRow(trx, principal, 'report', input.reportId, 'reportId', {
+          forUpdate: true,
+        });
         const { row: finding } = await resolveParentRow(trx, principal, 'finding', input.findingId, 'findingId');
         if (finding.project_id !== report.row.project_id) {
-          throw new ValidationError('The finding belongs to another project than the report.', [{ path: '/findingId', message: "must belong to the report's project" }]);
+          throw new ValidationError('The finding belongs to another project than the report.', [
+            { path: '/findingId', message: "must belong to the report's project" },
+          ]);
         }
-        if (await trx('report_findings').where({ report_id: input.reportId, finding_id: input.findingId }).first('id')) {
+        if (
+          await trx('report_findings').where({ report_id: input.reportId, finding_id: input.findingId }).first('id')
+        ) {
           throw new ConflictError('The finding is already attached to this report.', 'already_attached');
         }
-        return { access: report.access, action: 'update', columns: input.position === undefined ? { position: await nextPosition(trx, input.reportId as string) } : {} };
+        return {
+          access: report.access,
+          action: 'update',
+          columns: input.position === undefined ? { position: await nextPosition(trx, input.reportId as string) } : {},
+        };
       },
     },
   };

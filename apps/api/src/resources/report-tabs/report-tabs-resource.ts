@@ -9,14 +9,18 @@ import { reportChildVisibility } from '../visibility.ts';
 /** Order within the report; lower comes first. */
 export const Position = Type.Integer({ minimum: 0, maximum: 100_000 });
 
-export function reportTabsDeclaration(beforeDelete: (trx: Knex.Transaction, row: Row) => Promise<() => Promise<void>>): ResourceDeclaration {
+export function reportTabsDeclaration(
+  beforeDelete: (trx: Knex.Transaction, row: Row) => Promise<() => Promise<void>>,
+): ResourceDeclaration {
   return {
     name: 'report-tabs',
     schemaName: 'ReportTab',
     label: 'report tab',
     tag: 'Report tabs',
     description:
-      "Titled, ordered sections of a report with Markdown content (executive summary, scope, methodology, appendix). Adding a tab edits the report, so its client must be on the key's allow-list. Deleted permanently.",
+      'Titled, ordered sections of a report with Markdown content (executive summary, ' +
+      'scope, methodology, appendix). Adding a tab edits the report, so its client must ' +
+      "be on the key's allow-list. Deleted permanently.",
     table: 'report_tabs',
     visibility: reportChildVisibility,
     concurrency: true,
@@ -31,11 +35,24 @@ export function reportTabsDeclaration(beforeDelete: (trx: Knex.Transaction, row:
       ['r.position', 'asc'],
       ['r.created_at', 'asc'],
     ],
-    filters: { report_id: { schema: Uuid, description: 'Only tabs of this report.', apply: (q, v: string) => void q.where('r.report_id', v) } },
+    filters: {
+      report_id: {
+        schema: Uuid,
+        description: 'Only tabs of this report.',
+        apply: (q, v: string) => void q.where('r.report_id', v),
+      },
+    },
     create: {
-      example: { reportId: '4f1c1e8a-8b2b-4c1a-9f1e-1a2b3c4d5e6f', title: 'Executive summary', content: '## Summary\n\nWe tested...' },
+      example: {
+        reportId: '4f1c1e8a-8b2b-4c1a-9f1e-1a2b3c4d5e6f',
+        title: 'Executive summary',
+        content: '## Summary\n\nWe tested...',
+      },
       async resolveParent({ trx, principal, input }) {
-        return { access: (await resolveParentRow(trx, principal, 'report', input.reportId, 'reportId')).access, action: 'update' };
+        return {
+          access: (await resolveParentRow(trx, principal, 'report', input.reportId, 'reportId')).access,
+          action: 'update',
+        };
       },
     },
     beforeDelete,

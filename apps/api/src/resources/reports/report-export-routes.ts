@@ -13,24 +13,44 @@ import type { ReportRepository } from './reports-repository.ts';
 
 /** A file name for a download: the report title without characters that break headers or paths. */
 export function downloadName(title: string, extension: string): string {
-  const base = title.normalize('NFKD').replace(/[^\w .-]+/g, '').replace(/\s+/g, ' ').trim().slice(0, 120) || 'report';
+  const base =
+    title
+      .normalize('NFKD')
+      .replace(/[^\w .-]+/g, '')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 120) || 'report';
   return `${base}.${extension}`;
 }
 
 /** `Content-Disposition: attachment` with an ASCII fallback and the UTF-8 name (RFC 6266). */
 export function attachment(title: string, extension: string): string {
-  return `attachment; filename="${downloadName(title, extension)}"; filename*=UTF-8''${encodeURIComponent(`${title.slice(0, 120) || 'report'}.${extension}`)}`;
+  return (
+    `attachment; filename="${downloadName(title, extension)}"; ` +
+    `filename*=UTF-8''${encodeURIComponent(`${title.slice(0, 120) || 'report'}.${extension}`)}`
+  );
 }
 
 /** Exports of a whole report: Markdown (re-importable), CSV of its findings, DOCX. */
-export function registerReportExports(app: AppContext, reports: ReportRepository, styles: ResourceRepository, evidence: EvidenceRepository): void {
+export function registerReportExports(
+  app: AppContext,
+  reports: ReportRepository,
+  styles: ResourceRepository,
+  evidence: EvidenceRepository,
+): void {
   defineRestRoute(app, {
     method: 'get',
     path: '/rest/v1/reports/{id}/export-markdown',
     operationId: 'exportReportMarkdown',
     summary: 'Export a whole report as Markdown',
     description:
-      'One CommonMark file holding the whole report: metadata in front matter (title, client, project, dates, status, language, style, template), the summary, the tabs in order, the links, and every attached finding in report order with all its fields and references to its evidence images (by the SHA-256 of their bytes). Readable and editable in any editor; `POST /rest/v1/reports/import-markdown` turns it back into a report, and exporting that report gives the same bytes. Format: docs/markdown-format.md.',
+      'One CommonMark file holding the whole report: metadata in front matter (title, ' +
+      'client, project, dates, status, language, style, template), the summary, the ' +
+      'tabs in order, the links, and every attached finding in report order with all ' +
+      'its fields and references to its evidence images (by the SHA-256 of their ' +
+      'bytes). Readable and editable in any editor; `POST ' +
+      '/rest/v1/reports/import-markdown` turns it back into a report, and exporting ' +
+      'that report gives the same bytes. Format: docs/markdown-format.md.',
     tags: ['Reports'],
     params: Type.Object({ id: Uuid }),
     responses: {
@@ -55,7 +75,12 @@ export function registerReportExports(app: AppContext, reports: ReportRepository
     operationId: 'exportReportCsv',
     summary: 'Export the findings of a report as CSV',
     description:
-      'One row per attached finding in report order, after a header row; one column per field. RFC 4180 (CRLF line ends, quotes doubled), UTF-8 with a byte-order mark so Excel and LibreOffice read it correctly. Lists (CVEs, CWEs, hosts, assets, references) hold one item per line inside their cell. A cell that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, tab or carriage return) starts with an apostrophe instead. Streamed.',
+      'One row per attached finding in report order, after a header row; one column per ' +
+      'field. RFC 4180 (CRLF line ends, quotes doubled), UTF-8 with a byte-order mark ' +
+      'so Excel and LibreOffice read it correctly. Lists (CVEs, CWEs, hosts, assets, ' +
+      'references) hold one item per line inside their cell. A cell that a spreadsheet ' +
+      'would run as a formula (starting with `=`, `+`, `-`, `@`, tab or carriage ' +
+      'return) starts with an apostrophe instead. Streamed.',
     tags: ['Reports'],
     params: Type.Object({ id: Uuid }),
     responses: {
@@ -80,7 +105,13 @@ export function registerReportExports(app: AppContext, reports: ReportRepository
     operationId: 'exportReportDocx',
     summary: 'Export a report as a Word document',
     description:
-      "The report as DOCX. With a style whose Word template is set (`/style-library/{id}/word-template`), the template is filled; otherwise our own layout: cover page, table of contents, the tabs with their Markdown, a findings summary and severity chart, then each finding with CVSS, assets, text and evidence images, and page numbers. Fonts, colours, severity colours, page size and header/footer text come from the report's style. Counts as 10 requests for rate limiting.",
+      'The report as DOCX. With a style whose Word template is set ' +
+      '(`/style-library/{id}/word-template`), the template is filled; otherwise our own ' +
+      'layout: cover page, table of contents, the tabs with their Markdown, a findings ' +
+      'summary and severity chart, then each finding with CVSS, assets, text and ' +
+      'evidence images, and page numbers. Fonts, colours, severity colours, page size ' +
+      "and header/footer text come from the report's style. Counts as 10 requests for " +
+      'rate limiting.',
     tags: ['Reports'],
     params: Type.Object({ id: Uuid }),
     responses: {
@@ -90,7 +121,12 @@ export function registerReportExports(app: AppContext, reports: ReportRepository
         schema: Type.String({ format: 'binary' }),
         headers: { 'Content-Disposition': { description: 'attachment; filename="<report title>.docx"' } },
       },
-      422: { description: "The style's Word template cannot render this report (`invalid_template`, each problem with its tag and paragraph).", schema: 'Error' },
+      422: {
+        description:
+          "The style's Word template cannot render this report (`invalid_template`, each " +
+          'problem with its tag and paragraph).',
+        schema: 'Error',
+      },
     },
     async handler(ctx, { params, principal }) {
       const db = principal.tenant;
@@ -103,10 +139,13 @@ export function registerReportExports(app: AppContext, reports: ReportRepository
       const options = { style, loadImage: images.byRef, logo };
       let bytes: Uint8Array;
       try {
-        const template = styleRow?.template_storage_key ? await evidence.files.read(styleRow.template_storage_key as string) : null;
+        const template = styleRow?.template_storage_key
+          ? await evidence.files.read(styleRow.template_storage_key as string)
+          : null;
         bytes = template ? await renderTemplateDocx(template, doc, options) : await renderReportDocx(doc, options);
       } catch (err) {
-        if (err instanceof InvalidTemplateError) throw new UnprocessableError('invalid_template', err.message, err.toErrorDetails());
+        if (err instanceof InvalidTemplateError)
+          throw new UnprocessableError('invalid_template', err.message, err.toErrorDetails());
         throw err;
       }
       ctx.type = DOCX_TYPE;

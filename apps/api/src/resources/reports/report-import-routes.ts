@@ -13,15 +13,28 @@ import type { ResourceRepository } from '../resource-repository.ts';
 import type { ReportRepository } from './reports-repository.ts';
 
 const MB = 1024 * 1024;
-const ProjectIdField = { ...Uuid, description: 'The project the new report goes into. Without it, the project whose name and client name match those in the file (exactly one must match).' };
+const ProjectIdField = {
+  ...Uuid,
+  description:
+    'The project the new report goes into. Without it, the project whose name and ' +
+    'client name match those in the file (exactly one must match).',
+};
 
 const JsonBody = Type.Object(
-  { markdown: Type.String({ minLength: 1, description: 'The report file as text.' }), projectId: Type.Optional(ProjectIdField) },
+  {
+    markdown: Type.String({ minLength: 1, description: 'The report file as text.' }),
+    projectId: Type.Optional(ProjectIdField),
+  },
   { additionalProperties: false },
 );
 const UploadBody = Type.Object(
   {
-    file: Type.Optional(Type.String({ format: 'binary', description: `Required. The report file (UTF-8), up to ${MARKDOWN_LIMITS.reportBytes / MB} MB.` })),
+    file: Type.Optional(
+      Type.String({
+        format: 'binary',
+        description: `Required. The report file (UTF-8), up to ${MARKDOWN_LIMITS.reportBytes / MB} MB.`,
+      }),
+    ),
     projectId: Type.Optional(ProjectIdField),
   },
   { additionalProperties: false },
@@ -34,7 +47,11 @@ const ImportMarkdownResult = Type.Object({
   links: Type.Integer(),
   findings: Type.Integer(),
   evidenceLinked: Type.Integer({ description: 'Evidence references re-linked to images you can see.' }),
-  warnings: Type.Array(Type.String(), { description: 'What the import ignored or could not do: unknown keys, evidence images you cannot see, styles or templates not in your library.' }),
+  warnings: Type.Array(Type.String(), {
+    description:
+      'What the import ignored or could not do: unknown keys, evidence images you ' +
+      'cannot see, styles or templates not in your library.',
+  }),
 });
 
 /**
@@ -45,9 +62,14 @@ export function registerReportImport(app: AppContext, reports: ReportRepository,
   app.registry.addSchema('ImportMarkdownResult', ImportMarkdownResult);
 
   /** The project named by id, or the one project whose client and project names match the file's. */
-  async function targetProject(principal: RestPrincipal, projectId: string | undefined, doc: ReportDocument): Promise<string> {
+  async function targetProject(
+    principal: RestPrincipal,
+    projectId: string | undefined,
+    doc: ReportDocument,
+  ): Promise<string> {
     if (projectId) {
-      if (!(await projects.find(principal.tenant, principal, projectId))) throw invalidReference('projectId', `The project ${projectId} does not exist or is not visible to you.`);
+      if (!(await projects.find(principal.tenant, principal, projectId)))
+        throw invalidReference('projectId', `The project ${projectId} does not exist or is not visible to you.`);
       return projectId;
     }
     const matches = (await projects
@@ -61,7 +83,8 @@ export function registerReportImport(app: AppContext, reports: ReportRepository,
     throw invalidReference(
       'projectId',
       matches.length === 0
-        ? `No project "${doc.project.name}" of a client "${doc.client.name}" is visible to you; create it or pass projectId.`
+        ? `No project "${doc.project.name}" of a client "${doc.client.name}" is visible to ` +
+            `you; create it or pass projectId.`
         : `Several projects "${doc.project.name}" of clients "${doc.client.name}" exist; pass projectId to choose one.`,
     );
   }
@@ -71,20 +94,42 @@ export function registerReportImport(app: AppContext, reports: ReportRepository,
     path: '/rest/v1/reports/import-markdown',
     operationId: 'importReportMarkdown',
     summary: 'Create a whole report from Markdown',
-    description: `Creates a new report with its tabs, links and findings from a file in the format \`GET /rest/v1/reports/{id}/export-markdown\` writes (docs/markdown-format.md), in the project given by \`projectId\` or the one matching the client and project names in the file. Multipart with one \`file\` (up to ${MARKDOWN_LIMITS.reportBytes / MB} MB), or JSON \`{"markdown": "...", "projectId": "..."}\` (up to the JSON body cap). Evidence references to images you can see are re-linked by content; others are listed in \`warnings\`. One transaction: on any error nothing is created. A file that is not in the format answers 422 \`invalid_markdown\` naming line, column and what was expected. Counts as 10 requests for rate limiting. Send \`Idempotency-Key\` to make a retry safe.`,
+    description:
+      `Creates a new report with its tabs, links and findings from a file in the format ` +
+      `\`GET /rest/v1/reports/{id}/export-markdown\` writes (docs/markdown-format.md), ` +
+      `in the project given by \`projectId\` or the one matching the client and project ` +
+      `names in the file. Multipart with one \`file\` (up to ` +
+      `${MARKDOWN_LIMITS.reportBytes / MB} MB), or JSON \`{"markdown": "...", ` +
+      `"projectId": "..."}\` (up to the JSON body cap). Evidence references to images ` +
+      `you can see are re-linked by content; others are listed in \`warnings\`. One ` +
+      `transaction: on any error nothing is created. A file that is not in the format ` +
+      `answers 422 \`invalid_markdown\` naming line, column and what was expected. ` +
+      `Counts as 10 requests for rate limiting. Send \`Idempotency-Key\` to make a ` +
+      `retry safe.`,
     tags: ['Reports'],
     headers: [IDEMPOTENCY_HEADER],
     body: {
       schema: JsonBody,
       multipart: { schema: UploadBody, maxBytes: MARKDOWN_LIMITS.reportBytes, fileFields: ['file'] },
-      example: { markdown: '---\ntitle: External penetration test\n...', projectId: '4f1c1e8a-8b2b-4c1a-9f1e-1a2b3c4d5e6f' },
+      example: {
+        markdown: '---\ntitle: External penetration test\n...',
+        projectId: '4f1c1e8a-8b2b-4c1a-9f1e-1a2b3c4d5e6f',
+      },
     },
     responses: {
-      201: { description: 'The report was created.', schema: 'ImportMarkdownResult', headers: { Location: { description: 'The new report.' } } },
+      201: {
+        description: 'The report was created.',
+        schema: 'ImportMarkdownResult',
+        headers: { Location: { description: 'The new report.' } },
+      },
       ...IDEMPOTENCY_RESPONSES,
       422: {
         description:
-          'The file is not in the format (`invalid_markdown`: `details[0].message` names line, column and what was expected), the project does not exist or is not visible or no single project matches the names in the file (`invalid_reference`), or the idempotency key was reused (`idempotency_key_reused`).',
+          'The file is not in the format (`invalid_markdown`: `details[0].message` names ' +
+          'line, column and what was expected), the project does not exist or is not ' +
+          'visible or no single project matches the names in the file ' +
+          '(`invalid_reference`), or the idempotency key was reused ' +
+          '(`idempotency_key_reused`).',
         schema: 'Error',
       },
     },
@@ -93,7 +138,10 @@ export function registerReportImport(app: AppContext, reports: ReportRepository,
       const input = body as { markdown?: string; projectId?: string };
       if (multipart) {
         const file = files.file;
-        if (!file) throw new ValidationError('The form needs a file field named "file".', [{ path: '/file', message: 'is required' }]);
+        if (!file)
+          throw new ValidationError('The form needs a file field named "file".', [
+            { path: '/file', message: 'is required' },
+          ]);
         source = await readFile(file.filepath);
       } else {
         source = input.markdown!;
@@ -104,7 +152,9 @@ export function registerReportImport(app: AppContext, reports: ReportRepository,
       } catch (err) {
         if (err instanceof MarkdownFormatError) {
           if (err.code === 'payload_too_large') throw new PayloadTooLargeError(err.message);
-          throw new UnprocessableError('invalid_markdown', err.message, [{ ...err.toDetail(), value: `line ${err.line}, column ${err.column}: expected ${err.expected}` }]);
+          throw new UnprocessableError('invalid_markdown', err.message, [
+            { ...err.toDetail(), value: `line ${err.line}, column ${err.column}: expected ${err.expected}` },
+          ]);
         }
         throw err;
       }
@@ -115,7 +165,9 @@ export function registerReportImport(app: AppContext, reports: ReportRepository,
         fingerprintExtra: createHash('sha256').update(source).digest('hex'),
         work: async (trx) => {
           const created = await reports.createDocument(trx, principal, projectId, document);
-          const evidence = document.tabs.reduce((n, t) => n + t.evidence.length, 0) + document.findings.reduce((n, f) => n + f.evidence.length, 0);
+          const evidence =
+            document.tabs.reduce((n, t) => n + t.evidence.length, 0) +
+            document.findings.reduce((n, f) => n + f.evidence.length, 0);
           return {
             status: 201,
             headers: { Location: `/rest/v1/reports/${created.reportId}` },
@@ -130,7 +182,9 @@ export function registerReportImport(app: AppContext, reports: ReportRepository,
             },
           };
         },
-        stillVisible: async (stored) => (await reports.find(principal.tenant, principal, String((stored as { reportId?: unknown }).reportId))) !== null,
+        stillVisible: async (stored) =>
+          (await reports.find(principal.tenant, principal, String((stored as { reportId?: unknown }).reportId))) !==
+          null,
       });
     },
   });

@@ -1,5 +1,12 @@
 import type { Knex } from 'knex';
-import type { Cvss, EvidenceRef, Finding, LibraryItemRef, ReportDocument, ReportDocumentFinding } from '@service/report-model';
+import type {
+  Cvss,
+  EvidenceRef,
+  Finding,
+  LibraryItemRef,
+  ReportDocument,
+  ReportDocumentFinding,
+} from '@service/report-model';
 import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
 import type { EvidenceRepository } from '../evidence-images/evidence-repository.ts';
 import type { FindingRepository } from '../findings/findings-repository.ts';
@@ -24,7 +31,10 @@ interface FindingRow {
   source: Finding['source'];
 }
 
-/** What creating a report from a document did besides the rows: evidence it could not link, library items it could not find. */
+/**
+ * What creating a report from a document did besides the rows: evidence it could not link, library items it could not
+ * find.
+ */
 export interface CreatedReport {
   reportId: string;
   findingIds: string[];
@@ -44,7 +54,8 @@ export class ReportRepository extends ResourceRepository {
   ) {
     super(
       reportsDeclaration({
-        copyTemplateTabs: (trx, reportId, templateId, userId) => this.copyTemplateTabs(trx, reportId, templateId, userId),
+        copyTemplateTabs: (trx, reportId, templateId, userId) =>
+          this.copyTemplateTabs(trx, reportId, templateId, userId),
       }),
     );
   }
@@ -52,16 +63,31 @@ export class ReportRepository extends ResourceRepository {
   private async copyTemplateTabs(trx: Knex, reportId: string, templateId: string, userId: string): Promise<void> {
     const template = await trx('report_templates').where({ id: templateId }).first('tabs', 'style_id');
     const tabs = (template?.tabs ?? []) as Array<{ title: string; content?: string }>;
-    if (tabs.length > 0) await trx('report_tabs').insert(tabs.map((t, i) => ({ report_id: reportId, title: t.title, content: t.content ?? '', position: i, created_by: userId })));
+    if (tabs.length > 0)
+      await trx('report_tabs').insert(
+        tabs.map((t, i) => ({
+          report_id: reportId,
+          title: t.title,
+          content: t.content ?? '',
+          position: i,
+          created_by: userId,
+        })),
+      );
     // A report made from a template takes the template's style unless it names one itself.
-    if (template?.style_id) await trx('reports').where({ id: reportId }).whereNull('style_id').update({ style_id: template.style_id });
+    if (template?.style_id)
+      await trx('reports').where({ id: reportId }).whereNull('style_id').update({ style_id: template.style_id });
   }
 
   /**
    * A whole report as one document: metadata, client and project, tabs in order, links, and every
    * attached finding in report order with its evidence. 404 when the caller may not see it.
    */
-  async loadDocument(db: Knex, principal: RestPrincipal, reportId: string, action: 'read' | 'export' = 'export'): Promise<ReportDocument> {
+  async loadDocument(
+    db: Knex,
+    principal: RestPrincipal,
+    reportId: string,
+    action: 'read' | 'export' = 'export',
+  ): Promise<ReportDocument> {
     const report = await this.require(db, principal, reportId, action);
     const [meta, tabs, links, findings] = await Promise.all([
       db('reports as r')
@@ -84,16 +110,40 @@ export class ReportRepository extends ResourceRepository {
           't.name as template_name',
           't.global_key as template_key',
         ),
-      db('report_tabs').where({ report_id: reportId }).orderBy([{ column: 'position' }, { column: 'created_at' }, { column: 'id' }]).select('id', 'title', 'content'),
-      db('report_links').where({ report_id: reportId }).orderBy([{ column: 'position' }, { column: 'created_at' }, { column: 'id' }]).select('title', 'url'),
+      db('report_tabs')
+        .where({ report_id: reportId })
+        .orderBy([{ column: 'position' }, { column: 'created_at' }, { column: 'id' }])
+        .select('id', 'title', 'content'),
+      db('report_links')
+        .where({ report_id: reportId })
+        .orderBy([{ column: 'position' }, { column: 'created_at' }, { column: 'id' }])
+        .select('title', 'url'),
       db('report_findings as rf')
         .join('findings as f', 'f.id', 'rf.finding_id')
         .where('rf.report_id', reportId)
         .orderBy([{ column: 'rf.position' }, { column: 'rf.created_at' }, { column: 'f.id' }])
-        .select('f.id', 'f.title', 'f.severity', 'f.status', 'f.cvss', 'f.cves', 'f.cwes', 'f.description', 'f.impact', 'f.remediation', 'f.references', 'f.affected_assets', 'f.source') as Promise<FindingRow[]>,
+        .select(
+          'f.id',
+          'f.title',
+          'f.severity',
+          'f.status',
+          'f.cvss',
+          'f.cves',
+          'f.cwes',
+          'f.description',
+          'f.impact',
+          'f.remediation',
+          'f.references',
+          'f.affected_assets',
+          'f.source',
+        ) as Promise<FindingRow[]>,
     ]);
-    const { byFinding, byTab } = await this.evidence.refsOf(db, { findingIds: findings.map((f) => f.id), tabIds: tabs.map((t: { id: string }) => t.id) });
-    const ref = (id: unknown, key: unknown, name: unknown): LibraryItemRef | null => (id ? { id: String(id), key: (key as string | null) ?? null, name: String(name) } : null);
+    const { byFinding, byTab } = await this.evidence.refsOf(db, {
+      findingIds: findings.map((f) => f.id),
+      tabIds: tabs.map((t: { id: string }) => t.id),
+    });
+    const ref = (id: unknown, key: unknown, name: unknown): LibraryItemRef | null =>
+      id ? { id: String(id), key: (key as string | null) ?? null, name: String(name) } : null;
     return {
       id: report.id,
       title: report.title as string,
@@ -101,10 +151,19 @@ export class ReportRepository extends ResourceRepository {
       language: report.language as string,
       summary: report.summary as string,
       client: { id: meta.client_id, name: meta.client_name },
-      project: { id: meta.project_id, name: meta.project_name, startDate: isoDate(meta.start_date), endDate: isoDate(meta.end_date) },
+      project: {
+        id: meta.project_id,
+        name: meta.project_name,
+        startDate: isoDate(meta.start_date),
+        endDate: isoDate(meta.end_date),
+      },
       style: ref(meta.style_id, meta.style_key, meta.style_name),
       template: ref(meta.template_id, meta.template_key, meta.template_name),
-      tabs: tabs.map((t: { id: string; title: string; content: string }) => ({ title: t.title, content: t.content, evidence: byTab.get(t.id) ?? [] })),
+      tabs: tabs.map((t: { id: string; title: string; content: string }) => ({
+        title: t.title,
+        content: t.content,
+        evidence: byTab.get(t.id) ?? [],
+      })),
       links: links.map((l: { title: string; url: string }) => ({ title: l.title, url: l.url })),
       findings: findings.map(
         (f): ReportDocumentFinding => ({
@@ -134,7 +193,10 @@ export class ReportRepository extends ResourceRepository {
       const byKey = await trx(table).where({ global_key: item.key }).first('id');
       if (byKey) return byKey.id as string;
     }
-    const byName = await trx(table).where({ name: item.name }).orderBy([{ column: 'created_at' }, { column: 'id' }]).first('id');
+    const byName = await trx(table)
+      .where({ name: item.name })
+      .orderBy([{ column: 'created_at' }, { column: 'id' }])
+      .first('id');
     return (byName?.id as string | undefined) ?? null;
   }
 
@@ -143,36 +205,80 @@ export class ReportRepository extends ResourceRepository {
    * links and findings (created in the project and attached in order), and the evidence images
    * the caller can see re-linked by content. The project must be visible and editable.
    */
-  async createDocument(trx: Knex.Transaction, principal: RestPrincipal, projectId: string, doc: ReportDocument): Promise<CreatedReport> {
+  async createDocument(
+    trx: Knex.Transaction,
+    principal: RestPrincipal,
+    projectId: string,
+    doc: ReportDocument,
+  ): Promise<CreatedReport> {
     const warnings: string[] = [];
     const external = principal.role === 'external';
     const styleId = external ? null : await this.findLibraryItem(trx, 'report_styles', doc.style);
     const templateId = external ? null : await this.findLibraryItem(trx, 'report_templates', doc.template);
-    if (doc.style && !styleId) warnings.push(`The report style "${doc.style.key ?? doc.style.name}" is not in your style library; the report has no style.`);
-    if (doc.template && !templateId) warnings.push(`The report template "${doc.template.key ?? doc.template.name}" is not in your library; the report names no template.`);
-    const report = await this.create(trx, principal, { projectId, title: doc.title, status: doc.status, language: doc.language, summary: doc.summary, styleId });
+    if (doc.style && !styleId)
+      warnings.push(
+        `The report style "${doc.style.key ?? doc.style.name}" is not in your style library; the report has no style.`,
+      );
+    if (doc.template && !templateId)
+      warnings.push(
+        `The report template "${doc.template.key ?? doc.template.name}" is not in your ` +
+          `library; the report names no template.`,
+      );
+    const report = await this.create(trx, principal, {
+      projectId,
+      title: doc.title,
+      status: doc.status,
+      language: doc.language,
+      summary: doc.summary,
+      styleId,
+    });
     // Why not through `templateId` on create: the document carries its own tabs; the template is only named.
     if (templateId) await trx('reports').where({ id: report.id }).update({ template_id: templateId });
 
     const tabIds: string[] = [];
     for (let i = 0; i < doc.tabs.length; i += 200) {
       const rows = await trx('report_tabs')
-        .insert(doc.tabs.slice(i, i + 200).map((t, j) => ({ report_id: report.id, title: t.title, content: t.content, position: i + j, created_by: principal.userId })))
+        .insert(
+          doc.tabs.slice(i, i + 200).map((t, j) => ({
+            report_id: report.id,
+            title: t.title,
+            content: t.content,
+            position: i + j,
+            created_by: principal.userId,
+          })),
+        )
         .returning('id');
       tabIds.push(...rows.map((r: { id: string }) => r.id));
     }
     if (doc.links.length > 0) {
-      await trx('report_links').insert(doc.links.map((l, i) => ({ report_id: report.id, title: l.title, url: l.url, position: i, created_by: principal.userId })));
+      await trx('report_links').insert(
+        doc.links.map((l, i) => ({
+          report_id: report.id,
+          title: l.title,
+          url: l.url,
+          position: i,
+          created_by: principal.userId,
+        })),
+      );
     }
     const findingIds = await this.findings.insertIntoReport(trx, principal, { id: report.id, projectId }, doc.findings);
 
     const wanted: Array<{ ref: EvidenceRef; findingId?: string; reportTabId?: string; where: string }> = [
-      ...doc.tabs.flatMap((t, i) => t.evidence.map((ref) => ({ ref, reportTabId: tabIds[i]!, where: `tab "${t.title}"` }))),
-      ...doc.findings.flatMap((f, i) => f.evidence.map((ref) => ({ ref, findingId: findingIds[i]!, where: `finding "${f.title}"` }))),
+      ...doc.tabs.flatMap((t, i) =>
+        t.evidence.map((ref) => ({ ref, reportTabId: tabIds[i]!, where: `tab "${t.title}"` })),
+      ),
+      ...doc.findings.flatMap((f, i) =>
+        f.evidence.map((ref) => ({ ref, findingId: findingIds[i]!, where: `finding "${f.title}"` })),
+      ),
     ];
     if (wanted.length > 0) {
       const linked = await this.evidence.copyVisible(trx, principal, wanted);
-      for (const w of wanted) if (!linked.has(w.ref.sha256)) warnings.push(`Evidence ${w.ref.fileName} (sha256 ${w.ref.sha256.slice(0, 12)}…) of ${w.where} is not an image you can see; it was not linked.`);
+      for (const w of wanted)
+        if (!linked.has(w.ref.sha256))
+          warnings.push(
+            `Evidence ${w.ref.fileName} (sha256 ${w.ref.sha256.slice(0, 12)}…) of ${w.where} ` +
+              `is not an image you can see; it was not linked.`,
+          );
     }
     return { reportId: report.id, findingIds, warnings };
   }

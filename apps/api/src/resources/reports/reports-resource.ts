@@ -16,7 +16,9 @@ export function reportsDeclaration(hooks: ReportHooks): ResourceDeclaration {
     schemaName: 'Report',
     label: 'report',
     tag: 'Reports',
-    description: 'Reports of a project: tabs, attached findings and links. Import and export target reports. Deleting moves a report to the trash.',
+    description:
+      'Reports of a project: tabs, attached findings and links. Import and export ' +
+      'target reports. Deleting moves a report to the trash.',
     table: 'reports',
     visibility: reportVisibility,
     trash: true,
@@ -31,30 +33,51 @@ export function reportsDeclaration(hooks: ReportHooks): ResourceDeclaration {
       summary: { column: 'summary', schema: ReportProperties.summary, create: 'optional', update: true },
       templateId: {
         column: 'template_id',
-        schema: Type.Union([Uuid, Type.Null()], { description: 'Report template; its tabs are copied into the new report.' }),
+        schema: Type.Union([Uuid, Type.Null()], {
+          description: 'Report template; its tabs are copied into the new report.',
+        }),
         create: 'optional',
         references: { table: 'report_templates', label: 'report template', library: true },
       },
       styleId: {
         column: 'style_id',
-        schema: Type.Union([Uuid, Type.Null()], { description: 'Style from the style library used by the DOCX export.' }),
+        schema: Type.Union([Uuid, Type.Null()], {
+          description: 'Style from the style library used by the DOCX export.',
+        }),
         create: 'optional',
         update: true,
         references: { table: 'report_styles', label: 'report style', library: true },
       },
     },
     filters: {
-      project_id: { schema: Uuid, description: 'Only reports of this project.', apply: (q, v: string) => void q.where('r.project_id', v) },
-      client_id: { schema: Uuid, description: 'Only reports of this client.', apply: (q, v: string) => void q.where('p.client_id', v) },
-      status: { schema: ReportStatusSchema, description: 'Only reports with this status.', apply: (q, v: string) => void q.where('r.status', v) },
+      project_id: {
+        schema: Uuid,
+        description: 'Only reports of this project.',
+        apply: (q, v: string) => void q.where('r.project_id', v),
+      },
+      client_id: {
+        schema: Uuid,
+        description: 'Only reports of this client.',
+        apply: (q, v: string) => void q.where('p.client_id', v),
+      },
+      status: {
+        schema: ReportStatusSchema,
+        description: 'Only reports with this status.',
+        apply: (q, v: string) => void q.where('r.status', v),
+      },
     },
     create: {
-      example: { projectId: '4f1c1e8a-8b2b-4c1a-9f1e-1a2b3c4d5e6f', title: 'External penetration test: final report', templateId: null },
+      example: {
+        projectId: '4f1c1e8a-8b2b-4c1a-9f1e-1a2b3c4d5e6f',
+        title: 'External penetration test: final report',
+        templateId: null,
+      },
       async resolveParent({ trx, principal, input }) {
         return { access: (await resolveParentRow(trx, principal, 'project', input.projectId, 'projectId')).access };
       },
       async afterInsert({ trx, row, principal }) {
-        if (row.template_id) await hooks.copyTemplateTabs(trx, row.id as string, row.template_id as string, principal.userId);
+        if (row.template_id)
+          await hooks.copyTemplateTabs(trx, row.id as string, row.template_id as string, principal.userId);
       },
     },
   };

@@ -14,17 +14,33 @@ export const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordproc
 const MB = 1024 * 1024;
 
 const UploadBody = Type.Object(
-  { file: Type.Optional(Type.String({ format: 'binary', description: `Required. The Word template (.docx), up to ${TEMPLATE_LIMITS.maxBytes / MB} MB.` })) },
+  {
+    file: Type.Optional(
+      Type.String({
+        format: 'binary',
+        description: `Required. The Word template (.docx), up to ${TEMPLATE_LIMITS.maxBytes / MB} MB.`,
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 
-const uploadResult = (style: TSchema) => Type.Object({
-  style,
-  missingStyles: Type.Array(Type.String(), { description: 'Named paragraph styles the template lacks; Markdown that needs them falls back to the template\'s normal style. Not an error.' }),
-});
+const uploadResult = (style: TSchema) =>
+  Type.Object({
+    style,
+    missingStyles: Type.Array(Type.String(), {
+      description:
+        'Named paragraph styles the template lacks; Markdown that needs them falls back ' +
+        "to the template's normal style. Not an error.",
+    }),
+  });
 
 function safeFileName(name: string | null): string {
-  const base = (name ?? '').replace(/[^\w.\- ]+/g, '_').replace(/^\.+/, '').slice(0, 200).trim();
+  const base = (name ?? '')
+    .replace(/[^\w.\- ]+/g, '_')
+    .replace(/^\.+/, '')
+    .slice(0, 200)
+    .trim();
   return /\.docx$/i.test(base) ? base : `${base || 'template'}.docx`;
 }
 
@@ -34,7 +50,10 @@ function safeFileName(name: string | null): string {
  * reports with that style.
  */
 export function registerWordTemplateRoutes(app: AppContext, styles: ResourceRepository, files: EvidenceFiles): void {
-  app.registry.addSchema('WordTemplateUploadResult', uploadResult(responseSchema(styles.declaration.fields, styles.declaration.extraResponse)));
+  app.registry.addSchema(
+    'WordTemplateUploadResult',
+    uploadResult(responseSchema(styles.declaration.fields, styles.declaration.extraResponse)),
+  );
   const path = '/rest/v1/style-library/{id}/word-template';
   const params = Type.Object({ id: Uuid });
 
@@ -43,25 +62,53 @@ export function registerWordTemplateRoutes(app: AppContext, styles: ResourceRepo
     path,
     operationId: 'putStyleWordTemplate',
     summary: "Upload the style's Word template",
-    description: `Multipart with one \`file\`: a .docx your firm designed in Word with the tags of docs/docx-templates.md. Checked before anything is stored: size (${TEMPLATE_LIMITS.maxBytes / MB} MB), zip bombs, paths, DTDs and entities, macros and external links; then a sample report is rendered through it. Every problem is answered at once as 422 \`invalid_template\`, each detail naming the tag and the paragraph around it. Replaces an earlier template. Templates are logic-less: nothing in them runs on the server.`,
+    description:
+      `Multipart with one \`file\`: a .docx your firm designed in Word with the tags of ` +
+      `docs/docx-templates.md. Checked before anything is stored: size ` +
+      `(${TEMPLATE_LIMITS.maxBytes / MB} MB), zip bombs, paths, DTDs and entities, ` +
+      `macros and external links; then a sample report is rendered through it. Every ` +
+      `problem is answered at once as 422 \`invalid_template\`, each detail naming the ` +
+      `tag and the paragraph around it. Replaces an earlier template. Templates are ` +
+      `logic-less: nothing in them runs on the server.`,
     tags: ['Style library'],
     params,
-    body: { schema: UploadBody, contentType: 'multipart/form-data', maxBytes: TEMPLATE_LIMITS.maxBytes, fileFields: ['file'] },
+    body: {
+      schema: UploadBody,
+      contentType: 'multipart/form-data',
+      maxBytes: TEMPLATE_LIMITS.maxBytes,
+      fileFields: ['file'],
+    },
     responses: {
       200: { description: 'Stored; the style now uses it.', schema: 'WordTemplateUploadResult' },
-      422: { description: 'The template failed its checks (`invalid_template`); `details` lists every problem with its tag and paragraph.', schema: 'Error' },
+      422: {
+        description:
+          'The template failed its checks (`invalid_template`); `details` lists every ' +
+          'problem with its tag and paragraph.',
+        schema: 'Error',
+      },
     },
     async handler(ctx, { params: p, files: uploaded, principal }) {
       const file = uploaded.file;
-      if (!file) throw new ValidationError('The form needs a file field named "file".', [{ path: '/file', message: 'is required' }]);
+      if (!file)
+        throw new ValidationError('The form needs a file field named "file".', [
+          { path: '/file', message: 'is required' },
+        ]);
       await styles.require(principal.tenant, principal, p.id, 'update');
       const bytes = await readFile(file.filepath);
       const lint = lintDocxTemplate(bytes);
       if (!lint.ok) {
         throw new UnprocessableError(
           'invalid_template',
-          `The Word template has ${lint.errors.length} problem${lint.errors.length === 1 ? '' : 's'}; nothing was stored.`,
-          [...lint.errors.map((e) => ({ path: '/file', message: describeProblem(e) })), ...lint.missingStyles.map((s) => ({ path: '/file', message: `the template has no paragraph style named "${s}" (add it in Word)`, value: s }))],
+          `The Word template has ${lint.errors.length} ` +
+            `problem${lint.errors.length === 1 ? '' : 's'}; nothing was stored.`,
+          [
+            ...lint.errors.map((e) => ({ path: '/file', message: describeProblem(e) })),
+            ...lint.missingStyles.map((s) => ({
+              path: '/file',
+              message: `the template has no paragraph style named "${s}" (add it in Word)`,
+              value: s,
+            })),
+          ],
         );
       }
       const key = await files.put(bytes);
@@ -72,7 +119,13 @@ export function registerWordTemplateRoutes(app: AppContext, styles: ResourceRepo
           previous = (current.template_storage_key as string | null) ?? null;
           await trx(styles.table)
             .where({ id: p.id })
-            .update({ template_file_name: safeFileName(file.originalFilename), template_storage_key: key, template_sha256: createHash('sha256').update(bytes).digest('hex'), template_size: bytes.length, updated_at: nextUpdatedAt(trx) });
+            .update({
+              template_file_name: safeFileName(file.originalFilename),
+              template_storage_key: key,
+              template_sha256: createHash('sha256').update(bytes).digest('hex'),
+              template_size: bytes.length,
+              updated_at: nextUpdatedAt(trx),
+            });
           return (await styles.find(trx, principal, p.id))!;
         });
         if (previous) await files.remove(previous);
@@ -92,7 +145,9 @@ export function registerWordTemplateRoutes(app: AppContext, styles: ResourceRepo
     description: 'The .docx stored for this style; 404 when the style has none.',
     tags: ['Style library'],
     params,
-    responses: { 200: { description: 'The template.', contentType: DOCX_TYPE, schema: Type.String({ format: 'binary' }) } },
+    responses: {
+      200: { description: 'The template.', contentType: DOCX_TYPE, schema: Type.String({ format: 'binary' }) },
+    },
     async handler(ctx, { params: p, principal }) {
       const row = await styles.require(principal.tenant, principal, p.id, 'read');
       const meta = styles.present(row).wordTemplate as { fileName: string } | null;
@@ -117,7 +172,15 @@ export function registerWordTemplateRoutes(app: AppContext, styles: ResourceRepo
       const key = await principal.tenant.transaction(async (trx) => {
         const row = await styles.require(trx, principal, p.id, 'update', { forUpdate: true });
         if (!row.template_storage_key) throw new NotFoundError('This style has no Word template.');
-        await trx(styles.table).where({ id: p.id }).update({ template_file_name: null, template_storage_key: null, template_sha256: null, template_size: null, updated_at: nextUpdatedAt(trx) });
+        await trx(styles.table)
+          .where({ id: p.id })
+          .update({
+            template_file_name: null,
+            template_storage_key: null,
+            template_sha256: null,
+            template_size: null,
+            updated_at: nextUpdatedAt(trx),
+          });
         return row.template_storage_key as string;
       });
       await files.remove(key);

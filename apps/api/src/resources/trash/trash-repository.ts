@@ -24,7 +24,11 @@ const ANCESTORS: Record<TrashType, Array<{ table: string; label: string; sql: st
   project: [{ table: 'clients', label: 'client', sql: 'select c.id, c.deleted_at from clients c where c.id = ?' }],
   report: [
     { table: 'projects', label: 'project', sql: 'select p.id, p.deleted_at from projects p where p.id = ?' },
-    { table: 'clients', label: 'client', sql: 'select c.id, c.deleted_at from clients c join projects p on p.client_id = c.id where p.id = ?' },
+    {
+      table: 'clients',
+      label: 'client',
+      sql: 'select c.id, c.deleted_at from clients c join projects p on p.client_id = c.id where p.id = ?',
+    },
   ],
 };
 
@@ -37,18 +41,40 @@ export class TrashRepository {
 
   private assertAdmin(principal: RestPrincipal, action: 'read' | 'restore'): void {
     assertAllowed(principal, action, WORKSPACE_WIDE, 'trash');
-    if (principal.role !== 'admin') throw new ForbiddenError('forbidden', 'Only administrators see and restore the trash.');
+    if (principal.role !== 'admin')
+      throw new ForbiddenError('forbidden', 'Only administrators see and restore the trash.');
   }
 
-  async list(db: Knex, principal: RestPrincipal, page: { offset: number; limit: number; type?: TrashType }): Promise<{ items: TrashItem[]; total: number }> {
+  async list(
+    db: Knex,
+    principal: RestPrincipal,
+    page: { offset: number; limit: number; type?: TrashType },
+  ): Promise<{ items: TrashItem[]; total: number }> {
     this.assertAdmin(principal, 'read');
     const union = db
-      .select(db.raw("'client' as type"), 'id', 'name', db.raw('id as client_id'), db.raw('null::uuid as project_id'), 'deleted_at', 'deleted_by')
+      .select(
+        db.raw("'client' as type"),
+        'id',
+        'name',
+        db.raw('id as client_id'),
+        db.raw('null::uuid as project_id'),
+        'deleted_at',
+        'deleted_by',
+      )
       .from('clients')
       .whereNotNull('deleted_at')
-      .unionAll((u) => u.select(db.raw("'project'"), 'id', 'name', 'client_id', db.raw('null::uuid'), 'deleted_at', 'deleted_by').from('projects').whereNotNull('deleted_at'))
       .unionAll((u) =>
-        u.select(db.raw("'report'"), 'r.id', 'r.title', 'p.client_id', 'r.project_id', 'r.deleted_at', 'r.deleted_by').from('reports as r').join('projects as p', 'p.id', 'r.project_id').whereNotNull('r.deleted_at'),
+        u
+          .select(db.raw("'project'"), 'id', 'name', 'client_id', db.raw('null::uuid'), 'deleted_at', 'deleted_by')
+          .from('projects')
+          .whereNotNull('deleted_at'),
+      )
+      .unionAll((u) =>
+        u
+          .select(db.raw("'report'"), 'r.id', 'r.title', 'p.client_id', 'r.project_id', 'r.deleted_at', 'r.deleted_by')
+          .from('reports as r')
+          .join('projects as p', 'p.id', 'r.project_id')
+          .whereNotNull('r.deleted_at'),
       );
     const q = db.from(union.as('t'));
     if (page.type) q.where('type', page.type);
@@ -84,13 +110,17 @@ export class TrashRepository {
     return db.transaction(async (trx) => {
       // Why no visibility query: only administrators get here, and they see the whole workspace;
       // the row's ancestors may be in the trash themselves, which is answered with 409 below.
-      const trashed = /^[0-9a-f-]{36}$/i.test(id) ? await trx(repository.table).where({ id }).whereNotNull('deleted_at').forUpdate().first() : undefined;
+      const trashed = /^[0-9a-f-]{36}$/i.test(id)
+        ? await trx(repository.table).where({ id }).whereNotNull('deleted_at').forUpdate().first()
+        : undefined;
       if (!trashed) throw new NotFoundError(`No ${type} ${id} is in the trash.`);
-      const parentId = type === 'project' ? (trashed.client_id as string) : type === 'report' ? (trashed.project_id as string) : null;
+      const parentId =
+        type === 'project' ? (trashed.client_id as string) : type === 'report' ? (trashed.project_id as string) : null;
       for (const ancestor of ANCESTORS[type]) {
         const { rows } = await trx.raw(`${ancestor.sql} for share`, [parentId]);
         const up = rows[0] as { id: string; deleted_at: Date | null } | undefined;
-        if (up?.deleted_at) throw new ConflictError(`The ${ancestor.label} ${up.id} of this ${type} is in the trash; restore it first.`);
+        if (up?.deleted_at)
+          throw new ConflictError(`The ${ancestor.label} ${up.id} of this ${type} is in the trash; restore it first.`);
       }
       await trx(repository.table).where({ id }).update({ deleted_at: null, deleted_by: null });
       return (await repository.find(trx, principal, id))!;

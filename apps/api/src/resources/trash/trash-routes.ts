@@ -21,7 +21,11 @@ const TrashItem = Type.Object({
  * administrators only. A restored item comes back exactly as it was, with everything under it
  * that was not deleted on its own.
  */
-export function registerTrash(app: AppContext, trash: TrashRepository, repositories: Record<TrashType, ResourceRepository>): void {
+export function registerTrash(
+  app: AppContext,
+  trash: TrashRepository,
+  repositories: Record<TrashType, ResourceRepository>,
+): void {
   app.registry.addTag('Trash', 'Deleted clients, projects and reports, restorable by administrators.');
   app.registry.addSchema('TrashItem', TrashItem);
 
@@ -30,13 +34,26 @@ export function registerTrash(app: AppContext, trash: TrashRepository, repositor
     path: '/rest/v1/trash',
     operationId: 'listTrash',
     summary: 'List the trash (administrators)',
-    description: "Trashed clients, projects and reports, most recently deleted first. A read: an administrator's read-only key may list it; the client allow-list does not restrict it.",
+    description:
+      'Trashed clients, projects and reports, most recently deleted first. A read: an ' +
+      "administrator's read-only key may list it; the client allow-list does not " +
+      'restrict it.',
     tags: ['Trash'],
     query: Type.Object({ ...PaginationQuery, type: Type.Optional(Type.Enum(['client', 'project', 'report'])) }),
-    responses: { 200: { description: 'Trashed items, most recently deleted first.', schema: { arrayOf: 'TrashItem' }, headers: PAGINATION_HEADERS } },
+    responses: {
+      200: {
+        description: 'Trashed items, most recently deleted first.',
+        schema: { arrayOf: 'TrashItem' },
+        headers: PAGINATION_HEADERS,
+      },
+    },
     async handler(ctx, { query, principal }) {
       const page = toPage(query);
-      const { items, total } = await trash.list(principal.tenant, principal, { offset: page.offset, limit: page.perPage, type: query.type });
+      const { items, total } = await trash.list(principal.tenant, principal, {
+        offset: page.offset,
+        limit: page.perPage,
+        type: query.type,
+      });
       setPaginationHeaders(ctx, page, total);
       ctx.body = items;
     },
@@ -49,12 +66,17 @@ export function registerTrash(app: AppContext, trash: TrashRepository, repositor
       path: `/rest/v1/${declaration.name}/{id}/restore`,
       operationId: `restore${declaration.schemaName}`,
       summary: `Restore a ${type} from the trash (administrators)`,
-      description: `Brings the ${type} back exactly as it was, with everything under it that was not deleted on its own. What it belongs to must not be in the trash.`,
+      description:
+        `Brings the ${type} back exactly as it was, with everything under it that was not ` +
+        `deleted on its own. What it belongs to must not be in the trash.`,
       tags: ['Trash'],
       params: Type.Object({ id: Uuid }),
       responses: {
         200: { description: `The restored ${type}.`, schema: declaration.schemaName },
-        409: { description: `What the ${type} belongs to is in the trash too; restore that first (\`conflict\`).`, schema: 'Error' },
+        409: {
+          description: `What the ${type} belongs to is in the trash too; restore that first (\`conflict\`).`,
+          schema: 'Error',
+        },
       },
       async handler(ctx, { params, principal }) {
         ctx.body = repositories[type].present(await trash.restore(principal.tenant, principal, type, params.id));

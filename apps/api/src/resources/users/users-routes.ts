@@ -14,7 +14,10 @@ import { selectPage } from '../select-page.ts';
  * the rest of the organization is not shared with them.
  */
 export function registerUsers(app: AppContext): void {
-  app.registry.addTag('Users', 'The users of your organization (read-only; administrators manage them in the workspace).');
+  app.registry.addTag(
+    'Users',
+    'The users of your organization (read-only; administrators manage them in the workspace).',
+  );
 
   const visibleQuery = (principal: RestPrincipal) => {
     const q = app.deps.dbs.controlPlane('users').where({ organization_id: principal.organizationId });
@@ -47,9 +50,24 @@ export function registerUsers(app: AppContext): void {
       if (query.updated_since) q.andWhere('updated_at', '>=', new Date(query.updated_since));
       if (query.q) {
         const words = toPrefixQuery(query.q);
-        q.andWhereRaw("to_tsvector('simple', name || ' ' || replace(email::text, '@', ' ')) @@ to_tsquery('simple', ?)", [words ?? '']);
+        q.andWhereRaw(
+          "to_tsvector('simple', name || ' ' || replace(email::text, '@', ' ')) @@ to_tsquery('simple', ?)",
+          [words ?? ''],
+        );
       }
-      const { rows, total } = await selectPage<Parameters<typeof toUser>[0]>(app.deps.dbs.controlPlane, q, USER_COLUMNS, { offset: page.offset, limit: page.perPage, order: [['created_at', 'asc'], ['id', 'asc']] });
+      const { rows, total } = await selectPage<Parameters<typeof toUser>[0]>(
+        app.deps.dbs.controlPlane,
+        q,
+        USER_COLUMNS,
+        {
+          offset: page.offset,
+          limit: page.perPage,
+          order: [
+            ['created_at', 'asc'],
+            ['id', 'asc'],
+          ],
+        },
+      );
       setPaginationHeaders(ctx, page, total);
       ctx.body = rows.map((r) => presentUser(toUser(r)));
     },

@@ -11,7 +11,9 @@ class ApiError extends Error {
   }
 }
 
-/** Calls a JSON endpoint of this service; an answer other than 2xx becomes an ApiError carrying the server's message. */
+/**
+ * Calls a JSON endpoint of this service; an answer other than 2xx becomes an ApiError carrying the server's message.
+ */
 async function callApi(method, path, body) {
   // Why: state-changing calls are refused without X-Requested-With (cross-site request protection).
   const headers = { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' };
@@ -31,7 +33,8 @@ async function callApi(method, path, body) {
     const error = data && data.error ? data.error : {};
     const retryAfter = Number(res.headers.get('Retry-After')) || null;
     let message = error.message || `The request failed (HTTP ${res.status}).`;
-    if (res.status === 401 && path !== '/api/auth/login') message = 'Your session has ended. Reload the page and sign in again.';
+    if (res.status === 401 && path !== '/api/auth/login')
+      message = 'Your session has ended. Reload the page and sign in again.';
     throw new ApiError(res.status, error.code || 'error', message, retryAfter);
   }
   return data;
@@ -71,12 +74,15 @@ async function whileBusy(form, action) {
 
 // Times are shown in UTC, exactly as the server renders them.
 const dateEl = (iso) => el('time', { datetime: iso }, iso.slice(0, 10));
-const dateTimeEl = (iso) => (iso ? el('time', { datetime: iso }, `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`) : 'never');
+const dateTimeEl = (iso) =>
+  iso ? el('time', { datetime: iso }, `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`) : 'never';
 
 /** Replaces a table's rows, or shows the empty-state row. */
 function renderRows(table, items, toRow, emptyText) {
   const columns = table.tHead.rows[0].cells.length;
-  const rows = items.length ? items.map(toRow) : [el('tr', { class: 'empty' }, el('td', { colspan: columns }, emptyText))];
+  const rows = items.length
+    ? items.map(toRow)
+    : [el('tr', { class: 'empty' }, el('td', { colspan: columns }, emptyText))];
   table.tBodies[0].replaceChildren(...rows);
 }
 
@@ -94,9 +100,18 @@ async function copySecret(input, status) {
   }
 }
 
-/** Shows a secret (a new key, a generated password) once; it lives only in this box until dismissed or the page is left. */
+/**
+ * Shows a secret (a new key, a generated password) once; it lives only in this box until dismissed or the page is left.
+ */
 function showSecret(slot, { heading, label, value, warning }) {
-  const input = el('input', { id: 'secret-value', class: 'secret-value', readonly: true, spellcheck: 'false', autocomplete: 'off', 'aria-describedby': 'secret-warning' });
+  const input = el('input', {
+    id: 'secret-value',
+    class: 'secret-value',
+    readonly: true,
+    spellcheck: 'false',
+    autocomplete: 'off',
+    'aria-describedby': 'secret-warning',
+  });
   input.value = value;
   const status = el('p', { class: 'copy-status', role: 'status' });
   const copy = el('button', { type: 'button', class: 'button primary' }, 'Copy');
@@ -122,7 +137,8 @@ function showSecret(slot, { heading, label, value, warning }) {
 /** Client id -> name, from the hidden directory the server renders on key pages. */
 function clientNames() {
   const names = new Map();
-  for (const item of document.querySelectorAll('#client-directory [data-client-id]')) names.set(item.dataset.clientId, item.textContent);
+  for (const item of document.querySelectorAll('#client-directory [data-client-id]'))
+    names.set(item.dataset.clientId, item.textContent);
   return names;
 }
 
@@ -135,7 +151,11 @@ function clientPicker(fieldset) {
   const count = fieldset.querySelector('[data-picker-count]');
   const noMatch = fieldset.querySelector('[data-picker-no-match]');
   const boxes = [...fieldset.querySelectorAll('input[type="checkbox"][name="clientIds"]')];
-  const fold = (text) => text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  const fold = (text) =>
+    text
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase();
 
   function refresh() {
     const wanted = search ? fold(search.value.trim()) : '';
@@ -181,7 +201,9 @@ function clientsCell(clientIds, names) {
   const unknown = clientIds.filter((id) => !names.has(id));
   return el('ul', { class: 'names' }, [
     ...known.map((id) => el('li', {}, names.get(id))),
-    ...unknown.map((id) => el('li', { class: 'muted', title: id }, 'a client you cannot see (deleted or in the trash)')),
+    ...unknown.map((id) =>
+      el('li', { class: 'muted', title: id }, 'a client you cannot see (deleted or in the trash)'),
+    ),
   ]);
 }
 
@@ -190,10 +212,32 @@ function keyRow(key, { withOwner, editable, names }) {
   const edit =
     active &&
     editable &&
-    el('button', { type: 'button', class: 'button secondary small', 'data-action': 'edit-clients', 'data-id': key.id, 'data-name': key.name, 'aria-label': `Edit clients of key ${key.name}` }, 'Edit clients');
+    el(
+      'button',
+      {
+        type: 'button',
+        class: 'button secondary small',
+        'data-action': 'edit-clients',
+        'data-id': key.id,
+        'data-name': key.name,
+        'aria-label': `Edit clients of key ${key.name}`,
+      },
+      'Edit clients',
+    );
   const revoke =
     active &&
-    el('button', { type: 'button', class: 'button danger small', 'data-action': 'revoke', 'data-id': key.id, 'data-name': key.name, 'aria-label': `Revoke key ${key.name}` }, 'Revoke');
+    el(
+      'button',
+      {
+        type: 'button',
+        class: 'button danger small',
+        'data-action': 'revoke',
+        'data-id': key.id,
+        'data-name': key.name,
+        'aria-label': `Revoke key ${key.name}`,
+      },
+      'Revoke',
+    );
   return el('tr', { 'data-id': key.id, 'data-client-ids': key.clientIds.join(' ') }, [
     withOwner && el('td', {}, [key.ownerName, el('br'), el('span', { class: 'muted' }, key.ownerEmail)]),
     el('td', {}, key.name),
@@ -215,7 +259,11 @@ function keyTable() {
   const orgWide = table.dataset.revokeAction === 'revoke-org-key';
   const listPath = orgWide ? '/api/admin/api-keys' : '/api/profile/api-keys';
 
-  const options = { withOwner: table.dataset.withOwner === 'yes', editable: table.dataset.editable === 'yes', names: clientNames() };
+  const options = {
+    withOwner: table.dataset.withOwner === 'yes',
+    editable: table.dataset.editable === 'yes',
+    names: clientNames(),
+  };
 
   async function refresh() {
     const keys = await callApi('GET', listPath);
@@ -226,7 +274,8 @@ function keyTable() {
     const button = event.target.closest('button[data-action="revoke"]');
     if (!button) return;
     const { id, name } = button.dataset;
-    if (!window.confirm(`Revoke the key "${name}"? Anything using it gets 401 from now on. This cannot be undone.`)) return;
+    if (!window.confirm(`Revoke the key "${name}"? Anything using it gets 401 from now on. This cannot be undone.`))
+      return;
     say(error, '');
     say(status, '');
     button.disabled = true;
@@ -267,7 +316,8 @@ function initSignIn() {
         window.location.assign('/profile/api-keys');
       } catch (err) {
         if (err.status === 401) say(error, 'Email or password is wrong.');
-        else if (err.status === 429) say(error, `Too many failed sign-ins. Try again in ${describeWait(err.retryAfter)}.`);
+        else if (err.status === 429)
+          say(error, `Too many failed sign-ins. Try again in ${describeWait(err.retryAfter)}.`);
         else say(error, err.message);
         password.focus();
         password.select();
@@ -326,7 +376,11 @@ function editClientsDialog(keys) {
         await callApi('PATCH', `/api/profile/api-keys/${encodeURIComponent(id)}`, { clientIds });
         dialog.close();
         await keys.refresh();
-        say(keys.status, `Key "${name}" now edits ${clientIds.length === 0 ? 'no client' : clientIds.length === 1 ? '1 client' : `${clientIds.length} clients`}.`);
+        say(
+          keys.status,
+          `Key "${name}" now edits ` +
+            `${clientIds.length === 0 ? 'no client' : clientIds.length === 1 ? '1 client' : `${clientIds.length} clients`}.`,
+        );
         keys.status.focus();
       } catch (err) {
         say(error, err.message);
@@ -387,7 +441,17 @@ function userRow(user, selfId, roles) {
           roles.map((r) => el('option', { value: r, selected: r === user.role }, r)),
         ),
         ' ',
-        el('button', { type: 'button', class: 'button secondary small', 'data-action': 'save-role', 'data-id': user.id, 'aria-label': `Save role of ${user.name}` }, 'Save role'),
+        el(
+          'button',
+          {
+            type: 'button',
+            class: 'button secondary small',
+            'data-action': 'save-role',
+            'data-id': user.id,
+            'aria-label': `Save role of ${user.name}`,
+          },
+          'Save role',
+        ),
       ]
     : user.role;
   const state = user.active ? 'active' : 'deactivated';
@@ -397,7 +461,23 @@ function userRow(user, selfId, roles) {
     el('td', {}, roleCell),
     el('td', {}, el('span', { class: `state state-${state}` }, state)),
     el('td', {}, dateEl(user.createdAt)),
-    el('td', {}, editable && el('button', { type: 'button', class: 'button danger small', 'data-action': 'deactivate', 'data-id': user.id, 'data-name': user.name, 'aria-label': `Deactivate ${user.name}` }, 'Deactivate')),
+    el(
+      'td',
+      {},
+      editable &&
+        el(
+          'button',
+          {
+            type: 'button',
+            class: 'button danger small',
+            'data-action': 'deactivate',
+            'data-id': user.id,
+            'data-name': user.name,
+            'aria-label': `Deactivate ${user.name}`,
+          },
+          'Deactivate',
+        ),
+    ),
   ]);
 }
 
@@ -421,7 +501,11 @@ function initAdmin() {
     say(formError, '');
     await whileBusy(form, async () => {
       try {
-        const created = await callApi('POST', '/api/admin/users', { email: byId('user-email').value.trim(), name: byId('user-name').value.trim(), role: byId('user-role').value });
+        const created = await callApi('POST', '/api/admin/users', {
+          email: byId('user-email').value.trim(),
+          name: byId('user-name').value.trim(),
+          role: byId('user-role').value,
+        });
         form.reset();
         showSecret(byId('secret-slot'), {
           heading: `User ${created.user.email} created`,
@@ -450,7 +534,8 @@ function initAdmin() {
         await refreshUsers();
         say(status, `${user.name} is now ${user.role}.`);
       } else if (button.dataset.action === 'deactivate') {
-        if (!window.confirm(`Deactivate ${name}? They are signed out and all their API keys are revoked at once.`)) return;
+        if (!window.confirm(`Deactivate ${name}? They are signed out and all their API keys are revoked at once.`))
+          return;
         button.disabled = true;
         await callApi('POST', `/api/admin/users/${encodeURIComponent(id)}/deactivate`);
         await Promise.all([refreshUsers(), keys.refresh()]);
