@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createKnex, DATABASE_NAMES, prepareDatabases } from '@service/db';
-import { createTestDatabases } from '@service/db/testing';
+import { createTestDatabases, waitUntil } from '@service/db/testing';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const children: ChildProcess[] = [];
@@ -87,6 +87,24 @@ async function embeddedClient(dataDir: string, database: string): Promise<pg.Cli
 
 const BOGUS_KEY = `service_sk_${'A'.repeat(43)}`;
 
+/** Waits until a query of the service waits on a lock `holder` holds: the request is in flight. */
+async function waitForBlockedQuery(holder: pg.Client): Promise<void> {
+  await waitUntil('a request of the service waits on the held lock', async () => {
+    const { rows } = await holder.query(
+      `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and pid <> pg_backend_pid()`,
+    );
+    return rows[0].n > 0;
+  });
+}
+
+/** True once nothing accepts connections on `port` any more. */
+async function refusesConnections(port: number): Promise<boolean> {
+  return fetch(`http://127.0.0.1:${port}/api/version`).then(
+    () => false,
+    () => true,
+  );
+}
+
 function tempDir(): string {
   const d = mkdtempSync(path.join(tmpdir(), 'service-main-'));
   dirs.push(d);
@@ -152,12 +170,14 @@ describe('the service process', () => {
     const inFlight = fetch(`http://127.0.0.1:${port}/rest/v1/clients`, {
       headers: { authorization: `Bearer ${BOGUS_KEY}` },
     });
-    await new Promise((r) => setTimeout(r, 300));
+    await waitForBlockedQuery(holder);
     run.child.kill('SIGTERM');
     await waitForEvent(run, 'shutting_down');
-    await new Promise((r) => setTimeout(r, 700));
-    // Still running, database included: the request has not finished yet.
+    // Shutdown has progressed as far as it can: no new connections are accepted.
+    await waitUntil('the service stops accepting connections', () => refusesConnections(port));
+    // Still running, database included: the request has not finished yet and still waits on it.
     expect(run.child.exitCode).toBeNull();
+    await waitForBlockedQuery(holder);
     await holder.query('commit');
     await holder.end();
     const answer = await inFlight;
@@ -185,7 +205,7 @@ describe('the service process', () => {
       (r) => r.status,
       () => 'closed',
     );
-    await new Promise((r) => setTimeout(r, 300));
+    await waitForBlockedQuery(holder);
     run.child.kill('SIGTERM');
     expect(await inFlight).toBe('closed');
     expect(await run.exited).toBe(0);
@@ -205,9 +225,10 @@ describe('the service process', () => {
     expect(await run.exited).toBe(0);
     expect(existsSync(path.join(dataDir, 'service.lock'))).toBe(false);
     // Nothing was left running on the data directory either.
-    await new Promise((r) => setTimeout(r, 500));
-    const again = existsSync(path.join(dataDir, 'postgres/postmaster.pid')) ? postmasterPid(dataDir) : null;
-    expect(again === null || !isAlive(again)).toBe(true);
+    await waitUntil('no PostgreSQL server runs on the data directory', () => {
+      const again = existsSync(path.join(dataDir, 'postgres/postmaster.pid')) ? postmasterPid(dataDir) : null;
+      return again === null || !isAlive(again);
+    });
   }, 120_000);
 
   it('refuses to start, with one clear line, on data recorded by a newer version', async () => {

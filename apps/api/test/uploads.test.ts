@@ -4,6 +4,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitUntil } from '@service/db/testing';
 import { httpClient } from './support/http-client.ts';
 import { createActor, type Actor } from './support/identity-fixtures.ts';
 import { startTestApp, type TestApp } from './support/start-test-app.ts';
@@ -46,9 +47,12 @@ afterAll(async () => {
   rmSync(uploadDir, { recursive: true, force: true });
 });
 
+/** What is left in the upload directory once it is empty, or after 5 s: what failed to go. */
 const leftOnDisk = async () => {
   // Why wait: a refused upload's file handle may close a moment after the answer.
-  await new Promise((r) => setTimeout(r, 100));
+  await waitUntil('the upload directory is empty', () => readdirSync(uploadDir).length === 0, {
+    timeoutMs: 5_000,
+  }).catch(() => undefined);
   return readdirSync(uploadDir);
 };
 

@@ -7,6 +7,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { Type } from 'typebox';
 /* eslint-disable @typescript-eslint/no-explicit-any */
+import { waitUntil } from '@service/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJsonLogger, defineRoute, errorMiddleware, NotFoundError, OpenApiRegistry, requestLog } from './index.ts';
 
@@ -254,7 +255,9 @@ describe('defineRoute and the error mapper', () => {
     expect(((await bad.json()) as any).error.details).toEqual([
       { path: '/caption', message: 'must not contain the character U+0000 (NUL)' },
     ]);
-    await new Promise((r) => setTimeout(r, 50));
+    await waitUntil('the upload directory is empty', () => readdirSync(uploadDir).length === 0, {
+      timeoutMs: 5_000,
+    }).catch(() => undefined);
     expect(readdirSync(uploadDir)).toEqual([]);
   });
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { createKnex, ensureDatabase, type DatabaseTimeouts } from '@service/db';
+import { waitUntil } from '@service/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrganizationRepository } from './organization-repository.ts';
 import { TenancyError } from './tenancy-error.ts';
@@ -160,8 +161,7 @@ describe('TenantRouter', () => {
 
     // Released while b waits: b gets the released slot, the other held pool stays open.
     const waiting = router.acquire(b);
-    await new Promise((r) => setTimeout(r, 20));
-    expect(router.stats().waiting).toBe(1);
+    await waitUntil('b waits for a pool', () => router.stats().waiting === 1);
     heldC.release();
     const leaseB = await waiting;
     expect(await databaseOf(leaseB.db)).toBe(tenantDatabaseName(b));
@@ -189,7 +189,7 @@ describe('TenantRouter', () => {
     expect(router.stats().connections.open).toBeLessThanOrEqual(2);
     expect(router.stats().connections.open).toBeGreaterThan(0);
     lease.release();
-    for (let i = 0; i < 200 && router.stats().openPools > 0; i++) await new Promise((r) => setTimeout(r, 25));
+    await waitUntil('the idle pool is closed', () => router.stats().openPools === 0, { timeoutMs: 5_000 });
     expect(router.stats()).toMatchObject({ openPools: 0, poolsClosed: 1, connections: { open: 0 } });
     // The next use opens it again.
     expect(await router.withTenant(c, databaseOf)).toBe(tenantDatabaseName(c));
