@@ -1,4 +1,4 @@
-import type { FindingContent, ReportStyle } from '@service/report-model';
+import type { FindingContent, FindingTranslation as ModelFindingTranslation, ReportStyle } from '@service/report-model';
 
 /** The six kinds of SPEC "Global library", each in its own folder of `library/`. */
 export const LIBRARY_KINDS = [
@@ -36,13 +36,8 @@ export interface TemplateMatchRules {
   titlePatterns: Partial<Record<MatchScanner, string[]>>;
 }
 
-/** A translation of a finding template's text; fields left out are not translated. */
-export interface FindingTranslation {
-  title: string;
-  description?: string;
-  impact?: string;
-  remediation?: string;
-}
+/** A translation of a finding template's text (its title is always translated); fields left out are not. */
+export type FindingTranslation = ModelFindingTranslation & { title: string };
 
 export interface FindingTemplateContent extends FindingContent {
   language: string;

@@ -1,4 +1,9 @@
-import { MarkdownFormatError, parseFindingFile, type ParsedFindingFile } from '@service/markdown';
+import {
+  FINDING_FILE_SECTIONS,
+  MarkdownFormatError,
+  parseFindingFile,
+  type ParsedFindingFile,
+} from '@service/markdown';
 import { cvssVersionOfVector, scoreCvssVector, type Cvss } from '@service/report-model';
 import type { FindingTemplateContent } from './library-item.ts';
 import type { ProblemList, SourcePosition } from './library-problem.ts';
@@ -40,8 +45,9 @@ export function headingLines(text: string, fromLine: number): { title: number; s
       title = i + 1;
       seenTitle = true;
     }
-    const s = /^##[ \t]+(description|impact|remediation)[ \t]*#*[ \t]*$/i.exec(line);
-    if (s && !sections.has(s[1]!.toLowerCase())) sections.set(s[1]!.toLowerCase(), i + 1);
+    const s = /^##[ \t]+(.*?)[ \t]*#*[ \t]*$/.exec(line);
+    const section = s ? FINDING_FILE_SECTIONS.find((f) => f.heading.toLowerCase() === s[1]!.toLowerCase()) : undefined;
+    if (section && !sections.has(section.field)) sections.set(section.field, i + 1);
   }
   return { title, sections };
 }
@@ -97,11 +103,7 @@ export function readFindingTemplate(
     );
 
   const headings = headingLines(text, 1);
-  for (const [field, heading] of [
-    ['description', 'Description'],
-    ['impact', 'Impact'],
-    ['remediation', 'Remediation'],
-  ] as const) {
+  for (const { field, heading } of FINDING_FILE_SECTIONS) {
     if (finding[field].trim() === '') {
       const line = headings.sections.get(field);
       problems.error(

@@ -1,4 +1,5 @@
 import { MarkdownFormatError, parseFindingFile } from '@service/markdown';
+import { FINDING_TRANSLATABLE_FIELD_NAMES } from '@service/report-model';
 import type { FindingTranslation } from './library-item.ts';
 import type { ProblemList, SourcePosition } from './library-problem.ts';
 import { readFrontMatterFile } from './library-text.ts';
@@ -93,7 +94,7 @@ export function readFindingTranslation(
   }
   for (const warning of parsed.warnings) reportMarkdownMessage(warning, problems, injectedLine);
   const translation: FindingTranslation = { title: parsed.finding.title };
-  for (const field of ['description', 'impact', 'remediation'] as const) {
+  for (const field of FINDING_TRANSLATABLE_FIELD_NAMES) {
     if (parsed.finding[field] !== '') translation[field] = parsed.finding[field];
   }
   return {

@@ -1,3 +1,4 @@
+import { findingContentOf, findingFieldsToColumns } from '@service/report-model';
 import type { LibraryItem, LibraryItemOf, LibraryKind } from './library-item.ts';
 
 /** The tenant table that holds each kind of library item. */
@@ -106,15 +107,7 @@ export function workspaceRowOf(
 function findingTemplateRow(item: LibraryItemOf<'finding-template'>): Record<string, unknown> {
   const f = item.content;
   return {
-    title: f.title,
-    severity: f.severity,
-    cvss: JSON.stringify(f.cvss),
-    cves: f.cves,
-    cwes: f.cwes,
-    description: f.description,
-    impact: f.impact,
-    remediation: f.remediation,
-    references: f.references,
+    ...findingFieldsToColumns(findingContentOf(f)),
     scanner_rules: f.match.rules,
     match_cves: f.match.cves,
     match_cwes: f.match.cwes,

@@ -1,12 +1,17 @@
 import {
-  FINDING_STATUSES,
+  FINDING_FIELDS,
+  FINDING_MARKDOWN_FIELDS,
   FINDING_SOURCE_KINDS,
+  FINDING_STATUSES,
   SEVERITIES_DESCENDING,
   scoreCvssVector,
   type Cvss,
   type CvssVersion,
   type Finding,
   type FindingContent,
+  type FindingFieldDeclaration,
+  type FindingFieldName,
+  type FindingFieldShape,
   type FindingSource,
 } from '@service/report-model';
 import { FieldReader, describe } from './field-reader.ts';
@@ -19,12 +24,10 @@ import type { YamlLayout, YamlValue } from './write-yaml.ts';
  * same values. The report adds `status` and `source`.
  */
 
-/** The text sections of a finding, in the order they are written. */
-export const FINDING_SECTIONS = [
-  { field: 'description', heading: 'Description' },
-  { field: 'impact', heading: 'Impact' },
-  { field: 'remediation', heading: 'Remediation' },
-] as const;
+/** The Markdown text fields of a finding, each a section under its heading, in declaration order. */
+export const FINDING_SECTIONS = FINDING_MARKDOWN_FIELDS.map((f) => ({ field: f.name, heading: f.label, part: f.part }));
+/** The sections of a finding file (a library template): the text a template shares with findings. */
+export const FINDING_FILE_SECTIONS = FINDING_SECTIONS.filter((s) => s.part === 'content');
 
 export const FINDING_YAML_LAYOUT: YamlLayout = { flowLists: new Set(['cves', 'cwes']) };
 
@@ -77,42 +80,77 @@ function sourceYaml(s: FindingSource): YamlValue {
   };
 }
 
-/** The YAML entries of a finding's structured fields; `report` adds status and source. */
-export function findingYamlEntries(
-  f: FindingContent & Partial<Pick<Finding, 'status' | 'source'>>,
-  report: boolean,
-): Array<[string, YamlValue]> {
+/** Whether a field is written in the YAML block (the rest are sections of their own). */
+function inYaml(shape: FindingFieldShape): boolean {
+  switch (shape) {
+    case 'title':
+    case 'severity':
+    case 'status':
+    case 'cvss':
+    case 'cveList':
+    case 'cweList':
+    case 'referenceList':
+    case 'source':
+      return true;
+    case 'markdown':
+    case 'assets':
+      return false;
+    default:
+      return shape satisfies never;
+  }
+}
+
+const YAML_FIELDS = (Object.entries(FINDING_FIELDS) as Array<[FindingFieldName, FindingFieldDeclaration]>).filter(
+  ([, f]) => inYaml(f.shape),
+);
+
+/** The keys of a finding file's front matter (its content) and of a report finding's YAML block (every field). */
+export const FINDING_FILE_KEYS: readonly FindingFieldName[] = YAML_FIELDS.filter(([, f]) => f.part === 'content').map(
+  ([name]) => name,
+);
+export const REPORT_FINDING_KEYS: readonly FindingFieldName[] = YAML_FIELDS.map(([name]) => name);
+
+/** One field's value as YAML, or undefined to leave it out. */
+function yamlValue(shape: FindingFieldShape, value: unknown): YamlValue | undefined {
+  switch (shape) {
+    case 'title':
+      // Why: the heading holds the title; the YAML repeats it only when a heading cannot.
+      return isHeadingSafe(value as string) ? undefined : (value as string);
+    case 'severity':
+    case 'status':
+      return value as string;
+    case 'cvss':
+      return (value as Cvss[]).map(cvssYaml);
+    case 'cveList':
+    case 'referenceList':
+      return value as string[];
+    case 'cweList':
+      return value as number[];
+    case 'source':
+      return sourceYaml(value as FindingSource);
+    case 'markdown':
+    case 'assets':
+      return undefined;
+    default:
+      return shape satisfies never;
+  }
+}
+
+/** The YAML entries of a finding's structured fields: its content, and with `report` every field. */
+export function findingYamlEntries(f: Partial<Finding> & FindingContent, report: boolean): Array<[string, YamlValue]> {
   const entries: Array<[string, YamlValue]> = [];
-  if (!isHeadingSafe(f.title)) entries.push(['title', f.title]);
-  entries.push(['severity', f.severity]);
-  if (report) entries.push(['status', f.status]);
-  entries.push(['cvss', f.cvss.map(cvssYaml)], ['cves', f.cves], ['cwes', f.cwes], ['references', f.references]);
-  if (report && f.source) entries.push(['source', sourceYaml(f.source)]);
+  for (const [name, field] of YAML_FIELDS) {
+    if (!report && field.part !== 'content') continue;
+    const value = f[name];
+    if (value === undefined) continue;
+    const yaml = yamlValue(field.shape, value);
+    if (yaml !== undefined) entries.push([name, yaml]);
+  }
   return entries;
 }
 
-export const FINDING_FILE_KEYS = ['title', 'severity', 'cvss', 'cves', 'cwes', 'references'] as const;
-export const REPORT_FINDING_KEYS = [
-  'title',
-  'severity',
-  'status',
-  'cvss',
-  'cves',
-  'cwes',
-  'references',
-  'source',
-] as const;
-
-export interface FindingFields {
-  title?: string;
-  severity: Finding['severity'];
-  status?: Finding['status'];
-  cvss: Cvss[];
-  cves: string[];
-  cwes: number[];
-  references: string[];
-  source?: FindingSource;
-}
+/** The structured fields read from a YAML block: the title when it is there, the rest with their defaults. */
+export type FindingFields = Partial<Finding> & Pick<Finding, 'severity'>;
 
 const CVSS_KEYS = ['version', 'vector', 'baseScore', 'temporalScore', 'temporalVector'];
 const SOURCE_KEYS = ['kind', 'templateKey', 'scanner', 'scannerVersion', 'ruleId'];
@@ -195,49 +233,66 @@ export function unknownKeyWarning(
   );
 }
 
+/** Reads one field's value from YAML, by its shape. */
+function readYamlValue(
+  r: FieldReader,
+  name: FindingFieldName,
+  shape: FindingFieldShape,
+  value: unknown,
+  warnings: string[],
+): unknown {
+  const path = `/${name}`;
+  switch (shape) {
+    case 'title':
+      return r.string(value, path, name);
+    case 'severity':
+      return r.oneOf(value, path, name, SEVERITY_LIST);
+    case 'status':
+      return r.oneOf(value, path, name, FINDING_STATUSES);
+    case 'cvss':
+      return r.list(value, path, name, '[CVSS:3.1/AV:N/...]').map((c, i) => readCvss(r, c, `${path}/${i}`, warnings));
+    case 'cveList':
+      return r.list(value, path, name, '[CVE-2021-44228]').map((c, i) => r.string(c, `${path}/${i}`, name));
+    case 'cweList':
+      return r.list(value, path, name, '[79, 89]').map((c, i) => readCwe(r, c, `${path}/${i}`));
+    case 'referenceList':
+      return r.list(value, path, name, '[https://...]').map((c, i) => r.string(c, `${path}/${i}`, name));
+    case 'source':
+      return readSource(r, value, path, warnings);
+    case 'markdown':
+    case 'assets':
+      throw new Error(`${name} is not read from YAML`);
+    default:
+      return shape satisfies never;
+  }
+}
+
 /**
- * Reads a finding's structured fields from a YAML mapping. Keys not in `known` are returned in
- * `unknown` in their order (the finding file hands them to the caller; the report warns about them).
+ * Reads a finding's structured fields from a YAML mapping: the `known` keys (a severity is
+ * required; a missing title stays absent, other missing fields take their empty value). Keys not
+ * in `known` are returned in `unknown` in their order (the finding file hands them to the caller;
+ * the report warns about them).
  */
 export function readFindingFields(
   r: FieldReader,
   value: unknown,
-  known: readonly string[],
+  known: readonly FindingFieldName[],
   warnings: string[],
 ): { fields: FindingFields; unknown: Array<[string, unknown]> } {
   const m = r.mapping(value, '', r.what);
   const unknown: Array<[string, unknown]> = [];
-  for (const [key, v] of Object.entries(m)) if (!known.includes(key)) unknown.push([key, v]);
+  for (const [key, v] of Object.entries(m)) if (!(known as readonly string[]).includes(key)) unknown.push([key, v]);
   if (!('severity' in m))
     r.fail(
       '',
       `a \`severity\` key (${SEVERITY_LIST.join(', ')})`,
       `${r.what} needs a \`severity\`: one of ${SEVERITY_LIST.join(', ')}`,
     );
-  const fields: FindingFields = {
-    severity: r.oneOf(m.severity, '/severity', 'severity', SEVERITY_LIST),
-    cvss:
-      m.cvss === undefined
-        ? []
-        : r.list(m.cvss, '/cvss', 'cvss', '[CVSS:3.1/AV:N/...]').map((c, i) => readCvss(r, c, `/cvss/${i}`, warnings)),
-    cves:
-      m.cves === undefined
-        ? []
-        : r.list(m.cves, '/cves', 'cves', '[CVE-2021-44228]').map((c, i) => r.string(c, `/cves/${i}`, 'cves')),
-    cwes:
-      m.cwes === undefined
-        ? []
-        : r.list(m.cwes, '/cwes', 'cwes', '[79, 89]').map((c, i) => readCwe(r, c, `/cwes/${i}`)),
-    references:
-      m.references === undefined
-        ? []
-        : r
-            .list(m.references, '/references', 'references', '[https://...]')
-            .map((c, i) => r.string(c, `/references/${i}`, 'references')),
-  };
-  if (m.title !== undefined && known.includes('title')) fields.title = r.string(m.title, '/title', 'title');
-  if (known.includes('status') && m.status !== undefined)
-    fields.status = r.oneOf(m.status, '/status', 'status', FINDING_STATUSES);
-  if (known.includes('source') && m.source !== undefined) fields.source = readSource(r, m.source, '/source', warnings);
-  return { fields, unknown };
+  const fields: Record<string, unknown> = {};
+  for (const [name, field] of YAML_FIELDS) {
+    if (!known.includes(name)) continue;
+    if (m[name] !== undefined) fields[name] = readYamlValue(r, name, field.shape, m[name], warnings);
+    else if (field.shape !== 'title') fields[name] = field.empty();
+  }
+  return { fields: fields as FindingFields, unknown };
 }

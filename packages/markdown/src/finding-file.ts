@@ -1,9 +1,9 @@
 import { stringify } from 'yaml';
-import { FindingContentSchema, type FindingContent } from '@service/report-model';
+import { emptyFinding, findingContentOf, FindingContentSchema, type FindingContent } from '@service/report-model';
 import { FieldReader } from './field-reader.ts';
 import {
   FINDING_FILE_KEYS,
-  FINDING_SECTIONS,
+  FINDING_FILE_SECTIONS,
   FINDING_YAML_LAYOUT,
   findingYamlEntries,
   readFindingFields,
@@ -43,6 +43,10 @@ export interface ParseFindingFileOptions {
 }
 
 const KNOWN = new Set<string>(FINDING_FILE_KEYS);
+/** "`## Description`, `## Impact` or `## Remediation`" */
+const SECTION_HEADINGS = FINDING_FILE_SECTIONS.map((s) => `\`## ${s.heading}\``)
+  .join(', ')
+  .replace(/, ([^,]*)$/, ' or $1');
 const findingCheck = new SchemaCheck(FindingContentSchema);
 
 /** Writes a finding file: front matter (extra keys, then the finding's fields), `# title`, sections. */
@@ -65,7 +69,7 @@ export function serializeFindingFile(file: FindingFile): string {
     `---\n${front.join('\n')}\n---`,
     `# ${isHeadingSafe(finding.title) ? finding.title : headingDisplay(finding.title)}`,
   ];
-  for (const { field, heading } of FINDING_SECTIONS) {
+  for (const { field, heading } of FINDING_FILE_SECTIONS) {
     blocks.push(`## ${heading}`);
     const block = textFieldBlock(finding[field], 'markdown');
     if (block !== null) blocks.push(block);
@@ -133,7 +137,7 @@ export function parseFindingFile(text: string | Uint8Array, options: ParseFindin
     const h = source.firstChar(line) === 35 ? readHeading(source.line(line)) : null;
     return h !== null && h.level <= 2;
   };
-  const texts: Record<string, string> = { description: '', impact: '', remediation: '' };
+  const texts = new Map<string, string>();
   const sectionLines = new Map<string, number>();
   i++;
   for (;;) {
@@ -141,20 +145,18 @@ export function parseFindingFile(text: string | Uint8Array, options: ParseFindin
     if (i >= source.lineCount) break;
     const h = readHeading(source.line(i));
     const section =
-      h?.level === 2 ? FINDING_SECTIONS.find((s) => s.heading.toLowerCase() === h.text.toLowerCase()) : undefined;
+      h?.level === 2 ? FINDING_FILE_SECTIONS.find((s) => s.heading.toLowerCase() === h.text.toLowerCase()) : undefined;
     if (!section) {
       if (h?.level === 1)
         throw new MarkdownFormatError(
           source.position(i),
-          '`## Description`, `## Impact` or `## Remediation`',
-          'a finding file holds one finding: expected `## Description`, `## Impact` or `## ' +
-            'Remediation`, not a second level-1 heading',
+          SECTION_HEADINGS,
+          `a finding file holds one finding: expected ${SECTION_HEADINGS}, not a second level-1 heading`,
         );
       throw new MarkdownFormatError(
         source.position(i),
-        '`## Description`, `## Impact` or `## Remediation`',
-        `expected a section heading \`## Description\`, \`## Impact\` or \`## ` +
-          `Remediation\`${h ? `, found \`${'#'.repeat(h.level)} ${h.text}\`` : ''}`,
+        SECTION_HEADINGS,
+        `expected a section heading ${SECTION_HEADINGS}${h ? `, found \`${'#'.repeat(h.level)} ${h.text}\`` : ''}`,
       );
     }
     if (sectionLines.has(section.field))
@@ -165,7 +167,7 @@ export function parseFindingFile(text: string | Uint8Array, options: ParseFindin
       );
     sectionLines.set(section.field, i);
     const read = readTextField(source, i + 1, 'markdown', endsField, `the ${section.heading.toLowerCase()}`);
-    texts[section.field] = read.value;
+    texts.set(section.field, read.value);
     i = read.next;
   }
 
@@ -185,17 +187,12 @@ export function parseFindingFile(text: string | Uint8Array, options: ParseFindin
       "the title heading is empty: write the finding's title after `# `",
     );
   }
-  const finding: FindingContent = {
+  const finding: FindingContent = findingContentOf({
+    ...emptyFinding(findingTitle, fields.severity),
+    ...fields,
+    ...Object.fromEntries(texts),
     title: findingTitle,
-    severity: fields.severity,
-    cvss: fields.cvss,
-    cves: fields.cves,
-    cwes: fields.cwes,
-    description: texts.description!,
-    impact: texts.impact!,
-    remediation: texts.remediation!,
-    references: fields.references,
-  };
+  });
   const problem = findingCheck.firstProblem(finding);
   if (problem) {
     const field = problem.path.split('/')[1] ?? '';

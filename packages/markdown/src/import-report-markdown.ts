@@ -1,4 +1,5 @@
 import {
+  emptyFinding,
   REPORT_STATUSES,
   ReportDocumentSchema,
   type AffectedAsset,
@@ -12,13 +13,16 @@ import {
 import { DocumentPositions } from './document-positions.ts';
 import { readEvidenceLine, readLinkLine, type ReadLine } from './evidence-line.ts';
 import { FieldReader } from './field-reader.ts';
-import { REPORT_FINDING_KEYS, readFindingFields, unknownKeyWarning } from './finding-fields.ts';
+import { FINDING_SECTIONS, REPORT_FINDING_KEYS, readFindingFields, unknownKeyWarning } from './finding-fields.ts';
 import { findFrontMatterEnd } from './finding-file.ts';
 import { headingDisplay, readHeading } from './heading-title.ts';
 import { MarkdownFormatError, type SourcePosition } from './markdown-format-error.ts';
 import { MARKDOWN_LIMITS } from './markdown-limits.ts';
 import { readYamlBlock, type YamlBlock } from './read-yaml-block.ts';
 import {
+  ASSETS_SECTION,
+  EVIDENCE_SECTION,
+  REPORT_FINDING_SECTION_LIST,
   REPORT_FORMAT,
   REPORT_PARTS,
   reportSectionNamed,
@@ -222,7 +226,7 @@ class ReportReader {
       const tab: ReportDocumentTab = { title, content: content.value, evidence: [] };
       i = content.next;
       const after = this.headingAt(i);
-      if (after?.level === 3 && reportSectionNamed(after.text) === 'Evidence')
+      if (after?.level === 3 && reportSectionNamed(after.text) === EVIDENCE_SECTION)
         i = this.readEvidence(i + 1, tab.evidence, `${path}/evidence`);
       const end = this.headingAt(i);
       if (end && end.level === 3)
@@ -336,21 +340,7 @@ class ReportReader {
     let title = headingText;
     if (fields.title !== undefined) title = this.titleFromYaml(r, fields.title, headingText, headingLine);
     else this.positions.set(`${path}/title`, this.source.position(headingLine));
-    const finding: ReportDocumentFinding = {
-      title,
-      severity: fields.severity,
-      cvss: fields.cvss,
-      cves: fields.cves,
-      cwes: fields.cwes,
-      description: '',
-      impact: '',
-      remediation: '',
-      references: fields.references,
-      status: fields.status ?? 'open',
-      affectedAssets: [],
-      source: fields.source ?? { kind: 'manual' },
-      evidence: [],
-    };
+    const finding: ReportDocumentFinding = { ...emptyFinding(title, fields.severity), ...fields, title, evidence: [] };
 
     const seen = new Map<ReportFindingSection, number>();
     let i = read.next;
@@ -363,11 +353,8 @@ class ReportReader {
         this.fail(
           i,
           1,
-          'a section heading `### Description`, `### Impact`, `### Remediation`, `### ' +
-            'Affected assets` or `### Evidence`',
-          `expected a section of ${what} (\`### Description\`, \`### Impact\`, \`### ` +
-            `Remediation\`, \`### Affected assets\`, \`### Evidence\`) or the next finding ` +
-            `\`## ...\``,
+          `a section heading ${REPORT_FINDING_SECTION_LIST}`,
+          `expected a section of ${what} (${REPORT_FINDING_SECTION_LIST}) or the next finding \`## ...\``,
         );
       }
       if (seen.has(section))
@@ -378,14 +365,14 @@ class ReportReader {
           `\`### ${section}\` appears twice in ${what} (first on line ${seen.get(section)! + 1})`,
         );
       seen.set(section, i);
-      if (section === 'Affected assets') {
+      if (section === ASSETS_SECTION) {
         this.positions.set(`${path}/affectedAssets`, this.source.position(i));
         i = this.readAssets(i + 1, finding.affectedAssets, `${path}/affectedAssets`, what);
-      } else if (section === 'Evidence') {
+      } else if (section === EVIDENCE_SECTION) {
         this.positions.set(`${path}/evidence`, this.source.position(i));
         i = this.readEvidence(i + 1, finding.evidence, `${path}/evidence`);
       } else {
-        const field = section === 'Description' ? 'description' : section === 'Impact' ? 'impact' : 'remediation';
+        const field = FINDING_SECTIONS.find((f) => f.heading === section)!.field;
         this.positions.set(`${path}/${field}`, this.source.position(i));
         const text = readTextField(this.source, i + 1, 'markdown', this.endsField, `the ${field} of ${what}`);
         finding[field] = text.value;

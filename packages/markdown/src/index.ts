@@ -14,3 +14,4 @@ export {
   type ParsedFindingFile,
   type ParseFindingFileOptions,
 } from './finding-file.ts';
+export { FINDING_FILE_SECTIONS, FINDING_SECTIONS } from './finding-fields.ts';

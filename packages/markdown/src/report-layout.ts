@@ -1,3 +1,5 @@
+import { FINDING_FIELDS, FINDING_MARKDOWN_FIELDS } from '@service/report-model';
+
 /**
  * The fixed words of the report file: its format id, its parts (level-1 headings, in this order)
  * and a finding's sections (level-3 headings, in this order).
@@ -7,8 +9,20 @@ export const REPORT_FORMAT = 'service-report/1';
 export const REPORT_PARTS = ['Summary', 'Tabs', 'Links', 'Findings'] as const;
 export type ReportPart = (typeof REPORT_PARTS)[number];
 
-export const REPORT_FINDING_SECTIONS = ['Description', 'Impact', 'Remediation', 'Affected assets', 'Evidence'] as const;
+/** The section of a finding's affected assets and of its evidence images. */
+export const ASSETS_SECTION = FINDING_FIELDS.affectedAssets.label;
+export const EVIDENCE_SECTION = 'Evidence';
+/** A finding's sections: its Markdown text fields (in declaration order), its assets and its evidence. */
+export const REPORT_FINDING_SECTIONS: readonly string[] = [
+  ...FINDING_MARKDOWN_FIELDS.map((f) => f.label),
+  ASSETS_SECTION,
+  EVIDENCE_SECTION,
+];
 export type ReportFindingSection = (typeof REPORT_FINDING_SECTIONS)[number];
+/** "`### Description`, `### Impact`, ... or `### Evidence`" */
+export const REPORT_FINDING_SECTION_LIST = REPORT_FINDING_SECTIONS.map((s) => `\`### ${s}\``)
+  .join(', ')
+  .replace(/, ([^,]*)$/, ' or $1');
 
 const SECTION_NAMES = new Set(REPORT_FINDING_SECTIONS.map((s) => s.toLowerCase()));
 

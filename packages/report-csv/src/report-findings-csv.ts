@@ -1,27 +1,15 @@
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
-import type { AffectedAsset, ReportDocument, ReportDocumentFinding } from '@service/report-model';
-
-/** One column per field, in this order; the header row uses these names. */
-export const CSV_COLUMNS = [
-  'Number',
-  'Title',
-  'Severity',
-  'Status',
-  'CVSS version',
-  'CVSS vector',
-  'CVSS base score',
-  'CVEs',
-  'CWEs',
-  'Hosts',
-  'Affected assets',
-  'Description',
-  'Impact',
-  'Remediation',
-  'References',
-  'Source',
-  'Finding id',
-] as const;
+import {
+  FINDING_FIELDS,
+  type AffectedAsset,
+  type Cvss,
+  type FindingFieldDeclaration,
+  type FindingFieldName,
+  type FindingSource,
+  type ReportDocument,
+  type ReportDocumentFinding,
+} from '@service/report-model';
 
 /** Lists inside a cell: one item per line, which spreadsheets show wrapped in the cell. */
 const LIST_SEPARATOR = '\n';
@@ -45,38 +33,89 @@ function assetText(a: AffectedAsset): string {
 }
 
 /** The first CVSS rating of the newest version a finding has (4.0 over 3.x over 2.0). */
-function primaryCvss(f: ReportDocumentFinding) {
-  return [...f.cvss].sort((a, b) => b.version.localeCompare(a.version))[0] ?? null;
+function primaryCvss(cvss: readonly Cvss[]): Cvss | null {
+  return [...cvss].sort((a, b) => b.version.localeCompare(a.version))[0] ?? null;
 }
 
+const list = (items: readonly string[]) => items.join(LIST_SEPARATOR);
+
+/** A field's columns: their headers and their cells of one finding, by the field's shape. */
+function fieldColumns(name: FindingFieldName, f: FindingFieldDeclaration): CsvColumn[] {
+  const value = (finding: ReportDocumentFinding) => finding[name];
+  switch (f.shape) {
+    case 'title':
+    case 'severity':
+    case 'status':
+    case 'markdown':
+      return [{ header: f.label, cell: (x) => value(x) as string }];
+    case 'cvss': {
+      const primary = (x: ReportDocumentFinding) => primaryCvss(value(x) as Cvss[]);
+      return [
+        { header: `${f.label} version`, cell: (x) => primary(x)?.version ?? '' },
+        { header: `${f.label} vector`, cell: (x) => primary(x)?.vector ?? '' },
+        {
+          header: `${f.label} base score`,
+          cell: (x) => {
+            const score = primary(x)?.baseScore;
+            return score === null || score === undefined ? '' : score.toFixed(1);
+          },
+        },
+      ];
+    }
+    case 'cveList':
+    case 'referenceList':
+      return [{ header: f.label, cell: (x) => list(value(x) as string[]) }];
+    case 'cweList':
+      return [{ header: f.label, cell: (x) => list((value(x) as number[]).map((c) => `CWE-${c}`)) }];
+    case 'assets': {
+      const assets = (x: ReportDocumentFinding) => value(x) as AffectedAsset[];
+      return [
+        {
+          header: 'Hosts',
+          cell: (x) =>
+            list([
+              ...new Set(
+                assets(x)
+                  .map((a) => a.host)
+                  .filter((h): h is string => !!h),
+              ),
+            ]),
+        },
+        { header: f.label, cell: (x) => list(assets(x).map(assetText)) },
+      ];
+    }
+    case 'source':
+      return [{ header: f.label, cell: (x) => sourceText(value(x) as FindingSource) }];
+    default:
+      return f.shape satisfies never;
+  }
+}
+
+function sourceText(s: FindingSource): string {
+  if (s.kind === 'scanner') return `${s.scanner ?? 'scanner'}:${s.ruleId ?? ''}`;
+  if (s.kind === 'template') return `template:${s.templateKey ?? s.templateId ?? ''}`;
+  return 'manual';
+}
+
+interface CsvColumn {
+  header: string;
+  cell(finding: ReportDocumentFinding, index: number): string;
+}
+
+/** Every column, in order: the finding's number, then each field's columns in declaration order, then its id. */
+const COLUMNS: readonly CsvColumn[] = [
+  { header: 'Number', cell: (_f, index) => String(index + 1) },
+  ...(Object.entries(FINDING_FIELDS) as Array<[FindingFieldName, FindingFieldDeclaration]>).flatMap(([name, f]) =>
+    fieldColumns(name, f),
+  ),
+  { header: 'Finding id', cell: (f) => f.id ?? '' },
+];
+
+/** The header row's names, in column order. */
+export const CSV_COLUMNS: readonly string[] = COLUMNS.map((c) => c.header);
+
 function row(f: ReportDocumentFinding, index: number): string[] {
-  const cvss = primaryCvss(f);
-  const hosts = [...new Set(f.affectedAssets.map((a) => a.host).filter((h): h is string => !!h))];
-  const source =
-    f.source.kind === 'scanner'
-      ? `${f.source.scanner ?? 'scanner'}:${f.source.ruleId ?? ''}`
-      : f.source.kind === 'template'
-        ? `template:${f.source.templateKey ?? f.source.templateId ?? ''}`
-        : 'manual';
-  return [
-    String(index + 1),
-    f.title,
-    f.severity,
-    f.status,
-    cvss?.version ?? '',
-    cvss?.vector ?? '',
-    cvss?.baseScore !== null && cvss?.baseScore !== undefined ? cvss.baseScore.toFixed(1) : '',
-    f.cves.join(LIST_SEPARATOR),
-    f.cwes.map((c) => `CWE-${c}`).join(LIST_SEPARATOR),
-    hosts.join(LIST_SEPARATOR),
-    f.affectedAssets.map(assetText).join(LIST_SEPARATOR),
-    f.description,
-    f.impact,
-    f.remediation,
-    f.references.join(LIST_SEPARATOR),
-    source,
-    f.id ?? '',
-  ].map(neutralizeFormula);
+  return COLUMNS.map((c) => neutralizeFormula(c.cell(f, index)));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { FindingProperties } from './finding.ts';
+import { FindingProperties } from './finding-fields.ts';
 import {
   EvidenceRefSchema,
   ProjectProperties,

@@ -32,3 +32,4 @@ export {
 export { normalizeFindingInput } from './normalize-finding-input.ts';
 export { LIMITS } from './limits.ts';
 export { affectedAssetsOf, evidenceText, hostOfAssetId, toAffectedAsset } from './affected-assets.ts';
+export { findingOfScanResult } from './finding-of-scan-result.ts';

@@ -1,4 +1,10 @@
-import type { AffectedAsset, ReportDocumentFinding } from '@service/report-model';
+import {
+  FINDING_FIELDS,
+  FINDING_MARKDOWN_FIELDS,
+  type AffectedAsset,
+  type FindingMarkdownFieldName,
+  type ReportDocumentFinding,
+} from '@service/report-model';
 import { isHyperlinkTarget, type Block } from '../markdown-blocks.ts';
 import { assetLocation, cvssRatings, findingStatusLabel, formatScore, SEVERITY_LABELS } from '../report-labels.ts';
 import { isRightToLeft } from '../text-direction.ts';
@@ -18,10 +24,11 @@ export const ASSET_EVIDENCE_CHARS = 20_000;
 /** Bookmark name of a finding's heading, so the summary table and the contents link to it. */
 export const findingBookmark = (number: number) => `finding_${number}`;
 
-export interface FindingMarkdown {
-  description: Block[];
-  impact: Block[];
-  remediation: Block[];
+/** A finding's Markdown text fields, parsed: one section each, in declaration order. */
+export type FindingMarkdown = Record<FindingMarkdownFieldName, Block[]>;
+
+export function findingMarkdown(f: ReportDocumentFinding, parse: (markdown: string) => Block[]): FindingMarkdown {
+  return Object.fromEntries(FINDING_MARKDOWN_FIELDS.map(({ name }) => [name, parse(f[name])])) as FindingMarkdown;
 }
 
 const heading3 = (text: string) => paragraph({ style: 'Heading3' }, run(text));
@@ -58,14 +65,12 @@ export function findingSection(
     out.push(markdownToWordml(blocks, ctx, { baseHeading: 4, shown }));
   };
   if (f.affectedAssets.length > 0) {
-    out.push(heading3(`Affected assets (${f.affectedAssets.length.toLocaleString('en')})`));
+    out.push(heading3(`${FINDING_FIELDS.affectedAssets.label} (${f.affectedAssets.length.toLocaleString('en')})`));
     out.push(assetsTable(f.affectedAssets, ctx));
   }
-  section('Description', md.description);
-  section('Impact', md.impact);
-  section('Remediation', md.remediation);
+  for (const { name, label } of FINDING_MARKDOWN_FIELDS) section(label, md[name]);
   if (f.references.length > 0) {
-    out.push(heading3('References'));
+    out.push(heading3(FINDING_FIELDS.references.label));
     const numId = ctx.parts.list(false, 1);
     for (const r of f.references) {
       const text = run(r, isHyperlinkTarget(r) ? { style: STYLE.hyperlink } : '');

@@ -21,7 +21,7 @@ import { bookmark, hyperlink, paragraph, run } from '../wordml/wordml.ts';
 import { withXmlCharactersOnly } from '../xml-text.ts';
 import { readZip, writeZip } from '../zip-archive.ts';
 import { coverPage } from './cover-page.ts';
-import { findingBookmark, findingSection, type FindingMarkdown } from './finding-section.ts';
+import { findingBookmark, findingMarkdown, findingSection, type FindingMarkdown } from './finding-section.ts';
 import { findingsOverview, OVERVIEW_BOOKMARK, SUMMARY_TABLE_BOOKMARK } from './findings-overview.ts';
 import { LAYOUT_WORD_STYLES, tableLookOf, type LayoutContext } from './layout-context.ts';
 import { layoutStyles, STYLE } from './layout-styles.ts';
@@ -43,15 +43,11 @@ export async function renderReportDocx(report: ReportDocument, options: RenderRe
   const doc = withXmlCharactersOnly(report);
   const summary = parseMarkdownBlocks(doc.summary);
   const tabs = doc.tabs.map((t) => parseMarkdownBlocks(t.content));
-  const findings: FindingMarkdown[] = doc.findings.map((f) => ({
-    description: parseMarkdownBlocks(f.description),
-    impact: parseMarkdownBlocks(f.impact),
-    remediation: parseMarkdownBlocks(f.remediation),
-  }));
+  const findings: FindingMarkdown[] = doc.findings.map((f) => findingMarkdown(f, parseMarkdownBlocks));
   const allMarkdown = function* (): Generator<Block[]> {
     yield summary;
     yield* tabs;
-    for (const f of findings) yield* [f.description, f.impact, f.remediation];
+    for (const f of findings) yield* Object.values(f);
   };
   const images = await loadEvidenceImages(collectEvidenceRefs(doc, allMarkdown()), options.loadImage);
   const style = withXmlCharactersOnly(options.style);
@@ -98,7 +94,8 @@ export async function renderReportDocx(report: ReportDocument, options: RenderRe
     body.push(heading1('findings', 'Findings'));
     doc.findings.forEach((f, i) => {
       body.push(findingSection(f, i + 1, findings[i]!, ctx));
-      findings[i] = { description: [], impact: [], remediation: [] };
+      // Why: the blocks of a finding already written are not needed again; let them go.
+      findings[i] = findingMarkdown(f, () => []);
     });
   }
   if (doc.links.length > 0) {

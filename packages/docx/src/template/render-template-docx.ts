@@ -6,7 +6,7 @@ interface Inspector {
   getStructuredTags(file?: string): unknown[];
 }
 import PizZip from 'pizzip';
-import type { ReportDocument, ResolvedReportStyle } from '@service/report-model';
+import { FINDING_MARKDOWN_FIELDS, type ReportDocument, type ResolvedReportStyle } from '@service/report-model';
 import { collectEvidenceRefs, loadEvidenceImages, readEvidenceImage, type LoadedEvidence } from '../evidence-images.ts';
 import { describeProblem, InvalidTemplateError, type TemplateProblem } from '../invalid-template-error.ts';
 import { parseMarkdownBlocks, type Block } from '../markdown-blocks.ts';
@@ -155,7 +155,7 @@ function markdownCache(): (markdown: string) => Block[] {
 function* allMarkdown(doc: ReportDocument, parse: (markdown: string) => Block[]): Generator<Block[]> {
   yield parse(doc.summary);
   for (const t of doc.tabs) yield parse(t.content);
-  for (const f of doc.findings) yield* [parse(f.description), parse(f.impact), parse(f.remediation)];
+  for (const f of doc.findings) for (const { name } of FINDING_MARKDOWN_FIELDS) yield parse(f[name]);
 }
 
 /** The evidence of a report with the same bytes for every image (the linter's sample). */

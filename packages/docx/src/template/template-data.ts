@@ -1,4 +1,4 @@
-import type { ReportDocument, ResolvedReportStyle } from '@service/report-model';
+import { FINDING_MARKDOWN_FIELDS, type ReportDocument, type ResolvedReportStyle } from '@service/report-model';
 import { inlineText, parseMarkdownBlocks, type Block } from '../markdown-blocks.ts';
 import {
   assetLocation,
@@ -69,12 +69,13 @@ const FINDING: TagScope = {
     cveList: 'text',
     cwes: 'strings',
     cweList: 'text',
-    description: 'rich',
-    descriptionText: 'text',
-    impact: 'rich',
-    impactText: 'text',
-    remediation: 'rich',
-    remediationText: 'text',
+    // Each Markdown field of a finding: `{@name}` as paragraphs, `{nameText}` as plain text.
+    ...Object.fromEntries(
+      FINDING_MARKDOWN_FIELDS.flatMap(({ name }) => [
+        [name, 'rich'],
+        [`${name}Text`, 'text'],
+      ]),
+    ),
     references: 'strings',
     affectedAssets: { list: ASSET },
     assetCount: 'text',
@@ -246,9 +247,15 @@ export function buildTemplateData(
     hasLinks: doc.links.length > 0,
     findings: doc.findings.map((f, i) => {
       const shown = new Set<string>();
-      const description = rich(f.description, 3, shown);
-      const impact = rich(f.impact, 3, shown);
-      const remediation = rich(f.remediation, 3, shown);
+      const markdown = Object.fromEntries(
+        FINDING_MARKDOWN_FIELDS.flatMap(({ name }) => {
+          const value = rich(f[name], 3, shown);
+          return [
+            [name, value.xml],
+            [`${name}Text`, value.text],
+          ];
+        }),
+      );
       const cvss = primaryCvss(f.cvss);
       return {
         number: String(i + 1),
@@ -269,12 +276,7 @@ export function buildTemplateData(
         cveList: f.cves.join(', '),
         cwes: f.cwes.map((c) => `CWE-${c}`),
         cweList: f.cwes.map((c) => `CWE-${c}`).join(', '),
-        description: description.xml,
-        descriptionText: description.text,
-        impact: impact.xml,
-        impactText: impact.text,
-        remediation: remediation.xml,
-        remediationText: remediation.text,
+        ...markdown,
         references: f.references,
         affectedAssets: f.affectedAssets.map((a) => ({
           host: a.host ?? '',

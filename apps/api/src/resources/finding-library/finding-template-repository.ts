@@ -4,7 +4,11 @@ import { ValidationError } from '@service/http';
 import {
   CveIdSchema,
   CweIdSchema,
-  FindingContentProperties,
+  FINDING_CONTENT_COLUMNS,
+  findingContentFromColumns,
+  FindingTranslationSchema,
+  type FindingContent,
+  type FindingContentColumns,
   LanguageSchema,
   SeveritySchema,
   type Cvss,
@@ -29,18 +33,11 @@ import { ResourceRepository } from '../resource-repository.ts';
 import { workspaceVisibility } from '../visibility.ts';
 import { languageField, libraryFields, libraryFilters } from '../library-fields.ts';
 
-/** The curated text a matching template gives a new scanner finding. */
+/** The curated content a matching template gives a new scanner finding. */
 export interface MatchedTemplate {
   id: string;
-  title: string;
   globalKey: string | null;
-  description: string;
-  impact: string;
-  remediation: string;
-  references: string[];
-  cves: string[];
-  cwes: number[];
-  cvss: Cvss[];
+  content: FindingContent;
 }
 
 export interface TemplateMatch {
@@ -121,21 +118,9 @@ export class FindingTemplateRepository extends ResourceRepository {
         ...languageField,
         translations: {
           column: 'translations',
-          schema: Type.Record(
-            LanguageSchema,
-            Type.Object(
-              {
-                title: Type.Optional(FindingContentProperties.title),
-                description: Type.Optional(FindingContentProperties.description),
-                impact: Type.Optional(FindingContentProperties.impact),
-                remediation: Type.Optional(FindingContentProperties.remediation),
-              },
-              { additionalProperties: false },
-            ),
-            {
-              description: 'The text in other languages, by language: `{"de": {"title": ..., "description": ...}}`.',
-            },
-          ),
+          schema: Type.Record(LanguageSchema, FindingTranslationSchema, {
+            description: 'The text in other languages, by language: `{"de": {"title": ..., "description": ...}}`.',
+          }),
           create: 'optional',
           update: true,
           json: true,
@@ -209,33 +194,13 @@ export class FindingTemplateRepository extends ResourceRepository {
     }
     const ids = [...new Set([...found.values()].map((m) => m.templateKey))];
     const templates = new Map<string, MatchedTemplate>();
-    for (const t of (await trx('finding_templates')
+    const matched = (await trx('finding_templates')
       .whereIn('id', ids)
-      .select(
-        'id',
-        'title',
-        'global_key',
-        'description',
-        'impact',
-        'remediation',
-        'references',
-        'cves',
-        'cwes',
-        'cvss',
-      )) as Array<Record<string, unknown>>) {
-      templates.set(t.id as string, {
-        id: t.id as string,
-        title: t.title as string,
-        globalKey: (t.global_key as string | null) ?? null,
-        description: t.description as string,
-        impact: t.impact as string,
-        remediation: t.remediation as string,
-        references: t.references as string[],
-        cves: t.cves as string[],
-        cwes: t.cwes as number[],
-        cvss: t.cvss as Cvss[],
-      });
-    }
+      .select('id', 'global_key', ...FINDING_CONTENT_COLUMNS)) as Array<
+      FindingContentColumns & { id: string; global_key: string | null }
+    >;
+    for (const t of matched)
+      templates.set(t.id, { id: t.id, globalKey: t.global_key, content: findingContentFromColumns(t) });
     for (const [key, match] of found)
       matches.set(key, {
         template: templates.get(match.templateKey)!,

@@ -1,38 +1,24 @@
-import { FindingContentProperties, FindingProperties } from '@service/report-model';
-import type { Fields } from '../field.ts';
+import { FINDING_FIELDS, type FindingFieldDeclaration, type FindingFieldName } from '@service/report-model';
+import type { Field, Fields } from '../field.ts';
 
-/** The content columns findings and finding templates share, typed by the report model. */
-export const findingContentFields: Fields = {
-  title: { column: 'title', schema: FindingContentProperties.title, create: 'required', update: true },
-  severity: { column: 'severity', schema: FindingContentProperties.severity, create: 'required', update: true },
-  cvss: { column: 'cvss', schema: FindingContentProperties.cvss, create: 'optional', update: true, json: true },
-  cves: { column: 'cves', schema: FindingContentProperties.cves, create: 'optional', update: true },
-  cwes: { column: 'cwes', schema: FindingContentProperties.cwes, create: 'optional', update: true },
-  description: {
-    column: 'description',
-    schema: FindingContentProperties.description,
-    create: 'optional',
-    update: true,
-  },
-  impact: { column: 'impact', schema: FindingContentProperties.impact, create: 'optional', update: true },
-  remediation: {
-    column: 'remediation',
-    schema: FindingContentProperties.remediation,
-    create: 'optional',
-    update: true,
-  },
-  references: { column: 'references', schema: FindingContentProperties.references, create: 'optional', update: true },
-};
+/** The API field of a finding field: its column and schema, and whether it can be set on create and changed. */
+function apiField(f: FindingFieldDeclaration): Field {
+  return {
+    column: f.column,
+    schema: f.schema,
+    create: f.required ? 'required' : 'optional',
+    update: !f.immutable,
+    json: f.storage === 'jsonb',
+  };
+}
 
-/** A finding's own columns beyond its content. */
-export const findingStateFields: Fields = {
-  status: { column: 'status', schema: FindingProperties.status, create: 'optional', update: true },
-  affectedAssets: {
-    column: 'affected_assets',
-    schema: FindingProperties.affectedAssets,
-    create: 'optional',
-    update: true,
-    json: true,
-  },
-  source: { column: 'source', schema: FindingProperties.source, create: 'optional', json: true },
-};
+function apiFields(parts: ReadonlyArray<FindingFieldDeclaration['part']>): Fields {
+  const entries = Object.entries(FINDING_FIELDS) as Array<[FindingFieldName, FindingFieldDeclaration]>;
+  return Object.fromEntries(entries.filter(([, f]) => parts.includes(f.part)).map(([name, f]) => [name, apiField(f)]));
+}
+
+/** The content columns findings and finding templates share, from the report model's declaration. */
+export const findingContentFields: Fields = apiFields(['content']);
+
+/** Every field of a finding, in the declaration's order. */
+export const findingFields: Fields = apiFields(['content', 'state']);

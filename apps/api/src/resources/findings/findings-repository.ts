@@ -1,15 +1,21 @@
 import type { Knex } from 'knex';
 import { ForbiddenError } from '@service/http';
 import {
+  applyTemplateContent,
+  FINDING_COLUMNS,
+  FINDING_FIELDS,
+  findingFieldsToColumns,
+  findingFromColumns,
   mergeAffectedAssets,
   maxSeverity,
   severityRank,
   TEXT_LIMITS,
-  type AffectedAsset,
   type Finding,
+  type FindingColumns,
+  type FindingFieldName,
   type Severity,
 } from '@service/report-model';
-import { affectedAssetsOf, type CompleteFinding } from '@service/scanners';
+import { findingOfScanResult, type CompleteFinding } from '@service/scanners';
 import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
 import type { EvidenceFiles } from '../evidence-images/evidence-files.ts';
 import { evidenceCleanup } from '../evidence-images/evidence-repository.ts';
@@ -59,22 +65,7 @@ const union = <T>(cap: number, ...lists: ReadonlyArray<readonly T[]>) => unique(
 
 /** Finding columns of a finding of the report model, for inserts. */
 export function findingColumns(f: Finding, projectId: string, userId: string): Record<string, unknown> {
-  return {
-    project_id: projectId,
-    title: f.title,
-    severity: f.severity,
-    status: f.status,
-    cvss: JSON.stringify(f.cvss),
-    cves: f.cves,
-    cwes: f.cwes,
-    description: f.description,
-    impact: f.impact,
-    remediation: f.remediation,
-    references: f.references,
-    affected_assets: JSON.stringify(f.affectedAssets),
-    source: JSON.stringify(f.source),
-    created_by: userId,
-  };
+  return { ...findingFieldsToColumns(f), project_id: projectId, created_by: userId };
 }
 
 /** Findings: the generic reads and writes, plus attaching to reports and merging scanner results. */
@@ -192,58 +183,8 @@ export class FindingRepository extends ResourceRepository {
     options: ScanImportOptions,
   ): Promise<ScanImportSummary> {
     const summary: ScanImportSummary = { created: 0, merged: 0, skipped: 0, findings: [] };
-    const grouped = new Map<string, CompleteFinding & { assets: AffectedAsset[] }>();
+    const grouped = new Map<string, { result: CompleteFinding; finding: Finding }>();
     for (const f of findings) {
-      if (severityRank(f.severity) < severityRank(options.minSeverity)) {
-        summary.skipped += 1;
-        summary.findings.push({
-          id: null,
-          title: f.title,
-          severity: f.severity,
-          scanner: f.source.scanner,
-          ruleId: f.ruleId,
-          groupKey: f.groupKey,
-          outcome: 'skipped',
-          assetsAdded: 0,
-          template: null,
-        });
-        continue;
-      }
-      // The same group key twice in one payload (hand-written JSON) is one finding.
-      const key = scannerKey(f);
-      const seen = grouped.get(key);
-      if (!seen) grouped.set(key, { ...f, assets: affectedAssetsOf(f) });
-      else {
-        seen.assets = mergeAffectedAssets(seen.assets, affectedAssetsOf(f)).assets;
-        seen.severity = maxSeverity(seen.severity, f.severity);
-        seen.cves = union(TEXT_LIMITS.cves, seen.cves, f.cves);
-        seen.cwes = union(TEXT_LIMITS.cwes, seen.cwes, f.cwes);
-      }
-    }
-    if (grouped.size === 0) return summary;
-
-    const existingRows = (await trx('findings as f')
-      .join('report_findings as rf', 'rf.finding_id', 'f.id')
-      .where('rf.report_id', report.id)
-      .whereIn('f.scanner_key', [...grouped.keys()])
-      .select('f.id', 'f.scanner_key', 'f.affected_assets', 'f.cves', 'f.cwes', 'f.title', 'f.severity')) as Array<{
-      id: string;
-      scanner_key: string;
-      affected_assets: AffectedAsset[];
-      cves: string[];
-      cwes: number[];
-      title: string;
-      severity: Severity;
-    }>;
-    const existing = new Map(existingRows.map((r) => [r.scanner_key, r]));
-    const fresh = [...grouped.values()].filter((f) => !existing.has(scannerKey(f)));
-    const matches: Map<string, TemplateMatch> =
-      principal.role === 'external' ? new Map() : await this.templates.matchScanFindings(trx, fresh);
-
-    const updates: Array<{ id: string; affected_assets: string; cves: string[]; cwes: number[] }> = [];
-    const inserts: Record<string, unknown>[] = [];
-    const results: ImportedFinding[] = [];
-    for (const [key, f] of grouped) {
       const base = {
         title: f.title,
         severity: f.severity,
@@ -251,77 +192,71 @@ export class FindingRepository extends ResourceRepository {
         ruleId: f.ruleId,
         groupKey: f.groupKey,
       };
+      if (severityRank(f.severity) < severityRank(options.minSeverity)) {
+        summary.skipped += 1;
+        summary.findings.push({ ...base, id: null, outcome: 'skipped', assetsAdded: 0, template: null });
+        continue;
+      }
+      // The same group key twice in one payload (hand-written JSON) is one finding.
+      const key = scannerKey(f);
+      const seen = grouped.get(key);
+      if (!seen) grouped.set(key, { result: f, finding: findingOfScanResult(f) });
+      else seen.finding = mergeScannerFinding(seen.finding, findingOfScanResult(f)).finding;
+    }
+    if (grouped.size === 0) return summary;
+
+    const existingRows = (await trx('findings as f')
+      .join('report_findings as rf', 'rf.finding_id', 'f.id')
+      .where('rf.report_id', report.id)
+      .whereIn('f.scanner_key', [...grouped.keys()])
+      .select('f.id', 'f.scanner_key', ...FINDING_COLUMNS.map((c) => `f.${c}`))) as Array<
+      FindingColumns & { id: string; scanner_key: string }
+    >;
+    const existing = new Map(existingRows.map((r) => [r.scanner_key, { id: r.id, finding: findingFromColumns(r) }]));
+    const fresh = [...grouped].filter(([key]) => !existing.has(key)).map(([, g]) => g.result);
+    const matches: Map<string, TemplateMatch> =
+      principal.role === 'external' ? new Map() : await this.templates.matchScanFindings(trx, fresh);
+
+    const updates: Array<{ id: string; values: Pick<Finding, MergedField> }> = [];
+    const inserts: Record<string, unknown>[] = [];
+    const results: ImportedFinding[] = [];
+    for (const [key, { result, finding }] of grouped) {
+      const base = { scanner: result.source.scanner, ruleId: result.ruleId, groupKey: result.groupKey };
       const current = existing.get(key);
       if (current) {
-        const merged = mergeAffectedAssets(current.affected_assets ?? [], f.assets);
-        const cves = union(TEXT_LIMITS.cves, current.cves, f.cves);
-        const cwes = union(TEXT_LIMITS.cwes, current.cwes, f.cwes);
-        if (merged.changed || cves.length !== current.cves.length || cwes.length !== current.cwes.length) {
-          updates.push({ id: current.id, affected_assets: JSON.stringify(merged.assets), cves, cwes });
-        }
+        const merged = mergeScannerFinding(current.finding, finding);
+        if (merged.changed) updates.push({ id: current.id, values: pick(merged.finding, MERGED_FIELDS) });
         results.push({
           ...base,
           id: current.id,
-          title: current.title,
-          severity: current.severity,
+          title: current.finding.title,
+          severity: current.finding.severity,
           outcome: 'merged',
-          assetsAdded: merged.added,
+          assetsAdded: merged.assetsAdded,
           template: null,
         });
         continue;
       }
       const match = matches.get(key);
       const t = match?.template;
-      const description = [f.summary, f.description].filter((x) => x && x.trim()).join('\n\n');
-      inserts.push({
-        ...findingColumns(
-          {
-            title: t?.title ?? f.title,
-            severity: f.severity,
-            status: 'open',
-            cvss: f.cvss.length ? f.cvss : (t?.cvss ?? []),
-            cves: union(TEXT_LIMITS.cves, f.cves, t?.cves ?? []),
-            cwes: union(TEXT_LIMITS.cwes, f.cwes, t?.cwes ?? []),
-            description: t?.description || description,
-            impact: t?.impact || f.impact || '',
-            remediation: t?.remediation || f.remediation || '',
-            references: union(TEXT_LIMITS.references, t?.references ?? [], f.references),
-            affectedAssets: f.assets,
-            source: {
-              kind: 'scanner',
-              scanner: f.source.scanner,
-              ...(f.source.version ? { scannerVersion: f.source.version } : {}),
-              ruleId: f.ruleId,
-              ...(t ? { templateId: t.id, ...(t.globalKey ? { templateKey: t.globalKey } : {}) } : {}),
-            },
-          },
-          report.projectId,
-          principal.userId,
-        ),
-        scanner_key: key,
-      });
+      const created = t ? applyTemplateContent(finding, t.content) : finding;
+      if (t)
+        created.source = { ...created.source, templateId: t.id, ...(t.globalKey ? { templateKey: t.globalKey } : {}) };
+      inserts.push({ ...findingColumns(created, report.projectId, principal.userId), scanner_key: key });
       results.push({
         ...base,
         id: null,
-        title: t?.title ?? f.title,
+        title: created.title,
+        severity: created.severity,
         outcome: 'created',
-        assetsAdded: f.assets.length,
+        assetsAdded: created.affectedAssets.length,
         template: t
-          ? { id: t.id, title: t.title, key: t.globalKey, matchedOn: match!.matchedOn, detail: match!.detail }
+          ? { id: t.id, title: t.content.title, key: t.globalKey, matchedOn: match!.matchedOn, detail: match!.detail }
           : null,
       });
     }
 
-    if (updates.length > 0) {
-      // One statement for every merged finding.
-      await trx.raw(
-        `update findings f set affected_assets = v.affected_assets::jsonb, cves = v.cves, cwes = v.cwes,
-           updated_at = greatest(date_trunc('milliseconds', clock_timestamp()), f.updated_at + interval '1 millisecond')
-         from json_to_recordset(?::json) as v(id uuid, affected_assets text, cves text[], cwes integer[])
-         where f.id = v.id`,
-        [JSON.stringify(updates)],
-      );
-    }
+    if (updates.length > 0) await this.updateInBulk(trx, MERGED_FIELDS, updates);
     if (inserts.length > 0) {
       const ids = await this.insertAttached(trx, report.id, principal.userId, inserts);
       let n = 0;
@@ -332,4 +267,58 @@ export class FindingRepository extends ResourceRepository {
     summary.findings.push(...results);
     return summary;
   }
+
+  /**
+   * Sets the given fields of many findings in one statement: the rows travel as one JSON array
+   * read as `findings` records, so every column keeps its type (text[], integer[], jsonb).
+   */
+  private async updateInBulk(
+    trx: Knex.Transaction,
+    fields: readonly FindingFieldName[],
+    rows: ReadonlyArray<{ id: string; values: Partial<Finding> }>,
+  ): Promise<void> {
+    const columns = fields.map((name) => FINDING_FIELDS[name].column);
+    const records = rows.map((r) => ({ id: r.id, ...findingFieldsToColumns(r.values, { jsonb: 'value' }) }));
+    await trx.raw(
+      `update findings f set ${columns.map(() => '?? = v.??').join(', ')}, updated_at = ${NEXT_UPDATED_AT}
+       from jsonb_populate_recordset(null::findings, ?::jsonb) as v where f.id = v.id`,
+      [...columns.flatMap((c) => [c, c]), JSON.stringify(records)],
+    );
+  }
+}
+
+/** What a re-import adds to a finding a report already has: places and evidence, CVEs and CWEs. */
+const MERGED_FIELDS = ['affectedAssets', 'cves', 'cwes'] as const;
+type MergedField = (typeof MERGED_FIELDS)[number];
+
+const NEXT_UPDATED_AT =
+  "greatest(date_trunc('milliseconds', clock_timestamp()), f.updated_at + interval '1 millisecond')";
+
+function pick<T, K extends keyof T>(value: T, keys: readonly K[]): Pick<T, K> {
+  return Object.fromEntries(keys.map((k) => [k, value[k]])) as Pick<T, K>;
+}
+
+/**
+ * A finding with another scanner result of the same rule merged in: new places appended (with
+ * evidence at known places), CVEs and CWEs joined, the higher severity; nothing removed.
+ */
+function mergeScannerFinding(
+  current: Finding,
+  incoming: Finding,
+): { finding: Finding; changed: boolean; assetsAdded: number } {
+  const assets = mergeAffectedAssets(current.affectedAssets, incoming.affectedAssets);
+  const cves = union(TEXT_LIMITS.cves, current.cves, incoming.cves);
+  const cwes = union(TEXT_LIMITS.cwes, current.cwes, incoming.cwes);
+  const changed = assets.changed || cves.length !== current.cves.length || cwes.length !== current.cwes.length;
+  return {
+    finding: {
+      ...current,
+      affectedAssets: assets.assets,
+      cves,
+      cwes,
+      severity: maxSeverity(current.severity, incoming.severity),
+    },
+    changed,
+    assetsAdded: assets.added,
+  };
 }

@@ -7,7 +7,7 @@ import { baseFields } from '../field.ts';
 import { resolveParentRow } from '../parents.ts';
 import type { ResourceDeclaration, Row } from '../resource-declaration.ts';
 import { findingVisibility } from '../visibility.ts';
-import { findingContentFields, findingStateFields } from './finding-fields.ts';
+import { findingFields } from './finding-fields.ts';
 
 /** The reports a finding is attached to that the caller can see (externals: only shared ones). */
 function reportIdsSql(principal: RestPrincipal): string {
@@ -48,8 +48,7 @@ export function findingsDeclaration(hooks: {
         schema: { ...Uuid, description: 'The project; give this or `reportId` (or both, naming the same project).' },
         create: 'optional',
       },
-      ...findingContentFields,
-      ...findingStateFields,
+      ...findingFields,
     },
     extraResponse: {
       reportIds: Type.Array(Uuid, { description: 'Reports this finding is attached to that you can see.' }),

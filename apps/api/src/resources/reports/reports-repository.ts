@@ -1,11 +1,12 @@
 import type { Knex } from 'knex';
-import type {
-  Cvss,
-  EvidenceRef,
-  Finding,
-  LibraryItemRef,
-  ReportDocument,
-  ReportDocumentFinding,
+import {
+  FINDING_COLUMNS,
+  findingFromColumns,
+  type EvidenceRef,
+  type FindingColumns,
+  type LibraryItemRef,
+  type ReportDocument,
+  type ReportDocumentFinding,
 } from '@service/report-model';
 import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
 import type { EvidenceRepository } from '../evidence-images/evidence-repository.ts';
@@ -14,22 +15,6 @@ import { ResourceRepository } from '../resource-repository.ts';
 import { reportsDeclaration } from './reports-resource.ts';
 
 type LibraryTable = 'report_templates' | 'report_styles';
-
-interface FindingRow {
-  id: string;
-  title: string;
-  severity: Finding['severity'];
-  status: Finding['status'];
-  cvss: Cvss[];
-  cves: string[];
-  cwes: number[];
-  description: string;
-  impact: string;
-  remediation: string;
-  references: string[];
-  affected_assets: Finding['affectedAssets'];
-  source: Finding['source'];
-}
 
 /**
  * What creating a report from a document did besides the rows: evidence it could not link, library items it could not
@@ -122,21 +107,7 @@ export class ReportRepository extends ResourceRepository {
         .join('findings as f', 'f.id', 'rf.finding_id')
         .where('rf.report_id', reportId)
         .orderBy([{ column: 'rf.position' }, { column: 'rf.created_at' }, { column: 'f.id' }])
-        .select(
-          'f.id',
-          'f.title',
-          'f.severity',
-          'f.status',
-          'f.cvss',
-          'f.cves',
-          'f.cwes',
-          'f.description',
-          'f.impact',
-          'f.remediation',
-          'f.references',
-          'f.affected_assets',
-          'f.source',
-        ) as Promise<FindingRow[]>,
+        .select('f.id', ...FINDING_COLUMNS.map((c) => `f.${c}`)) as Promise<Array<FindingColumns & { id: string }>>,
     ]);
     const { byFinding, byTab } = await this.evidence.refsOf(db, {
       findingIds: findings.map((f) => f.id),
@@ -166,22 +137,7 @@ export class ReportRepository extends ResourceRepository {
       })),
       links: links.map((l: { title: string; url: string }) => ({ title: l.title, url: l.url })),
       findings: findings.map(
-        (f): ReportDocumentFinding => ({
-          id: f.id,
-          title: f.title,
-          severity: f.severity,
-          status: f.status,
-          cvss: f.cvss,
-          cves: f.cves,
-          cwes: f.cwes,
-          description: f.description,
-          impact: f.impact,
-          remediation: f.remediation,
-          references: f.references,
-          affectedAssets: f.affected_assets,
-          source: f.source,
-          evidence: byFinding.get(f.id) ?? [],
-        }),
+        (f): ReportDocumentFinding => ({ id: f.id, ...findingFromColumns(f), evidence: byFinding.get(f.id) ?? [] }),
       ),
     };
   }
