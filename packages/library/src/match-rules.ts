@@ -19,8 +19,10 @@ const RULE_FORMS: Record<MatchScanner, { pattern: RegExp; describe: string }> = 
   nessus: { pattern: /^\d{1,7}$/, describe: 'a Nessus plugin id (digits, such as 57608)' },
   burp: { pattern: /^\d{1,10}$/, describe: 'a Burp issue type number (digits, such as 5245344)' },
   nuclei: {
-    pattern: /^[A-Za-z0-9][A-Za-z0-9._-]{0,299}$/,
-    describe: 'a Nuclei template-id (such as git-config or CVE-2021-44228)',
+    pattern: /^[A-Za-z0-9][A-Za-z0-9._-]{0,299}(:[A-Za-z0-9][A-Za-z0-9._-]{0,199})?$/,
+    describe:
+      'a Nuclei template-id, optionally with a matcher name after a colon (such as git-config or ' +
+      'http-missing-security-headers:content-security-policy)',
   },
   nmap: {
     pattern: /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,299}$/,
