@@ -1,1 +1,1 @@
-export { CSV_COLUMNS, neutralizeFormula, reportFindingsCsv } from './report-findings-csv.ts';
+export { CSV_COLUMNS, CSV_COLUMNS_OF_FIELD, neutralizeFormula, reportFindingsCsv } from './report-findings-csv.ts';

@@ -3,6 +3,7 @@ import { buffer } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
 import { emptyFinding, type ReportDocumentFinding } from '@service/report-model';
 import { CSV_COLUMNS, neutralizeFormula, reportFindingsCsv } from './report-findings-csv.ts';
+import { parseCsv } from './testing/parse-csv.ts';
 
 /** The bytes as text, keeping the byte-order mark (TextDecoder drops it by default). */
 async function text(stream: Readable): Promise<string> {
@@ -11,32 +12,6 @@ async function text(stream: Readable): Promise<string> {
 
 function finding(overrides: Partial<ReportDocumentFinding>): ReportDocumentFinding {
   return { ...emptyFinding('A finding', 'high'), evidence: [], ...overrides };
-}
-
-/** A small RFC 4180 reader for the test: fields, quotes doubled, CRLF between records. */
-function parseCsv(csv: string): string[][] {
-  const rows: string[][] = [];
-  let field = '';
-  let row: string[] = [];
-  let quoted = false;
-  for (let i = 0; i < csv.length; i++) {
-    const c = csv[i]!;
-    if (quoted) {
-      if (c === '"' && csv[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\r' && csv[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i++;
-    } else field += c;
-  }
-  if (field !== '' || row.length > 0) rows.push([...row, field]);
-  return rows;
 }
 
 describe('reportFindingsCsv', () => {

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import {
+  describeFindingSource,
   FINDING_FIELDS,
   type AffectedAsset,
   type Cvss,
@@ -85,16 +86,10 @@ function fieldColumns(name: FindingFieldName, f: FindingFieldDeclaration): CsvCo
       ];
     }
     case 'source':
-      return [{ header: f.label, cell: (x) => sourceText(value(x) as FindingSource) }];
+      return [{ header: f.label, cell: (x) => describeFindingSource(value(x) as FindingSource) }];
     default:
       return f.shape satisfies never;
   }
-}
-
-function sourceText(s: FindingSource): string {
-  if (s.kind === 'scanner') return `${s.scanner ?? 'scanner'}:${s.ruleId ?? ''}`;
-  if (s.kind === 'template') return `template:${s.templateKey ?? s.templateId ?? ''}`;
-  return 'manual';
 }
 
 interface CsvColumn {
@@ -102,14 +97,21 @@ interface CsvColumn {
   cell(finding: ReportDocumentFinding, index: number): string;
 }
 
+const FIELD_COLUMNS = (Object.entries(FINDING_FIELDS) as Array<[FindingFieldName, FindingFieldDeclaration]>).map(
+  ([name, f]) => [name, fieldColumns(name, f)] as const,
+);
+
 /** Every column, in order: the finding's number, then each field's columns in declaration order, then its id. */
 const COLUMNS: readonly CsvColumn[] = [
   { header: 'Number', cell: (_f, index) => String(index + 1) },
-  ...(Object.entries(FINDING_FIELDS) as Array<[FindingFieldName, FindingFieldDeclaration]>).flatMap(([name, f]) =>
-    fieldColumns(name, f),
-  ),
+  ...FIELD_COLUMNS.flatMap(([, columns]) => columns),
   { header: 'Finding id', cell: (f) => f.id ?? '' },
 ];
+
+/** The headers of the columns each finding field is written to. */
+export const CSV_COLUMNS_OF_FIELD = Object.fromEntries(
+  FIELD_COLUMNS.map(([name, columns]) => [name, columns.map((c) => c.header)]),
+) as Record<FindingFieldName, string[]>;
 
 /** The header row's names, in column order. */
 export const CSV_COLUMNS: readonly string[] = COLUMNS.map((c) => c.header);

@@ -33,6 +33,13 @@ export const FindingSourceSchema = Type.Object(
 );
 export type FindingSource = Static<typeof FindingSourceSchema>;
 
+/** Where a finding came from, as one line: `nessus:57608`, `template:smb-signing-not-required` or `manual`. */
+export function describeFindingSource(s: FindingSource): string {
+  if (s.kind === 'scanner') return `${s.scanner ?? 'scanner'}:${s.ruleId ?? ''}`;
+  if (s.kind === 'template') return `template:${s.templateKey ?? s.templateId ?? ''}`;
+  return 'manual';
+}
+
 /**
  * What a field's value is, as every path that carries a finding must know it: each path (API
  * rows, Markdown, CSV, DOCX, scanner import, templates) handles every shape in an exhaustive

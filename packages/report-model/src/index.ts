@@ -32,6 +32,7 @@ export {
 export {
   CveIdSchema,
   CweIdSchema,
+  describeFindingSource,
   emptyFinding,
   FINDING_COLUMNS,
   FINDING_CONTENT_COLUMNS,

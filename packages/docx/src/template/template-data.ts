@@ -1,4 +1,9 @@
-import { FINDING_MARKDOWN_FIELDS, type ReportDocument, type ResolvedReportStyle } from '@service/report-model';
+import {
+  describeFindingSource,
+  FINDING_MARKDOWN_FIELDS,
+  type ReportDocument,
+  type ResolvedReportStyle,
+} from '@service/report-model';
 import { inlineText, parseMarkdownBlocks, type Block } from '../markdown-blocks.ts';
 import {
   assetLocation,
@@ -77,6 +82,7 @@ const FINDING: TagScope = {
       ]),
     ),
     references: 'strings',
+    source: 'text',
     affectedAssets: { list: ASSET },
     assetCount: 'text',
     evidence: { list: EVIDENCE },
@@ -278,6 +284,7 @@ export function buildTemplateData(
         cweList: f.cwes.map((c) => `CWE-${c}`).join(', '),
         ...markdown,
         references: f.references,
+        source: describeFindingSource(f.source),
         affectedAssets: f.affectedAssets.map((a) => ({
           host: a.host ?? '',
           ip: a.ip ?? '',
