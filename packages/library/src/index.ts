@@ -1,7 +1,6 @@
 export {
   KIND_FOLDERS,
   LIBRARY_KINDS,
-  MATCH_SCANNERS,
   QUESTION_TYPES,
   itemsOfKind,
   type FindingTemplateContent,
@@ -13,7 +12,6 @@ export {
   type LibraryItem,
   type LibraryItemOf,
   type LibraryKind,
-  type MatchScanner,
   type NarrativeContent,
   type ProjectTypeContent,
   type QuestionType,
@@ -39,7 +37,6 @@ export {
   type LibraryItemVersion,
   type LibraryManifest,
 } from './diff-libraries.ts';
-export { BURP_EXTENSION_ISSUE_TYPE, ruleIdProblem } from './match-rules.ts';
 export { titlePatternProblem } from './title-pattern.ts';
 export {
   buildTemplateMatchIndex,

@@ -1,3 +1,4 @@
+import type { ScanFormat } from '@service/scanners';
 import type { FindingContent, FindingTranslation as ModelFindingTranslation, ReportStyle } from '@service/report-model';
 
 /** The six kinds of SPEC "Global library", each in its own folder of `library/`. */
@@ -22,8 +23,6 @@ export const KIND_FOLDERS: Readonly<Record<LibraryKind, { folder: string; extens
 };
 
 /** The scanners whose rule ids and titles a finding template can match. */
-export const MATCH_SCANNERS = ['nessus', 'burp', 'nuclei', 'nmap'] as const;
-export type MatchScanner = (typeof MATCH_SCANNERS)[number];
 
 /**
  * What a finding template matches, normalised: rule ids as `<scanner>:<rule id>` (the form the
@@ -33,7 +32,7 @@ export interface TemplateMatchRules {
   rules: string[];
   cves: string[];
   cwes: number[];
-  titlePatterns: Partial<Record<MatchScanner, string[]>>;
+  titlePatterns: Partial<Record<ScanFormat, string[]>>;
 }
 
 /** A translation of a finding template's text (its title is always translated); fields left out are not. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ruleIdProblem } from './match-rules.ts';
+import { ruleIdProblem } from '@service/scanners';
 
 describe('ruleIdProblem for Nuclei', () => {
   it('accepts a template-id, and a template-id with a matcher name after one colon', () => {

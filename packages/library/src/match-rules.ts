@@ -1,4 +1,5 @@
-import { MATCH_SCANNERS, type MatchScanner, type TemplateMatchRules } from './library-item.ts';
+import { ruleIdProblem, SCAN_FORMATS, type ScanFormat } from '@service/scanners';
+import type { TemplateMatchRules } from './library-item.ts';
 import type { ProblemList, SourcePosition } from './library-problem.ts';
 import { titlePatternProblem } from './title-pattern.ts';
 
@@ -8,51 +9,7 @@ export interface PositionLookup {
   keyAt(pointer: string): SourcePosition;
 }
 
-/**
- * Burp's one type for every issue an extension reports: matching on it would match them all,
- * so such issues are matched by title (`titlePatterns.burp`).
- */
-export const BURP_EXTENSION_ISSUE_TYPE = '134217728';
-
-const NMAP_OPEN_PORT = /^open-port:(\d{1,5})\/(tcp|udp|sctp)$/;
-const RULE_FORMS: Record<MatchScanner, { pattern: RegExp; describe: string }> = {
-  nessus: { pattern: /^\d{1,7}$/, describe: 'a Nessus plugin id (digits, such as 57608)' },
-  burp: { pattern: /^\d{1,10}$/, describe: 'a Burp issue type number (digits, such as 5245344)' },
-  nuclei: {
-    pattern: /^[A-Za-z0-9][A-Za-z0-9._-]{0,299}(:[A-Za-z0-9][A-Za-z0-9._-]{0,199})?$/,
-    describe:
-      'a Nuclei template-id, optionally with a matcher name after a colon (such as git-config or ' +
-      'http-missing-security-headers:content-security-policy)',
-  },
-  nmap: {
-    pattern: /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,299}$/,
-    describe: 'open-port:<port>/<tcp|udp|sctp>, an NSE script id or a vulners id',
-  },
-};
-
-/**
- * Why a rule id cannot be declared for a scanner, or null when it is well-formed: exactly the
- * `ruleId` our parsers emit (Nessus pluginID, Burp issue type, Nuclei template-id, Nmap
- * `open-port:<port>/<proto>` or script/vulners id).
- */
-export function ruleIdProblem(scanner: MatchScanner, ruleId: string): string | null {
-  const form = RULE_FORMS[scanner];
-  if (scanner === 'burp' && ruleId === BURP_EXTENSION_ISSUE_TYPE) {
-    return (
-      `burp type ${BURP_EXTENSION_ISSUE_TYPE} is shared by every extension-generated ` +
-      `issue; match those by title with \`titlePatterns.burp\``
-    );
-  }
-  if (scanner === 'nmap' && ruleId.startsWith('open-port:')) {
-    const m = NMAP_OPEN_PORT.exec(ruleId);
-    if (!m || Number(m[1]) < 1 || Number(m[1]) > 65_535)
-      return `"${ruleId}" is not of the form open-port:<port 1-65535>/<tcp|udp|sctp>`;
-    return null;
-  }
-  return form.pattern.test(ruleId) ? null : `"${ruleId}" is not ${form.describe}`;
-}
-
-const MATCH_KEYS = [...MATCH_SCANNERS, 'cves', 'cwes', 'titlePatterns'] as const;
+const MATCH_KEYS = [...SCAN_FORMATS, 'cves', 'cwes', 'titlePatterns'] as const;
 const CVE = /^CVE-\d{4}-\d{4,}$/;
 
 const isMapping = (v: unknown): v is Record<string, unknown> =>
@@ -110,7 +67,7 @@ export function readMatchRules(
     return true;
   };
 
-  for (const scanner of MATCH_SCANNERS) {
+  for (const scanner of SCAN_FORMATS) {
     for (const item of list(scanner)) {
       const id = typeof item.value === 'number' && Number.isInteger(item.value) ? String(item.value) : item.value;
       if (typeof id !== 'string') {
@@ -155,15 +112,15 @@ export function readMatchRules(
     if (!isMapping(patterns)) {
       problems.error(
         where.at(`${pointer}/titlePatterns`),
-        `\`match.titlePatterns\` must be a mapping of scanner (${MATCH_SCANNERS.join(', ')}) to a list of patterns`,
+        `\`match.titlePatterns\` must be a mapping of scanner (${SCAN_FORMATS.join(', ')}) to a list of patterns`,
       );
     } else {
       for (const [scanner, entries] of Object.entries(patterns)) {
         const at = `${pointer}/titlePatterns/${scanner}`;
-        if (!(MATCH_SCANNERS as readonly string[]).includes(scanner)) {
+        if (!(SCAN_FORMATS as readonly string[]).includes(scanner)) {
           problems.error(
             where.keyAt(at),
-            `unknown scanner \`${scanner}\` in \`match.titlePatterns\` (known: ${MATCH_SCANNERS.join(', ')})`,
+            `unknown scanner \`${scanner}\` in \`match.titlePatterns\` (known: ${SCAN_FORMATS.join(', ')})`,
           );
           continue;
         }
@@ -187,7 +144,7 @@ export function readMatchRules(
             problems.error(where.at(`${at}/${i}`), `the title pattern /${entry}/ is listed twice`);
           else kept.push(entry);
         });
-        if (kept.length > 0) rules.titlePatterns[scanner as MatchScanner] = kept;
+        if (kept.length > 0) rules.titlePatterns[scanner as ScanFormat] = kept;
       }
     }
   }

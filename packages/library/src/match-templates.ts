@@ -1,4 +1,5 @@
-import { itemsOfKind, type Library, type MatchScanner } from './library-item.ts';
+import type { ScanFormat } from '@service/scanners';
+import { itemsOfKind, type Library } from './library-item.ts';
 import { compileTitlePattern, titlePatternProblem } from './title-pattern.ts';
 
 /**
@@ -162,7 +163,7 @@ export interface FindingTemplateMatchRow {
   cves: string[];
   match_cves: string[];
   match_cwes: number[];
-  title_patterns: Partial<Record<MatchScanner, string[]>> | null;
+  title_patterns: Partial<Record<ScanFormat, string[]>> | null;
 }
 
 /** A workspace template row as matching input; `templateKey` of its matches is the row id. */

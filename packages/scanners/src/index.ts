@@ -33,3 +33,11 @@ export { normalizeFindingInput } from './normalize-finding-input.ts';
 export { LIMITS } from './limits.ts';
 export { affectedAssetsOf, evidenceText, hostOfAssetId, toAffectedAsset } from './affected-assets.ts';
 export { findingOfScanResult } from './finding-of-scan-result.ts';
+export {
+  BURP_EXTENSION_ISSUE_TYPE,
+  ruleIdProblem,
+  SCAN_FORMAT_LABELS,
+  SCANNER_RULE_EXAMPLES,
+  SCANNER_RULE_PATTERN,
+  SCANNERS,
+} from './scan-format.ts';

@@ -37,7 +37,6 @@ const PATTERN_EXAMPLES: Record<string, string> = {
   '^(https?|mailto):': 'https://tickets.example/SCOPE-12',
   '^CVE-\\d{4}-\\d{4,}$': 'CVE-2021-44228',
   '^[0-9a-f]{64}$': 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
-  '^(nessus|burp|nmap|nuclei):.+$': 'nessus:57608',
   '^[a-z0-9]+(-[a-z0-9]+)*$': 'in-scope-urls',
 };
 

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { SCAN_FORMATS, SCANNER_RULE_PATTERN, SCANNERS } from '@service/scanners';
 
 type Schema = Record<string, unknown>;
 
@@ -15,9 +16,9 @@ const PATTERNS: Record<string, fc.Arbitrary<string>> = {
   '^CVE-\\d{4}-\\d{4,}$': fc
     .tuple(fc.integer({ min: 1999, max: 2030 }), fc.integer({ min: 1000, max: 99_999_999 }))
     .map(([y, n]) => `CVE-${y}-${n}`),
-  '^(nessus|burp|nmap|nuclei):.+$': fc
-    .tuple(fc.constantFrom('nessus', 'burp', 'nmap', 'nuclei'), fc.stringMatching(/^[a-z0-9-]{1,20}$/))
-    .map(([s, id]) => `${s}:${id}`),
+  [SCANNER_RULE_PATTERN]: fc.oneof(
+    ...SCAN_FORMATS.map((s) => fc.stringMatching(SCANNERS[s].ruleId.pattern).map((id) => `${s}:${id}`)),
+  ),
   '^[0-9a-f]{64}$': fc.stringMatching(/^[0-9a-f]{64}$/),
   '^[a-z0-9]+(-[a-z0-9]+)*$': fc.stringMatching(/^[a-z0-9]{1,10}(-[a-z0-9]{1,10}){0,3}$/),
 };

@@ -16,17 +16,21 @@ import {
 import {
   buildTemplateMatchIndex,
   FINDING_TEMPLATE_MATCH_COLUMNS,
-  MATCH_SCANNERS,
-  ruleIdProblem,
   titlePatternProblem,
-  type MatchScanner,
   matchableTemplateOfRow,
   matchTemplates,
   type FindingTemplateMatchRow,
   type MatchedOn,
   type TemplateMatch as LibraryMatch,
 } from '@service/library';
-import type { CompleteFinding } from '@service/scanners';
+import {
+  ruleIdProblem,
+  SCAN_FORMATS,
+  SCANNER_RULE_EXAMPLES,
+  SCANNER_RULE_PATTERN,
+  type CompleteFinding,
+  type ScanFormat,
+} from '@service/scanners';
 import { baseFields } from '../field.ts';
 import { findingContentFields } from '../findings/finding-fields.ts';
 import { ResourceRepository } from '../resource-repository.ts';
@@ -67,11 +71,14 @@ export class FindingTemplateRepository extends ResourceRepository {
         ...findingContentFields,
         scannerRules: {
           column: 'scanner_rules',
-          schema: Type.Array(Type.String({ pattern: '^(nessus|burp|nmap|nuclei):.+$', maxLength: 300 }), {
-            maxItems: 200,
-            uniqueItems: true,
-            description: '"<scanner>:<rule id>" pairs this template stands for; the strongest match.',
-          }),
+          schema: Type.Array(
+            Type.String({ pattern: SCANNER_RULE_PATTERN, maxLength: 300, examples: [...SCANNER_RULE_EXAMPLES] }),
+            {
+              maxItems: 200,
+              uniqueItems: true,
+              description: '"<scanner>:<rule id>" pairs this template stands for; the strongest match.',
+            },
+          ),
           create: 'optional',
           update: true,
         },
@@ -99,7 +106,7 @@ export class FindingTemplateRepository extends ResourceRepository {
           column: 'title_patterns',
           schema: Type.Object(
             Object.fromEntries(
-              MATCH_SCANNERS.map((s) => [
+              SCAN_FORMATS.map((s) => [
                 s,
                 Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { maxItems: 50 })),
               ]),
@@ -130,7 +137,7 @@ export class FindingTemplateRepository extends ResourceRepository {
       checkInput(input) {
         for (const rule of (input.scannerRules as string[] | undefined) ?? []) {
           const [scanner, ...rest] = rule.split(':');
-          const problem = ruleIdProblem(scanner as MatchScanner, rest.join(':'));
+          const problem = ruleIdProblem(scanner as ScanFormat, rest.join(':'));
           if (problem)
             throw new ValidationError(`The scanner rule ${rule} is not valid: ${problem}.`, [
               { path: '/scannerRules', message: problem },
