@@ -9,6 +9,7 @@ import type { TenantRouter } from '@service/tenancy';
 import type { BuildInfo } from './build-info.ts';
 import type { LoginThrottle } from './identity/login-throttle.ts';
 import type { WorkspaceRepositories } from './resources/workspace-repositories.ts';
+import type { WorkspaceServices } from './resources/workspace-services.ts';
 
 export interface AppDeps {
   config: Config;
@@ -38,6 +39,8 @@ export interface AppContext {
   identity: Identity;
   /** The tenant workspace's repositories (they take the tenant handle per call). */
   repositories: WorkspaceRepositories;
+  /** Imports and exports, built on the repositories. */
+  services: WorkspaceServices;
   /**
    * The request's organization's tenant database, held until the response has been sent (also a
    * streamed one). The only way handlers reach tenant data: there is no way to name another

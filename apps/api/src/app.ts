@@ -27,6 +27,7 @@ import { createTenantOf } from './tenancy/tenant-of.ts';
 import { registerUserAdminRoutes } from './identity/user-admin-routes.ts';
 import { registerResources } from './resources/register-resources.ts';
 import { createWorkspaceRepositories } from './resources/workspace-repositories.ts';
+import { createWorkspaceServices } from './resources/workspace-services.ts';
 import { REST_PREFIX, restPipeline } from './rest/rest-pipeline.ts';
 import { registerApiDocsRoutes } from './system/api-docs-routes.ts';
 import { registerHealthRoutes } from './system/health-routes.ts';
@@ -36,6 +37,7 @@ export interface App {
   koa: Koa;
   registry: OpenApiRegistry;
   repositories: AppContext['repositories'];
+  services: AppContext['services'];
 }
 
 /** Builds the Koa app from its dependencies. No globals: tests build as many as they like. */
@@ -54,16 +56,18 @@ export function createApp(deps: AppDeps): App {
   // Why: self-hosted has one tenant database; hosted maps organizations to theirs through the
   // control plane. Handlers only ever use the handle leased here, never deps.dbs.tenant directly.
   const tenantOf = createTenantOf(deps.tenants);
+  const repositories = createWorkspaceRepositories({
+    filesDir: deps.config.filesDir,
+    evidenceMaxBytes: deps.config.evidenceMaxBytes,
+  });
   const app: AppContext = {
     deps,
     router,
     registry,
     routeDefaults: { bodyLimitBytes: deps.config.bodyLimitBytes, uploadDir: deps.config.uploadTmpDir },
     identity,
-    repositories: createWorkspaceRepositories({
-      filesDir: deps.config.filesDir,
-      evidenceMaxBytes: deps.config.evidenceMaxBytes,
-    }),
+    repositories,
+    services: createWorkspaceServices(repositories),
     tenantOf,
     sessionOf: createSessionResolver(sessions),
   };
@@ -131,5 +135,5 @@ export function createApp(deps: AppDeps): App {
   koa.use(answerUnrouted(router));
   // Why: Koa would otherwise print every error a second time to stderr.
   koa.silent = true;
-  return { koa, registry, repositories: app.repositories };
+  return { koa, registry, repositories: app.repositories, services: app.services };
 }

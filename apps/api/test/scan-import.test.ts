@@ -140,7 +140,8 @@ describe('POST /reports/{id}/import-scan with real scanner files', () => {
           cves: ['cve-2021-44228'],
           occurrences: [{ asset: { id: '10.0.0.9' }, port: 8080, protocol: 'tcp' }],
         },
-        { source: { scanner: 'nessus' }, ruleId: '10287', title: 'Traceroute Information', severity: 'info' },
+        // A rule no template declares, with a title no pattern matches.
+        { source: { scanner: 'nessus' }, ruleId: '9999991', title: 'Zz unmatched check', severity: 'info' },
       ],
     });
     expect(res.status).toBe(200);

@@ -1,14 +1,15 @@
-import { Type, type TSchema } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { IsoDate, Timestamp, Uuid } from '@service/report-model';
 
 /**
  * One API field of a resource: its column, its schema (from `@service/report-model` for domain
  * fields), and whether it can be set on create and changed on update. The resource's response,
- * create and update schemas, and the mapping between rows and JSON, are all derived from its fields.
+ * create and update schemas, its row type, and the mapping between rows and JSON, are all derived
+ * from its fields.
  */
-export interface Field {
+export interface Field<S extends TSchema = TSchema, V = unknown> {
   column: string;
-  schema: TSchema;
+  schema: S;
   /** `required` or `optional` on create; absent = not settable on create. */
   create?: 'required' | 'optional';
   /** Changeable with PATCH. */
@@ -16,38 +17,65 @@ export interface Field {
   /** Stored as jsonb: serialised on write. */
   json?: boolean;
   /** Row value -> API value (default: Dates to ISO strings, as is otherwise). */
-  read?: (value: unknown) => unknown;
+  read?: (value: V) => unknown;
   /**
    * The value is the id of a row of this table. A write naming a row that does not exist answers
    * 422 `invalid_reference` naming the field; `library` rows are never an external collaborator's.
    */
   references?: { table: string; label: string; library?: boolean };
+  /**
+   * Only a type: the column's value as the database driver reads it, when that is not the schema's
+   * type (a timestamp column reads as a Date, the API writes an ISO string).
+   */
+  rowValue?: V;
 }
 
-export type Fields = Record<string, Field>;
+// biome-ignore lint: any is what lets every field's own schema and row type through.
+export type Fields = Record<string, Field<any, any>>;
+
+/** The value a field's column holds when read: its declared row value, else its schema's type. */
+export type RowValueOf<F> = F extends { rowValue?: infer V }
+  ? 'rowValue' extends keyof F
+    ? V
+    : F extends { schema: infer S extends TSchema }
+      ? Static<S>
+      : never
+  : never;
+
+/** A row of a resource's table as its fields declare it: each column with its type. */
+export type RowOf<F extends Fields> = { [K in keyof F as F[K]['column']]: RowValueOf<F[K]> };
+
+/** A column whose row value differs from its schema's type (set `rowValue` for the type only). */
+function rowTyped<V>() {
+  return <C extends string, S extends TSchema>(field: Omit<Field<S, V>, 'rowValue'> & { column: C }) =>
+    field as typeof field & { rowValue?: V };
+}
 
 const toIso = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
 
+/** A timestamp column (`timestamptz`): a Date in the row, an ISO string in the API. */
+export const timestampField = <C extends string>(column: C, schema: TSchema = Timestamp) =>
+  rowTyped<Date>()({ column, schema });
+
+/** A nullable timestamp column. */
+export const nullableTimestampField = <C extends string>(column: C, schema: TSchema) =>
+  rowTyped<Date | null>()({ column, schema });
+
 /** id, createdAt, updatedAt: every resource has them. */
-export const baseFields: Fields = {
-  id: { column: 'id', schema: Uuid },
-  createdAt: { column: 'created_at', schema: Timestamp },
-  updatedAt: { column: 'updated_at', schema: Timestamp },
+export const baseFields = {
+  id: { column: 'id' as const, schema: Uuid },
+  createdAt: timestampField('created_at'),
+  updatedAt: timestampField('updated_at'),
 };
 
-function isoDate(v: unknown): unknown {
+function isoDate(v: Date | null): unknown {
   if (v instanceof Date) return v.toISOString().slice(0, 10);
   return v ?? null;
 }
 
 /** A `date` column (no time) read as `YYYY-MM-DD`. */
-export const dateField = (column: string, schema: TSchema = Type.Union([IsoDate, Type.Null()])): Field => ({
-  column,
-  schema,
-  create: 'optional',
-  update: true,
-  read: isoDate,
-});
+export const dateField = <C extends string>(column: C, schema: TSchema = Type.Union([IsoDate, Type.Null()])) =>
+  rowTyped<Date | null>()({ column, schema, create: 'optional', update: true, read: isoDate });
 
 export function responseSchema(fields: Fields, extra: Record<string, TSchema> = {}) {
   return Type.Object({ ...Object.fromEntries(Object.entries(fields).map(([k, f]) => [k, f.schema])), ...extra });
@@ -75,10 +103,10 @@ export function updatableFieldNames(fields: Fields): string[] {
     .map(([k]) => k);
 }
 
-export function rowToApi(fields: Fields, row: Record<string, unknown>): Record<string, unknown> {
+export function rowToApi(fields: Fields, row: object): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, f] of Object.entries(fields)) {
-    const v = row[f.column];
+    const v = (row as Record<string, unknown>)[f.column];
     out[k] = f.read ? f.read(v) : toIso(v ?? null);
   }
   return out;

@@ -35,8 +35,8 @@ export function registerResources(app: AppContext): void {
   registerUsers(app);
   registerTrash(app, r.trash, { client: r.clients, project: r.projects, report: r.reports });
   registerShares(app, r.grants, { project: r.projects, report: r.reports });
-  registerScanImport(app, r.reports, r.findings);
-  registerReportExports(app, r.reports, r.styles, r.evidence);
+  registerScanImport(app, app.services.scanImport);
+  registerReportExports(app, app.services.reportExports);
   registerWordTemplateRoutes(app, r.styles, r.files);
-  registerReportImport(app, r.reports, r.projects);
+  registerReportImport(app, app.services.markdownImport);
 }

@@ -3,11 +3,23 @@ import type { TSchema } from 'typebox';
 import type { Action } from '@service/auth';
 import type { RestPrincipal } from '../rest/rest-pipeline.ts';
 import type { RowAccess } from './access.ts';
-import type { Fields } from './field.ts';
+import type { Fields, RowOf } from './field.ts';
 import type { Visibility } from './visibility.ts';
 
-/** A row as repositories read it: its columns plus who owns it (`_client_id`) and an external caller's grant level. */
-export type Row = Record<string, unknown> & { id: string; _client_id: string | null; _grant: number | null };
+/** What every read adds to a row: who owns it (`_client_id`) and an external caller's grant level. */
+export interface RowMeta {
+  id: string;
+  created_at: Date;
+  updated_at: Date;
+  _client_id: string | null;
+  _grant: number | null;
+}
+
+/**
+ * A row as repositories read it: the columns its fields declare, with their types, the extra
+ * columns `X` the declaration reads besides (internal and computed columns), and the meta columns.
+ */
+export type Row<F extends Fields = Fields, X extends object = object> = RowOf<F> & X & RowMeta;
 
 export interface ListFilter {
   schema: TSchema;
@@ -36,7 +48,7 @@ export interface ParentResolution {
  * One REST resource, declared once: its table, fields, visibility and rules. The repository
  * reads and writes rows from it; `defineResource` builds the routes and OpenAPI entries from it.
  */
-export interface ResourceDeclaration {
+export interface ResourceDeclaration<F extends Fields = Fields, X extends object = object> {
   /** Path segment and name: `clients`, `report-tabs`. */
   name: string;
   /** OpenAPI component name: `Client`. */
@@ -47,7 +59,7 @@ export interface ResourceDeclaration {
   description: string;
   table: string;
   visibility: Visibility;
-  fields: Fields;
+  fields: F;
   order?: Array<[string, 'asc' | 'desc']>;
   filters?: Record<string, ListFilter>;
   searchable?: boolean;
@@ -70,23 +82,34 @@ export interface ResourceDeclaration {
     /** Checks the parent the new row goes under. Without it the row is workspace-level (clients, libraries). */
     resolveParent?(ctx: CreateContext): Promise<ParentResolution>;
     /** Runs in the same transaction after the insert (e.g. copy a template's tabs, attach to a report). */
-    afterInsert?(ctx: CreateContext & { row: Record<string, unknown> }): Promise<void>;
+    afterInsert?(ctx: CreateContext & { row: RowOf<F> & X & { id: string } }): Promise<void>;
   };
   /**
    * Runs in the delete's transaction with the row locked, before a permanent delete or a trash:
    * may refuse (throw) and may return a step to run once the delete has committed (remove files).
    */
-  beforeDelete?(trx: Knex.Transaction, row: Row, principal: RestPrincipal): Promise<(() => Promise<void>) | void>;
+  beforeDelete?(trx: Knex.Transaction, row: Row<F, X>, principal: RestPrincipal): Promise<(() => Promise<void>) | void>;
   /**
    * Checks of values the schema cannot express (a title pattern that does not compile), run on
    * create and update bodies; throws a 400 naming the field.
    */
   checkInput?(input: Record<string, unknown>): void;
   /** Extra response fields computed from the row. */
-  present?(row: Record<string, unknown>, api: Record<string, unknown>): Record<string, unknown>;
+  present?(row: Row<F, X>, api: Record<string, unknown>): Record<string, unknown>;
   extraResponse?: Record<string, TSchema>;
   /** Computed columns added to every read (for `present`); may depend on who reads. */
   extraSelect?: (db: Knex, principal: RestPrincipal) => Knex.Raw[];
   /** Table columns read besides the fields' own (e.g. a storage key used by handlers). */
-  internalColumns?: string[];
+  internalColumns?: readonly string[];
+}
+
+/**
+ * Declares a resource with its row type derived from its fields: `X` names the columns it reads
+ * besides (internal columns and computed ones from `extraSelect`). Curried so that `X` can be
+ * given while the fields are inferred: `declareResource<{ storage_key: string }>()({ ... })`.
+ */
+export function declareResource<X extends object = object>() {
+  return <const F extends Fields>(
+    declaration: ResourceDeclaration<F, X> & { internalColumns?: ReadonlyArray<keyof X & string> },
+  ): ResourceDeclaration<F, X> => declaration;
 }

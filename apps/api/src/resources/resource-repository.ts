@@ -4,7 +4,7 @@ import type { Action } from '@service/auth';
 import { ConflictError, ForbiddenError, NotFoundError } from '@service/http';
 import type { RestPrincipal } from '../rest/rest-pipeline.ts';
 import { assertAllowed, grantFromLevel, WORKSPACE_WIDE, type RowAccess } from './access.ts';
-import { apiToColumns, rowToApi, type Field } from './field.ts';
+import { apiToColumns, rowToApi, type Field, type Fields } from './field.ts';
 import { invalidReference } from './invalid-reference.ts';
 import type { ListFilter, ResourceDeclaration, Row } from './resource-declaration.ts';
 import { countRows } from './select-page.ts';
@@ -41,13 +41,13 @@ export function nextUpdatedAt(db: Knex, alias = ''): Knex.Raw {
  * every read and write: a row the caller may not see is never loaded, and every write checks
  * the policy on the row it locked, in the same transaction.
  */
-export class ResourceRepository {
+export class ResourceRepository<F extends Fields = Fields, X extends object = object> {
   readonly label: string;
   private readonly columns: string[];
   private readonly order: Array<[string, 'asc' | 'desc']>;
   private readonly filters: Record<string, ListFilter>;
 
-  constructor(readonly declaration: ResourceDeclaration) {
+  constructor(readonly declaration: ResourceDeclaration<F, X>) {
     this.label = declaration.label;
     this.order = declaration.order ?? [['r.created_at', 'asc']];
     this.filters = declaration.filters ?? {};
@@ -97,18 +97,18 @@ export class ResourceRepository {
     return q;
   }
 
-  access(row: Row): RowAccess {
+  access(row: Row<F, X>): RowAccess {
     const v = this.declaration.visibility;
     if (v.grantSql === null && v.clientSql === null) return WORKSPACE_WIDE;
     return { clientId: row._client_id, grant: grantFromLevel(row._grant) };
   }
 
-  present(row: Record<string, unknown>): Record<string, unknown> {
+  present(row: Row<F, X>): Record<string, unknown> {
     const api = rowToApi(this.declaration.fields, row);
     return this.declaration.present ? { ...api, ...this.declaration.present(row, api) } : api;
   }
 
-  async list(db: Knex, principal: RestPrincipal, req: ListRequest): Promise<{ rows: Row[]; total: number }> {
+  async list(db: Knex, principal: RestPrincipal, req: ListRequest): Promise<{ rows: Row<F, X>[]; total: number }> {
     const q = this.scoped(db, principal);
     if (req.id) q.where('r.id', req.id);
     if (req.updatedSince) q.where('r.updated_at', '>=', new Date(req.updatedSince));
@@ -129,7 +129,7 @@ export class ResourceRepository {
     const full = this.scoped(db, principal).join(page.as('page'), 'page.id', 'r.id').select('page._total');
     for (const [col, dir] of this.order) full.orderBy(col, dir);
     full.orderBy('r.id', 'asc');
-    const rows = (await full) as Array<Row & { _total: number }>;
+    const rows = (await full) as Array<Row<F, X> & { _total: number }>;
     let total = rows[0]?._total ?? 0;
     if (rows.length === 0 && req.offset > 0) total = await countRows(q);
     return { rows, total: Number(total) };
@@ -140,11 +140,11 @@ export class ResourceRepository {
     principal: RestPrincipal,
     id: string,
     opts: { trashed?: boolean; forUpdate?: boolean } = {},
-  ): Promise<Row | null> {
+  ): Promise<Row<F, X> | null> {
     if (!UUID.test(id)) return null;
     const q = this.scoped(db, principal, opts).where('r.id', id).first();
     if (opts.forUpdate) q.forUpdate('r');
-    return ((await q) as Row | undefined) ?? null;
+    return ((await q) as Row<F, X> | undefined) ?? null;
   }
 
   /** The visible row, after checking the caller may do `action` on it; 404 when not visible. */
@@ -154,7 +154,7 @@ export class ResourceRepository {
     id: string,
     action: Action,
     opts: { trashed?: boolean; forUpdate?: boolean } = {},
-  ): Promise<Row> {
+  ): Promise<Row<F, X>> {
     const row = await this.find(db, principal, id, opts);
     if (!row) throw new NotFoundError(`The ${this.label} ${id} was not found.`);
     assertAllowed(principal, action, this.access(row), this.label);
@@ -165,7 +165,7 @@ export class ResourceRepository {
    * Creates a row from API input in the caller's transaction: the parent is resolved and
    * checked, the row inserted and the declaration's follow-up run, all or nothing.
    */
-  async create(trx: Knex.Transaction, principal: RestPrincipal, input: Record<string, unknown>): Promise<Row> {
+  async create(trx: Knex.Transaction, principal: RestPrincipal, input: Record<string, unknown>): Promise<Row<F, X>> {
     const create = this.declaration.create;
     if (!create) throw new Error(`${this.label}: no create declared`);
     this.declaration.checkInput?.(input);
@@ -181,7 +181,7 @@ export class ResourceRepository {
       })
       .returning('*');
     await create.afterInsert?.({ ...ctx, row });
-    return (await this.find(trx, principal, row.id as string))!;
+    return (await this.find(trx, principal, row.id))!;
   }
 
   /**
@@ -212,13 +212,13 @@ export class ResourceRepository {
     id: string,
     changes: Record<string, unknown>,
     opts: { expectedUpdatedAt?: string } = {},
-  ): Promise<Row> {
+  ): Promise<Row<F, X>> {
     this.declaration.checkInput?.(changes);
     return db.transaction(async (trx) => {
       const row = await this.require(trx, principal, id, 'update', { forUpdate: true });
       if (
         opts.expectedUpdatedAt !== undefined &&
-        (row.updated_at as Date).getTime() !== new Date(opts.expectedUpdatedAt).getTime()
+        row.updated_at.getTime() !== new Date(opts.expectedUpdatedAt).getTime()
       ) {
         throw new ConflictError(
           `The ${this.label} was changed since ${opts.expectedUpdatedAt}; read it again and reapply your change.`,
@@ -227,7 +227,7 @@ export class ResourceRepository {
             {
               path: '/expectedUpdatedAt',
               message: 'the row has changed since; this is its current updatedAt',
-              value: (row.updated_at as Date).toISOString(),
+              value: row.updated_at.toISOString(),
             },
           ],
         );

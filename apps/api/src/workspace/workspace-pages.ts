@@ -44,20 +44,18 @@ export function registerWorkspacePages(app: AppContext): void {
     const page = { filters: {}, offset: 0, limit: MAX_CLIENT_CHOICES };
     if (session.role !== 'external') {
       const { rows, total } = await app.repositories.clients.list(tenant, reader, page);
-      return { clients: rows.map((r) => ({ id: String(r.id), name: String(r.name) })), truncated: total > rows.length };
+      return { clients: rows.map((r) => ({ id: r.id, name: r.name })), truncated: total > rows.length };
     }
     const through = new Map<string, string[]>();
-    let truncated = false;
-    for (const [repository, label] of [
-      [app.repositories.projects, 'name'],
-      [app.repositories.reports, 'title'],
-    ] as const) {
-      const { rows, total } = await repository.list(tenant, reader, page);
-      truncated ||= total > rows.length;
-      for (const row of rows) {
-        const clientId = row._client_id as string | null;
-        if (clientId) through.set(clientId, [...(through.get(clientId) ?? []), String(row[label])]);
-      }
+    let truncated: boolean;
+    const projects = await app.repositories.projects.list(tenant, reader, page);
+    const reports = await app.repositories.reports.list(tenant, reader, page);
+    truncated = projects.total > projects.rows.length || reports.total > reports.rows.length;
+    for (const [clientId, name] of [
+      ...projects.rows.map((r) => [r._client_id, r.name] as const),
+      ...reports.rows.map((r) => [r._client_id, r.title] as const),
+    ]) {
+      if (clientId) through.set(clientId, [...(through.get(clientId) ?? []), name]);
     }
     const clients: ClientChoice[] = [...through].map(([id, names]) => ({
       id,

@@ -49,17 +49,20 @@ export default async function run(): Promise<void> {
     };
     const bare = new Koa();
     bare.use(async (ctx) => {
-      const repository = ctx.path === '/clients' ? svc.app.repositories.clients : svc.app.repositories.findings;
       const perPage = Math.min(Number(ctx.query.per_page ?? 25), 100);
-      const filters: Record<string, unknown> = ctx.path === '/findings' ? { report_id: ctx.query.report_id } : {};
-      const { rows, total } = await repository.list(t, principal, {
-        filters,
-        q: ctx.query.q as string | undefined,
-        offset: 0,
-        limit: perPage,
-      });
-      ctx.set('X-Total-Count', String(total));
-      ctx.body = rows.map((row) => repository.present(row));
+      const request = { q: ctx.query.q as string | undefined, offset: 0, limit: perPage };
+      const { clients, findings } = svc.app.repositories;
+      const page =
+        ctx.path === '/clients'
+          ? await clients.list(t, principal, { ...request, filters: {} }).then(({ rows, total }) => ({
+              total,
+              body: rows.map((row) => clients.present(row)),
+            }))
+          : await findings
+              .list(t, principal, { ...request, filters: { report_id: ctx.query.report_id } })
+              .then(({ rows, total }) => ({ total, body: rows.map((row) => findings.present(row)) }));
+      ctx.set('X-Total-Count', String(page.total));
+      ctx.body = page.body;
     });
     const bareServer = await svc.listen(bare);
 

@@ -1,9 +1,9 @@
 import { ClientProperties } from '@service/report-model';
 import { baseFields } from '../field.ts';
-import type { ResourceDeclaration } from '../resource-declaration.ts';
+import { declareResource } from '../resource-declaration.ts';
 import { clientVisibility } from '../visibility.ts';
 
-export const clientsDeclaration: ResourceDeclaration = {
+export const clientsDeclaration = declareResource()({
   name: 'clients',
   schemaName: 'Client',
   label: 'client',
@@ -27,4 +27,4 @@ export const clientsDeclaration: ResourceDeclaration = {
   create: {
     example: { name: 'Acme Corp', shortName: 'ACME', contacts: [{ name: 'Jane Doe', email: 'jane@acme.example' }] },
   },
-};
+});

@@ -123,9 +123,9 @@ export function registerEvidenceImages(app: AppContext, repository: EvidenceRepo
     },
     async handler(ctx, { params, principal }) {
       const row = await repository.require(principal.tenant, principal, params.id, 'read');
-      const bytes = await repository.files.read(row.storage_key as string).catch(() => null);
+      const bytes = await repository.files.read(row.storage_key).catch(() => null);
       if (!bytes) throw new NotFoundError('The image file is missing from storage.');
-      ctx.type = row.content_type as string;
+      ctx.type = row.content_type;
       ctx.set('Content-Disposition', `inline; filename="${String(row.file_name).replace(/"/g, '')}"`);
       ctx.set('X-Content-Type-Options', 'nosniff');
       ctx.set('Content-Security-Policy', "default-src 'none'");

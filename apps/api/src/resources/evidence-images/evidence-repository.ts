@@ -6,7 +6,7 @@ import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
 import { assertAllowed } from '../access.ts';
 import { baseFields } from '../field.ts';
 import { resolveParentRow } from '../parents.ts';
-import type { Row } from '../resource-declaration.ts';
+import { declareResource, type Row } from '../resource-declaration.ts';
 import { ResourceRepository } from '../resource-repository.ts';
 import { evidenceVisibility } from '../visibility.ts';
 import type { EvidenceFiles } from './evidence-files.ts';
@@ -38,50 +38,62 @@ export interface EvidenceUpload {
   bytes: Uint8Array;
 }
 
+/** What an evidence row reads besides its fields: where its bytes are stored. */
+interface EvidenceColumns {
+  storage_key: string;
+}
+
+function evidenceDeclaration(files: EvidenceFiles, maxBytes: number) {
+  return declareResource<EvidenceColumns>()({
+    name: 'evidence-images',
+    schemaName: 'EvidenceImage',
+    label: 'evidence image',
+    tag: 'Evidence images',
+    description:
+      `Screenshots and other images attached to a finding or a report tab. PNG, JPEG, ` +
+      `GIF and WebP up to ${Math.round(maxBytes / 1048576)} MB, checked by content. ` +
+      `Uploads add to a finding or report, so they need the owning client on the key's ` +
+      `allow-list. Deleted permanently, bytes included.`,
+    table: 'evidence_images',
+    visibility: evidenceVisibility,
+    operations: { create: false },
+    internalColumns: ['storage_key'],
+    fields: {
+      ...baseFields,
+      findingId: { column: 'finding_id', schema: Type.Union([Uuid, Type.Null()]) },
+      reportTabId: { column: 'report_tab_id', schema: Type.Union([Uuid, Type.Null()]) },
+      fileName: { column: 'file_name', schema: Type.String() },
+      contentType: { column: 'content_type', schema: Type.Enum([...EVIDENCE_CONTENT_TYPES]) },
+      size: { column: 'size', schema: Type.Integer() },
+      sha256: { column: 'sha256', schema: Type.String({ pattern: '^[0-9a-f]{64}$' }) },
+      caption: { column: 'caption', schema: Type.String({ maxLength: 2000 }), update: true },
+    },
+    filters: {
+      finding_id: {
+        schema: Uuid,
+        description: 'Only images of this finding.',
+        apply: (q, v: string) => void q.where('r.finding_id', v),
+      },
+      report_tab_id: {
+        schema: Uuid,
+        description: 'Only images of this report tab.',
+        apply: (q, v: string) => void q.where('r.report_tab_id', v),
+      },
+    },
+    beforeDelete: async (_trx, row) => () => files.remove(row.storage_key),
+  });
+}
+
 /** Evidence images: metadata in the tenant database, bytes in `EvidenceFiles`. */
-export class EvidenceRepository extends ResourceRepository {
+export class EvidenceRepository extends ResourceRepository<
+  ReturnType<typeof evidenceDeclaration>['fields'],
+  EvidenceColumns
+> {
   constructor(
     readonly files: EvidenceFiles,
     maxBytes: number,
   ) {
-    super({
-      name: 'evidence-images',
-      schemaName: 'EvidenceImage',
-      label: 'evidence image',
-      tag: 'Evidence images',
-      description:
-        `Screenshots and other images attached to a finding or a report tab. PNG, JPEG, ` +
-        `GIF and WebP up to ${Math.round(maxBytes / 1048576)} MB, checked by content. ` +
-        `Uploads add to a finding or report, so they need the owning client on the key's ` +
-        `allow-list. Deleted permanently, bytes included.`,
-      table: 'evidence_images',
-      visibility: evidenceVisibility,
-      operations: { create: false },
-      internalColumns: ['storage_key'],
-      fields: {
-        ...baseFields,
-        findingId: { column: 'finding_id', schema: Type.Union([Uuid, Type.Null()]) },
-        reportTabId: { column: 'report_tab_id', schema: Type.Union([Uuid, Type.Null()]) },
-        fileName: { column: 'file_name', schema: Type.String() },
-        contentType: { column: 'content_type', schema: Type.Enum([...EVIDENCE_CONTENT_TYPES]) },
-        size: { column: 'size', schema: Type.Integer() },
-        sha256: { column: 'sha256', schema: Type.String({ pattern: '^[0-9a-f]{64}$' }) },
-        caption: { column: 'caption', schema: Type.String({ maxLength: 2000 }), update: true },
-      },
-      filters: {
-        finding_id: {
-          schema: Uuid,
-          description: 'Only images of this finding.',
-          apply: (q, v: string) => void q.where('r.finding_id', v),
-        },
-        report_tab_id: {
-          schema: Uuid,
-          description: 'Only images of this report tab.',
-          apply: (q, v: string) => void q.where('r.report_tab_id', v),
-        },
-      },
-      beforeDelete: async (_trx, row) => () => files.remove(row.storage_key as string),
-    });
+    super(evidenceDeclaration(files, maxBytes));
   }
 
   /**
@@ -112,7 +124,7 @@ export class EvidenceRepository extends ResourceRepository {
             created_by: principal.userId,
           })
           .returning('id');
-        return (await this.find(trx, principal, row.id as string))!;
+        return (await this.find(trx, principal, row.id))!;
       });
     } catch (err) {
       await this.files.remove(key);
@@ -183,7 +195,7 @@ export class EvidenceRepository extends ResourceRepository {
     for (const w of wanted) {
       const source = sources.get(w.ref.sha256);
       if (!source) continue;
-      const bytes = await this.files.read(source.storage_key as string).catch(() => null);
+      const bytes = await this.files.read(source.storage_key).catch(() => null);
       if (!bytes) continue;
       const key = await this.files.put(bytes);
       written.push(key);

@@ -33,6 +33,7 @@ import {
 } from '@service/scanners';
 import { baseFields } from '../field.ts';
 import { findingContentFields } from '../findings/finding-fields.ts';
+import { declareResource } from '../resource-declaration.ts';
 import { ResourceRepository } from '../resource-repository.ts';
 import { workspaceVisibility } from '../visibility.ts';
 import { languageField, libraryFields, libraryFilters } from '../library-fields.ts';
@@ -51,134 +52,140 @@ export interface TemplateMatch {
   detail: string;
 }
 
-/** The finding library of a workspace: finding templates, and picking one for a scanner finding. */
-export class FindingTemplateRepository extends ResourceRepository {
-  constructor() {
-    super({
-      name: 'finding-library',
-      schemaName: 'FindingTemplate',
-      label: 'finding template',
-      tag: 'Finding library',
-      description:
-        'Shared finding templates. `scannerRules` (e.g. `nessus:57608`, ' +
-        '`nuclei:git-config`, `burp:5245344`) and `cves` let scanner imports replace ' +
-        "scanner text with the template's curated text. Not visible to external " +
-        'collaborators.',
-      table: 'finding_templates',
-      visibility: workspaceVisibility,
-      fields: {
-        ...baseFields,
-        ...findingContentFields,
-        scannerRules: {
-          column: 'scanner_rules',
-          schema: Type.Array(
-            Type.String({ pattern: SCANNER_RULE_PATTERN, maxLength: 300, examples: [...SCANNER_RULE_EXAMPLES] }),
-            {
-              maxItems: 200,
-              uniqueItems: true,
-              description: '"<scanner>:<rule id>" pairs this template stands for; the strongest match.',
-            },
-          ),
-          create: 'optional',
-          update: true,
-        },
-        matchCves: {
-          column: 'match_cves',
-          schema: Type.Array(CveIdSchema, {
-            maxItems: 1000,
+function findingTemplatesDeclaration() {
+  return declareResource()({
+    name: 'finding-library',
+    schemaName: 'FindingTemplate',
+    label: 'finding template',
+    tag: 'Finding library',
+    description:
+      'Shared finding templates. `scannerRules` (e.g. `nessus:57608`, ' +
+      '`nuclei:git-config`, `burp:5245344`) and `cves` let scanner imports replace ' +
+      "scanner text with the template's curated text. Not visible to external " +
+      'collaborators.',
+    table: 'finding_templates',
+    visibility: workspaceVisibility,
+    fields: {
+      ...baseFields,
+      ...findingContentFields,
+      scannerRules: {
+        column: 'scanner_rules',
+        schema: Type.Array(
+          Type.String({ pattern: SCANNER_RULE_PATTERN, maxLength: 300, examples: [...SCANNER_RULE_EXAMPLES] }),
+          {
+            maxItems: 200,
             uniqueItems: true,
-            description: 'CVEs a scanner finding may carry to match (besides `cves`).',
-          }),
-          create: 'optional',
-          update: true,
-        },
-        matchCwes: {
-          column: 'match_cwes',
-          schema: Type.Array(CweIdSchema, {
-            maxItems: 100,
-            uniqueItems: true,
-            description: 'CWEs a scanner finding may carry to match.',
-          }),
-          create: 'optional',
-          update: true,
-        },
-        titlePatterns: {
-          column: 'title_patterns',
-          schema: Type.Object(
-            Object.fromEntries(
-              SCAN_FORMATS.map((s) => [
-                s,
-                Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { maxItems: 50 })),
-              ]),
-            ),
-            {
-              additionalProperties: false,
-              description:
-                'Per scanner, JavaScript regular expressions matched case-insensitively against a ' +
-                "scanner finding's title (the weakest match).",
-            },
-          ),
-          create: 'optional',
-          update: true,
-          json: true,
-        },
-        ...languageField,
-        translations: {
-          column: 'translations',
-          schema: Type.Record(LanguageSchema, FindingTranslationSchema, {
-            description: 'The text in other languages, by language: `{"de": {"title": ..., "description": ...}}`.',
-          }),
-          create: 'optional',
-          update: true,
-          json: true,
-        },
-        ...libraryFields,
+            description: '"<scanner>:<rule id>" pairs this template stands for; the strongest match.',
+          },
+        ),
+        create: 'optional',
+        update: true,
       },
-      checkInput(input) {
-        for (const rule of (input.scannerRules as string[] | undefined) ?? []) {
-          const [scanner, ...rest] = rule.split(':');
-          const problem = ruleIdProblem(scanner as ScanFormat, rest.join(':'));
+      matchCves: {
+        column: 'match_cves',
+        schema: Type.Array(CveIdSchema, {
+          maxItems: 1000,
+          uniqueItems: true,
+          description: 'CVEs a scanner finding may carry to match (besides `cves`).',
+        }),
+        create: 'optional',
+        update: true,
+      },
+      matchCwes: {
+        column: 'match_cwes',
+        schema: Type.Array(CweIdSchema, {
+          maxItems: 100,
+          uniqueItems: true,
+          description: 'CWEs a scanner finding may carry to match.',
+        }),
+        create: 'optional',
+        update: true,
+      },
+      titlePatterns: {
+        column: 'title_patterns',
+        schema: Type.Object(
+          Object.fromEntries(
+            SCAN_FORMATS.map((s) => [
+              s,
+              Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { maxItems: 50 })),
+            ]),
+          ),
+          {
+            additionalProperties: false,
+            description:
+              'Per scanner, JavaScript regular expressions matched case-insensitively against a ' +
+              "scanner finding's title (the weakest match).",
+          },
+        ),
+        create: 'optional',
+        update: true,
+        json: true,
+      },
+      ...languageField,
+      translations: {
+        column: 'translations',
+        schema: Type.Record(LanguageSchema, FindingTranslationSchema, {
+          description: 'The text in other languages, by language: `{"de": {"title": ..., "description": ...}}`.',
+        }),
+        create: 'optional',
+        update: true,
+        json: true,
+      },
+      ...libraryFields,
+    },
+    checkInput(input) {
+      for (const rule of (input.scannerRules as string[] | undefined) ?? []) {
+        const [scanner, ...rest] = rule.split(':');
+        const problem = ruleIdProblem(scanner as ScanFormat, rest.join(':'));
+        if (problem)
+          throw new ValidationError(`The scanner rule ${rule} is not valid: ${problem}.`, [
+            { path: '/scannerRules', message: problem },
+          ]);
+      }
+      for (const [scanner, patterns] of Object.entries(
+        (input.titlePatterns as Record<string, string[]> | undefined) ?? {},
+      )) {
+        for (const pattern of patterns) {
+          const problem = titlePatternProblem(pattern);
           if (problem)
-            throw new ValidationError(`The scanner rule ${rule} is not valid: ${problem}.`, [
-              { path: '/scannerRules', message: problem },
+            throw new ValidationError(`The title pattern ${pattern} is not valid: ${problem}.`, [
+              { path: `/titlePatterns/${scanner}`, message: problem },
             ]);
         }
-        for (const [scanner, patterns] of Object.entries(
-          (input.titlePatterns as Record<string, string[]> | undefined) ?? {},
-        )) {
-          for (const pattern of patterns) {
-            const problem = titlePatternProblem(pattern);
-            if (problem)
-              throw new ValidationError(`The title pattern ${pattern} is not valid: ${problem}.`, [
-                { path: `/titlePatterns/${scanner}`, message: problem },
-              ]);
-          }
-        }
+      }
+    },
+    order: [['r.title', 'asc']],
+    filters: {
+      severity: {
+        schema: SeveritySchema,
+        description: 'Only templates of this severity.',
+        apply: (q, v: string) => void q.where('r.severity', v),
       },
-      order: [['r.title', 'asc']],
-      filters: {
-        severity: {
-          schema: SeveritySchema,
-          description: 'Only templates of this severity.',
-          apply: (q, v: string) => void q.where('r.severity', v),
-        },
-        scanner_rule: {
-          schema: Type.String({ maxLength: 300 }),
-          description: 'Only templates declaring this "<scanner>:<rule id>".',
-          apply: (q, v: string) => void q.whereRaw('? = any(r.scanner_rules)', [v]),
-        },
-        ...libraryFilters({ language: true }),
+      scanner_rule: {
+        schema: Type.String({ maxLength: 300 }),
+        description: 'Only templates declaring this "<scanner>:<rule id>".',
+        apply: (q, v: string) => void q.whereRaw('? = any(r.scanner_rules)', [v]),
       },
-      create: {
-        example: {
-          title: 'Exposed .git directory',
-          severity: 'medium',
-          scannerRules: ['nuclei:git-config'],
-          description: 'The web root serves the .git folder...',
-          remediation: 'Block access to /.git.',
-        },
+      ...libraryFilters({ language: true }),
+    },
+    create: {
+      example: {
+        title: 'Exposed .git directory',
+        severity: 'medium',
+        scannerRules: ['nuclei:git-config'],
+        description: 'The web root serves the .git folder...',
+        remediation: 'Block access to /.git.',
       },
-    });
+    },
+  });
+}
+
+/** The finding library of a workspace: finding templates, and picking one for a scanner finding. */
+export class FindingTemplateRepository extends ResourceRepository<
+  ReturnType<typeof findingTemplatesDeclaration>['fields']
+> {
+  constructor() {
+    super(findingTemplatesDeclaration());
   }
 
   /**

@@ -68,8 +68,10 @@ export function findingColumns(f: Finding, projectId: string, userId: string): R
   return { ...findingFieldsToColumns(f), project_id: projectId, created_by: userId };
 }
 
+type FindingsDeclaration = ReturnType<typeof findingsDeclaration>;
+
 /** Findings: the generic reads and writes, plus attaching to reports and merging scanner results. */
-export class FindingRepository extends ResourceRepository {
+export class FindingRepository extends ResourceRepository<FindingsDeclaration['fields'], { report_ids: string[] }> {
   constructor(
     files: EvidenceFiles,
     private readonly templates: FindingTemplateRepository,

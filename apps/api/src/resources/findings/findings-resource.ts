@@ -5,7 +5,7 @@ import { FindingStatusSchema, SeveritySchema, Uuid } from '@service/report-model
 import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
 import { baseFields } from '../field.ts';
 import { resolveParentRow } from '../parents.ts';
-import type { ResourceDeclaration, Row } from '../resource-declaration.ts';
+import { declareResource, type Row } from '../resource-declaration.ts';
 import { findingVisibility } from '../visibility.ts';
 import { findingFields } from './finding-fields.ts';
 
@@ -27,8 +27,8 @@ function reportIdsSql(principal: RestPrincipal): string {
 export function findingsDeclaration(hooks: {
   attach(trx: Knex, reportId: string, findingId: string, userId: string): Promise<void>;
   beforeDelete(trx: Knex.Transaction, row: Row, principal: RestPrincipal): Promise<(() => Promise<void>) | void>;
-}): ResourceDeclaration {
-  return {
+}) {
+  return declareResource<{ report_ids: string[] }>()({
     name: 'findings',
     schemaName: 'Finding',
     label: 'finding',
@@ -54,7 +54,7 @@ export function findingsDeclaration(hooks: {
       reportIds: Type.Array(Uuid, { description: 'Reports this finding is attached to that you can see.' }),
     },
     extraSelect: (db, principal) => [db.raw(reportIdsSql(principal), { uid: principal.userId })],
-    present: (row) => ({ reportIds: (row.report_ids as string[] | undefined) ?? [] }),
+    present: (row) => ({ reportIds: row.report_ids }),
     filters: {
       project_id: {
         schema: Uuid,
@@ -114,9 +114,9 @@ export function findingsDeclaration(hooks: {
         return { access: (await resolveParentRow(trx, principal, 'project', input.projectId, 'projectId')).access };
       },
       async afterInsert({ trx, row, input, principal }) {
-        if (input.reportId) await hooks.attach(trx, input.reportId as string, row.id as string, principal.userId);
+        if (typeof input.reportId === 'string') await hooks.attach(trx, input.reportId, row.id, principal.userId);
       },
     },
     beforeDelete: hooks.beforeDelete,
-  };
+  });
 }

@@ -17,6 +17,19 @@ const KINDS = {
   'project-type': { table: 'project_types', name: 'name', path: 'project-types', language: true },
 } as const;
 type Kind = keyof typeof KINDS;
+
+/** A row of the union of every library table, as the listing reads it. */
+interface LibraryItemRow {
+  kind: Kind;
+  id: string;
+  name: string;
+  language: string | null;
+  global_key: string | null;
+  global_revision: string | null;
+  edited: boolean | null;
+  global_removed_at: Date | null;
+  updated_at: Date;
+}
 const KIND_NAMES = Object.keys(KINDS) as Kind[];
 
 const LibraryItem = Type.Object({
@@ -110,7 +123,7 @@ export function registerLibraryItems(app: AppContext): void {
         ?.slice(0, 8) ?? [])
         q.whereRaw('lower(name) like ?', [`%${word}%`]);
       const page = toPage(query);
-      const { rows, total } = await selectPage<Record<string, unknown>>(db, q, ['*'], {
+      const { rows, total } = await selectPage<LibraryItemRow>(db, q, ['*'], {
         offset: page.offset,
         limit: page.perPage,
         order: [
@@ -124,13 +137,13 @@ export function registerLibraryItems(app: AppContext): void {
         kind: r.kind,
         id: r.id,
         name: r.name,
-        language: r.language ?? null,
-        globalKey: r.global_key ?? null,
-        globalRevision: r.global_revision ?? null,
+        language: r.language,
+        globalKey: r.global_key,
+        globalRevision: r.global_revision,
         edited: r.edited === true,
-        globalRemovedAt: r.global_removed_at ? (r.global_removed_at as Date).toISOString() : null,
-        updatedAt: (r.updated_at as Date).toISOString(),
-        href: `/rest/v1/${KINDS[r.kind as Kind].path}/${r.id}`,
+        globalRemovedAt: r.global_removed_at?.toISOString() ?? null,
+        updatedAt: r.updated_at.toISOString(),
+        href: `/rest/v1/${KINDS[r.kind].path}/${r.id}`,
       }));
     },
   });

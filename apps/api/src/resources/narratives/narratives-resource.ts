@@ -3,12 +3,12 @@ import { NARRATIVE_CATEGORIES } from '@service/library';
 import { MarkdownText, TEXT_LIMITS, Title } from '@service/report-model';
 import { baseFields } from '../field.ts';
 import { languageField, libraryFields, libraryFilters } from '../library-fields.ts';
-import type { ResourceDeclaration } from '../resource-declaration.ts';
+import { declareResource } from '../resource-declaration.ts';
 import { workspaceVisibility } from '../visibility.ts';
 
 const Category = Type.Enum([...NARRATIVE_CATEGORIES]);
 
-export const narrativesDeclaration: ResourceDeclaration = {
+export const narrativesDeclaration = declareResource()({
   name: 'narratives',
   schemaName: 'Narrative',
   label: 'narrative',
@@ -47,4 +47,4 @@ export const narrativesDeclaration: ResourceDeclaration = {
       content: 'We followed the OWASP Web Security Testing Guide...',
     },
   },
-};
+});

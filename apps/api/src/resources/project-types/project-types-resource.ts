@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { Title, Uuid } from '@service/report-model';
 import { baseFields } from '../field.ts';
 import { languageField, libraryFields, libraryFilters } from '../library-fields.ts';
-import type { ResourceDeclaration } from '../resource-declaration.ts';
+import { declareResource } from '../resource-declaration.ts';
 import { workspaceVisibility } from '../visibility.ts';
 
 const templateRef = (description: string) => ({
@@ -12,7 +12,7 @@ const templateRef = (description: string) => ({
 });
 const Days = Type.Union([Type.Integer({ minimum: 1, maximum: 365 }), Type.Null()]);
 
-export const projectTypesDeclaration: ResourceDeclaration = {
+export const projectTypesDeclaration = declareResource()({
   name: 'project-types',
   schemaName: 'ProjectType',
   label: 'project type',
@@ -69,4 +69,4 @@ export const projectTypesDeclaration: ResourceDeclaration = {
   create: {
     example: { name: 'Web application test', estimatedDaysMin: 5, estimatedDaysMax: 10, standards: ['OWASP WSTG 4.2'] },
   },
-};
+});

@@ -1,10 +1,10 @@
 import { ProjectProperties, Uuid } from '@service/report-model';
 import { baseFields, dateField } from '../field.ts';
 import { resolveParentRow } from '../parents.ts';
-import type { ResourceDeclaration } from '../resource-declaration.ts';
+import { declareResource } from '../resource-declaration.ts';
 import { projectVisibility } from '../visibility.ts';
 
-export const projectsDeclaration: ResourceDeclaration = {
+export const projectsDeclaration = declareResource()({
   name: 'projects',
   schemaName: 'Project',
   label: 'project',
@@ -47,4 +47,4 @@ export const projectsDeclaration: ResourceDeclaration = {
       return { access: (await resolveParentRow(trx, principal, 'client', input.clientId, 'clientId')).access };
     },
   },
-};
+});

@@ -2,15 +2,13 @@ import { ConflictError, ValidationError } from '@service/http';
 import { Uuid } from '@service/report-model';
 import { baseFields } from '../field.ts';
 import { resolveParentRow } from '../parents.ts';
-import type { ResourceDeclaration } from '../resource-declaration.ts';
+import { declareResource } from '../resource-declaration.ts';
 import { Position } from '../report-tabs/report-tabs-resource.ts';
 import { reportChildVisibility } from '../visibility.ts';
 import type { Knex } from 'knex';
 
-export function reportFindingsDeclaration(
-  nextPosition: (trx: Knex, reportId: string) => Promise<number>,
-): ResourceDeclaration {
-  return {
+export function reportFindingsDeclaration(nextPosition: (trx: Knex, reportId: string) => Promise<number>) {
+  return declareResource()({
     name: 'report-findings',
     schemaName: 'ReportFinding',
     label: 'report finding',
@@ -69,5 +67,5 @@ export function reportFindingsDeclaration(
         };
       },
     },
-  };
+  });
 }

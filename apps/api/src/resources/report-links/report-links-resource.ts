@@ -1,11 +1,11 @@
 import { ReportLinkProperties, Uuid } from '@service/report-model';
 import { baseFields } from '../field.ts';
 import { resolveParentRow } from '../parents.ts';
-import type { ResourceDeclaration } from '../resource-declaration.ts';
+import { declareResource } from '../resource-declaration.ts';
 import { Position } from '../report-tabs/report-tabs-resource.ts';
 import { reportChildVisibility } from '../visibility.ts';
 
-export const reportLinksDeclaration: ResourceDeclaration = {
+export const reportLinksDeclaration = declareResource()({
   name: 'report-links',
   schemaName: 'ReportLink',
   label: 'report link',
@@ -47,4 +47,4 @@ export const reportLinksDeclaration: ResourceDeclaration = {
       };
     },
   },
-};
+});

@@ -3,16 +3,14 @@ import { Type } from 'typebox';
 import { ReportTabProperties, Uuid } from '@service/report-model';
 import { baseFields } from '../field.ts';
 import { resolveParentRow } from '../parents.ts';
-import type { ResourceDeclaration, Row } from '../resource-declaration.ts';
+import { declareResource, type Row } from '../resource-declaration.ts';
 import { reportChildVisibility } from '../visibility.ts';
 
 /** Order within the report; lower comes first. */
 export const Position = Type.Integer({ minimum: 0, maximum: 100_000 });
 
-export function reportTabsDeclaration(
-  beforeDelete: (trx: Knex.Transaction, row: Row) => Promise<() => Promise<void>>,
-): ResourceDeclaration {
-  return {
+export function reportTabsDeclaration(beforeDelete: (trx: Knex.Transaction, row: Row) => Promise<() => Promise<void>>) {
+  return declareResource()({
     name: 'report-tabs',
     schemaName: 'ReportTab',
     label: 'report tab',
@@ -56,5 +54,5 @@ export function reportTabsDeclaration(
       },
     },
     beforeDelete,
-  };
+  });
 }

@@ -2,10 +2,10 @@ import { Type } from 'typebox';
 import { ReportTemplateTabSchema, Uuid } from '@service/report-model';
 import { baseFields } from '../field.ts';
 import { languageField, libraryFields, libraryFilters } from '../library-fields.ts';
-import type { ResourceDeclaration } from '../resource-declaration.ts';
+import { declareResource } from '../resource-declaration.ts';
 import { workspaceVisibility } from '../visibility.ts';
 
-export const reportTemplatesDeclaration: ResourceDeclaration = {
+export const reportTemplatesDeclaration = declareResource()({
   name: 'report-templates',
   schemaName: 'ReportTemplate',
   label: 'report template',
@@ -50,4 +50,4 @@ export const reportTemplatesDeclaration: ResourceDeclaration = {
       tabs: [{ title: 'Executive summary' }, { title: 'Scope' }, { title: 'Methodology' }],
     },
   },
-};
+});

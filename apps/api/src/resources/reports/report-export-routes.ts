@@ -1,15 +1,9 @@
 import { Type } from 'typebox';
-import { InvalidTemplateError, renderReportDocx, renderTemplateDocx } from '@service/docx';
-import { UnprocessableError } from '@service/http';
-import { exportReportMarkdown } from '@service/markdown';
-import { reportFindingsCsv } from '@service/report-csv';
-import { resolveReportStyle, Uuid, type ReportStyle } from '@service/report-model';
+import { Uuid } from '@service/report-model';
 import type { AppContext } from '../../app-context.ts';
 import { defineRestRoute } from '../../rest/define-rest-route.ts';
-import type { EvidenceRepository } from '../evidence-images/evidence-repository.ts';
-import type { ResourceRepository } from '../resource-repository.ts';
 import { DOCX_TYPE } from '../style-library/word-template-routes.ts';
-import type { ReportRepository } from './reports-repository.ts';
+import type { ReportExportService } from './report-export-service.ts';
 
 /** A file name for a download: the report title without characters that break headers or paths. */
 export function downloadName(title: string, extension: string): string {
@@ -32,12 +26,7 @@ export function attachment(title: string, extension: string): string {
 }
 
 /** Exports of a whole report: Markdown (re-importable), CSV of its findings, DOCX. */
-export function registerReportExports(
-  app: AppContext,
-  reports: ReportRepository,
-  styles: ResourceRepository,
-  evidence: EvidenceRepository,
-): void {
+export function registerReportExports(app: AppContext, exports: ReportExportService): void {
   defineRestRoute(app, {
     method: 'get',
     path: '/rest/v1/reports/{id}/export-markdown',
@@ -62,10 +51,10 @@ export function registerReportExports(
       },
     },
     async handler(ctx, { params, principal }) {
-      const doc = await reports.loadDocument(principal.tenant, principal, params.id, 'export');
+      const { title, body } = await exports.markdown(principal.tenant, principal, params.id);
       ctx.type = 'text/markdown; charset=utf-8';
-      ctx.set('Content-Disposition', attachment(doc.title, 'md'));
-      ctx.body = exportReportMarkdown(doc);
+      ctx.set('Content-Disposition', attachment(title, 'md'));
+      ctx.body = body;
     },
   });
 
@@ -92,10 +81,10 @@ export function registerReportExports(
       },
     },
     async handler(ctx, { params, principal }) {
-      const doc = await reports.loadDocument(principal.tenant, principal, params.id, 'export');
+      const { title, body } = await exports.csv(principal.tenant, principal, params.id);
       ctx.type = 'text/csv; charset=utf-8';
-      ctx.set('Content-Disposition', attachment(doc.title, 'csv'));
-      ctx.body = reportFindingsCsv(doc);
+      ctx.set('Content-Disposition', attachment(title, 'csv'));
+      ctx.body = body;
     },
   });
 
@@ -129,28 +118,10 @@ export function registerReportExports(
       },
     },
     async handler(ctx, { params, principal }) {
-      const db = principal.tenant;
-      const doc = await reports.loadDocument(db, principal, params.id, 'export');
-      // Why the repository and not a plain read: externals never see the style library.
-      const styleRow = doc.style?.id ? await styles.find(db, principal, doc.style.id) : null;
-      const style = resolveReportStyle(styleRow ? (styles.present(styleRow) as unknown as ReportStyle) : null);
-      const images = await evidence.bytesLoader(db, principal);
-      const logo = styleRow?.logo_image_id ? await images.byId(styleRow.logo_image_id as string) : null;
-      const options = { style, loadImage: images.byRef, logo };
-      let bytes: Uint8Array;
-      try {
-        const template = styleRow?.template_storage_key
-          ? await evidence.files.read(styleRow.template_storage_key as string)
-          : null;
-        bytes = template ? await renderTemplateDocx(template, doc, options) : await renderReportDocx(doc, options);
-      } catch (err) {
-        if (err instanceof InvalidTemplateError)
-          throw new UnprocessableError('invalid_template', err.message, err.toErrorDetails());
-        throw err;
-      }
+      const { title, body } = await exports.docx(principal.tenant, principal, params.id);
       ctx.type = DOCX_TYPE;
-      ctx.set('Content-Disposition', attachment(doc.title, 'docx'));
-      ctx.body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      ctx.set('Content-Disposition', attachment(title, 'docx'));
+      ctx.body = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
     },
   });
 }

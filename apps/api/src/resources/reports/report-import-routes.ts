@@ -1,16 +1,13 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { Type } from 'typebox';
-import { PayloadTooLargeError, UnprocessableError, ValidationError } from '@service/http';
-import { importReportMarkdown, MARKDOWN_LIMITS, MarkdownFormatError } from '@service/markdown';
-import { Uuid, type ReportDocument } from '@service/report-model';
+import { ValidationError, type UploadedFile } from '@service/http';
+import { MARKDOWN_LIMITS } from '@service/markdown';
+import { Uuid } from '@service/report-model';
 import type { AppContext } from '../../app-context.ts';
 import { defineRestRoute } from '../../rest/define-rest-route.ts';
-import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_RESPONSES, runIdempotentCreate } from '../idempotent-create.ts';
-import { invalidReference } from '../invalid-reference.ts';
-import type { ResourceRepository } from '../resource-repository.ts';
-import type { ReportRepository } from './reports-repository.ts';
+import type { MarkdownImportService } from './markdown-import-service.ts';
 
 const MB = 1024 * 1024;
 const ProjectIdField = {
@@ -54,40 +51,19 @@ const ImportMarkdownResult = Type.Object({
   }),
 });
 
+/** The uploaded file's bytes; 400 without one. */
+async function readUploadedFile(file: UploadedFile | undefined): Promise<Buffer> {
+  if (!file)
+    throw new ValidationError('The form needs a file field named "file".', [{ path: '/file', message: 'is required' }]);
+  return readFile(file.filepath);
+}
+
 /**
  * `POST /rest/v1/reports/import-markdown`: a whole new report (tabs, links, findings, re-linked
  * evidence) from a file in the export's format, in one transaction.
  */
-export function registerReportImport(app: AppContext, reports: ReportRepository, projects: ResourceRepository): void {
+export function registerReportImport(app: AppContext, imports: MarkdownImportService): void {
   app.registry.addSchema('ImportMarkdownResult', ImportMarkdownResult);
-
-  /** The project named by id, or the one project whose client and project names match the file's. */
-  async function targetProject(
-    principal: RestPrincipal,
-    projectId: string | undefined,
-    doc: ReportDocument,
-  ): Promise<string> {
-    if (projectId) {
-      if (!(await projects.find(principal.tenant, principal, projectId)))
-        throw invalidReference('projectId', `The project ${projectId} does not exist or is not visible to you.`);
-      return projectId;
-    }
-    const matches = (await projects
-      .scoped(principal.tenant, principal)
-      .where('r.name', doc.project.name)
-      .andWhere('c.name', doc.client.name)
-      .clearSelect()
-      .select('r.id')
-      .limit(2)) as Array<{ id: string }>;
-    if (matches.length === 1) return matches[0]!.id;
-    throw invalidReference(
-      'projectId',
-      matches.length === 0
-        ? `No project "${doc.project.name}" of a client "${doc.client.name}" is visible to ` +
-            `you; create it or pass projectId.`
-        : `Several projects "${doc.project.name}" of clients "${doc.client.name}" exist; pass projectId to choose one.`,
-    );
-  }
 
   defineRestRoute(app, {
     method: 'post',
@@ -134,57 +110,18 @@ export function registerReportImport(app: AppContext, reports: ReportRepository,
       },
     },
     async handler(ctx, { body, files, principal, multipart }) {
-      let source: Uint8Array | string;
       const input = body as { markdown?: string; projectId?: string };
-      if (multipart) {
-        const file = files.file;
-        if (!file)
-          throw new ValidationError('The form needs a file field named "file".', [
-            { path: '/file', message: 'is required' },
-          ]);
-        source = await readFile(file.filepath);
-      } else {
-        source = input.markdown!;
-      }
-      let parsed;
-      try {
-        parsed = importReportMarkdown(source);
-      } catch (err) {
-        if (err instanceof MarkdownFormatError) {
-          if (err.code === 'payload_too_large') throw new PayloadTooLargeError(err.message);
-          throw new UnprocessableError('invalid_markdown', err.message, [
-            { ...err.toDetail(), value: `line ${err.line}, column ${err.column}: expected ${err.expected}` },
-          ]);
-        }
-        throw err;
-      }
-      const { document, warnings } = parsed;
-      const projectId = await targetProject(principal, input.projectId, document);
+      const source = multipart ? await readUploadedFile(files.file) : input.markdown!;
+      const parsed = imports.read(source);
+      const projectId = await imports.targetProject(principal, input.projectId, parsed.document);
       await runIdempotentCreate(ctx, principal, {
         body: { projectId: input.projectId ?? null },
         fingerprintExtra: createHash('sha256').update(source).digest('hex'),
         work: async (trx) => {
-          const created = await reports.createDocument(trx, principal, projectId, document);
-          const evidence =
-            document.tabs.reduce((n, t) => n + t.evidence.length, 0) +
-            document.findings.reduce((n, f) => n + f.evidence.length, 0);
-          return {
-            status: 201,
-            headers: { Location: `/rest/v1/reports/${created.reportId}` },
-            body: {
-              reportId: created.reportId,
-              projectId,
-              tabs: document.tabs.length,
-              links: document.links.length,
-              findings: created.findingIds.length,
-              evidenceLinked: evidence - created.warnings.filter((w) => w.startsWith('Evidence ')).length,
-              warnings: [...warnings, ...created.warnings],
-            },
-          };
+          const created = await imports.create(trx, principal, projectId, parsed);
+          return { status: 201, headers: { Location: `/rest/v1/reports/${created.reportId}` }, body: created };
         },
-        stillVisible: async (stored) =>
-          (await reports.find(principal.tenant, principal, String((stored as { reportId?: unknown }).reportId))) !==
-          null,
+        stillVisible: (stored) => imports.stillVisible(principal, String((stored as { reportId?: unknown }).reportId)),
       });
     },
   });

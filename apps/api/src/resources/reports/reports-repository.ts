@@ -17,12 +17,14 @@ import { reportsDeclaration } from './reports-resource.ts';
 type LibraryTable = 'report_templates' | 'report_styles';
 
 /**
- * What creating a report from a document did besides the rows: evidence it could not link, library items it could not
- * find.
+ * What creating a report from a document did besides the rows: evidence it could not link, library
+ * items it could not find.
  */
 export interface CreatedReport {
   reportId: string;
   findingIds: string[];
+  /** Evidence references of the document that name no image the caller can see. */
+  unlinkedEvidence: number;
   warnings: string[];
 }
 
@@ -32,7 +34,7 @@ function isoDate(value: unknown): string | null {
 }
 
 /** Reports: the generic reads and writes, plus reading and creating a whole `ReportDocument`. */
-export class ReportRepository extends ResourceRepository {
+export class ReportRepository extends ResourceRepository<ReturnType<typeof reportsDeclaration>['fields']> {
   constructor(
     private readonly findings: FindingRepository,
     private readonly evidence: EvidenceRepository,
@@ -113,14 +115,14 @@ export class ReportRepository extends ResourceRepository {
       findingIds: findings.map((f) => f.id),
       tabIds: tabs.map((t: { id: string }) => t.id),
     });
-    const ref = (id: unknown, key: unknown, name: unknown): LibraryItemRef | null =>
-      id ? { id: String(id), key: (key as string | null) ?? null, name: String(name) } : null;
+    const ref = (id: string | null, key: string | null, name: string | null): LibraryItemRef | null =>
+      id ? { id, key, name: name ?? '' } : null;
     return {
       id: report.id,
-      title: report.title as string,
-      status: report.status as ReportDocument['status'],
-      language: report.language as string,
-      summary: report.summary as string,
+      title: report.title,
+      status: report.status,
+      language: report.language,
+      summary: report.summary,
       client: { id: meta.client_id, name: meta.client_name },
       project: {
         id: meta.project_id,
@@ -147,13 +149,13 @@ export class ReportRepository extends ResourceRepository {
     if (!item) return null;
     if (item.key) {
       const byKey = await trx(table).where({ global_key: item.key }).first('id');
-      if (byKey) return byKey.id as string;
+      if (byKey) return byKey.id;
     }
     const byName = await trx(table)
       .where({ name: item.name })
       .orderBy([{ column: 'created_at' }, { column: 'id' }])
       .first('id');
-    return (byName?.id as string | undefined) ?? null;
+    return byName?.id ?? null;
   }
 
   /**
@@ -227,15 +229,18 @@ export class ReportRepository extends ResourceRepository {
         f.evidence.map((ref) => ({ ref, findingId: findingIds[i]!, where: `finding "${f.title}"` })),
       ),
     ];
+    let unlinkedEvidence = 0;
     if (wanted.length > 0) {
       const linked = await this.evidence.copyVisible(trx, principal, wanted);
-      for (const w of wanted)
-        if (!linked.has(w.ref.sha256))
-          warnings.push(
-            `Evidence ${w.ref.fileName} (sha256 ${w.ref.sha256.slice(0, 12)}…) of ${w.where} ` +
-              `is not an image you can see; it was not linked.`,
-          );
+      for (const w of wanted) {
+        if (linked.has(w.ref.sha256)) continue;
+        unlinkedEvidence += 1;
+        warnings.push(
+          `Evidence ${w.ref.fileName} (sha256 ${w.ref.sha256.slice(0, 12)}…) of ${w.where} ` +
+            `is not an image you can see; it was not linked.`,
+        );
+      }
     }
-    return { reportId: report.id, findingIds, warnings };
+    return { reportId: report.id, findingIds, unlinkedEvidence, warnings };
   }
 }

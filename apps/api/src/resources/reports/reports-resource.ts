@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { ReportProperties, ReportStatusSchema, Uuid } from '@service/report-model';
 import { baseFields } from '../field.ts';
 import { resolveParentRow } from '../parents.ts';
-import type { ResourceDeclaration } from '../resource-declaration.ts';
+import { declareResource } from '../resource-declaration.ts';
 import { reportVisibility } from '../visibility.ts';
 
 export interface ReportHooks {
@@ -10,8 +10,8 @@ export interface ReportHooks {
   copyTemplateTabs(trx: import('knex').Knex, reportId: string, templateId: string, userId: string): Promise<void>;
 }
 
-export function reportsDeclaration(hooks: ReportHooks): ResourceDeclaration {
-  return {
+export function reportsDeclaration(hooks: ReportHooks) {
+  return declareResource()({
     name: 'reports',
     schemaName: 'Report',
     label: 'report',
@@ -76,9 +76,8 @@ export function reportsDeclaration(hooks: ReportHooks): ResourceDeclaration {
         return { access: (await resolveParentRow(trx, principal, 'project', input.projectId, 'projectId')).access };
       },
       async afterInsert({ trx, row, principal }) {
-        if (row.template_id)
-          await hooks.copyTemplateTabs(trx, row.id as string, row.template_id as string, principal.userId);
+        if (row.template_id) await hooks.copyTemplateTabs(trx, row.id, row.template_id, principal.userId);
       },
     },
-  };
+  });
 }

@@ -1,23 +1,12 @@
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { Type } from 'typebox';
-import { PayloadTooLargeError, UnprocessableError, ValidationError } from '@service/http';
+import { PayloadTooLargeError, ValidationError, type UploadedFile } from '@service/http';
 import { SeveritySchema, Uuid, type Severity } from '@service/report-model';
-import {
-  detectFormat,
-  normalizeFindingInput,
-  NormalizedFindingSchema,
-  parseScan,
-  ScanParseError,
-  SCAN_FORMATS,
-  type CompleteFinding,
-  type ScanFormat,
-} from '@service/scanners';
+import { NormalizedFindingSchema, SCAN_FORMATS, type NormalizedFinding, type ScanFormat } from '@service/scanners';
 import type { AppContext } from '../../app-context.ts';
 import { defineRestRoute } from '../../rest/define-rest-route.ts';
-import type { FindingRepository } from '../findings/findings-repository.ts';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_RESPONSES, runIdempotentCreate } from '../idempotent-create.ts';
-import type { ReportRepository } from '../reports/reports-repository.ts';
+import { readScanFile, readScanFindings, type ScanImportService } from './scan-import-service.ts';
 
 export const SCAN_UPLOAD_MAX_BYTES = 4 * 1024 * 1024;
 
@@ -102,15 +91,19 @@ const ImportResult = Type.Object({
   ),
 });
 
+/** The uploaded scanner file's bytes; 400 without one, 413 above the cap. */
+async function readUpload(file: UploadedFile | undefined): Promise<Buffer> {
+  if (!file)
+    throw new ValidationError('The form needs a file field named "file".', [{ path: '/file', message: 'is required' }]);
+  if (file.size > SCAN_UPLOAD_MAX_BYTES) throw new PayloadTooLargeError('Scanner files are limited to 4 MB.');
+  return readFile(file.filepath);
+}
+
 /**
  * `POST /rest/v1/reports/{id}/import-scan`: a scanner file (multipart) or already-parsed findings
  * (JSON) into a report, in one transaction, idempotent with `Idempotency-Key`.
  */
-export function registerScanImport(
-  app: AppContext,
-  reports: ReportRepository,
-  findingsRepository: FindingRepository,
-): void {
+export function registerScanImport(app: AppContext, scans: ScanImportService): void {
   app.registry.addSchema('NormalizedFinding', NormalizedFindingSchema);
   app.registry.addSchema('ScanImportResult', ImportResult);
   defineRestRoute(app, {
@@ -162,81 +155,19 @@ export function registerScanImport(
     },
     async handler(ctx, { params, body, files, principal, multipart }) {
       // Checked before reading the file: a caller who may not import here learns nothing from parsing errors.
-      await reports.require(principal.tenant, principal, params.id, 'import');
-      const input = body as { findings?: unknown[]; format?: ScanFormat; minSeverity?: Severity };
-
-      let findings: CompleteFinding[];
-      let format: ScanFormat | null = null;
-      let scannerVersion: string | null = null;
-      let warnings: string[] = [];
-      let fingerprintExtra = '';
-      if (multipart) {
-        const file = files.file;
-        if (!file)
-          throw new ValidationError('The form needs a file field named "file".', [
-            { path: '/file', message: 'is required' },
-          ]);
-        if (file.size > SCAN_UPLOAD_MAX_BYTES) throw new PayloadTooLargeError('Scanner files are limited to 4 MB.');
-        const bytes = await readFile(file.filepath);
-        format = input.format ?? detectFormat(bytes);
-        if (!format) {
-          throw new UnprocessableError(
-            'invalid_scan_file',
-            'The file is not a Nessus, Burp, Nmap or Nuclei export (its content matches none ' +
-              'of them). Pass `format` to say which it is.',
-            [{ path: '/file', message: 'matches no supported scanner format' }],
-          );
-        }
-        try {
-          const result = parseScan(bytes, { format });
-          findings = result.findings;
-          scannerVersion = result.scannerVersion ?? null;
-          warnings = result.warnings;
-        } catch (err) {
-          if (err instanceof ScanParseError) {
-            const where = [err.line ? `line ${err.line}` : null, err.column ? `column ${err.column}` : null]
-              .filter(Boolean)
-              .join(', ');
-            throw new UnprocessableError('invalid_scan_file', err.message, [
-              { path: '/file', message: `${err.format ?? format}${where ? ` at ${where}` : ''}: ${err.message}` },
-            ]);
-          }
-          throw err;
-        }
-        fingerprintExtra = createHash('sha256').update(bytes).digest('hex');
-      } else {
-        findings = (input.findings ?? []).map((f) => normalizeFindingInput(f as never));
-      }
-
+      await scans.assertCanImport(principal.tenant, principal, params.id);
+      const input = body as { findings?: NormalizedFinding[]; format?: ScanFormat; minSeverity?: Severity };
+      const scan = multipart
+        ? readScanFile(await readUpload(files.file), input.format)
+        : readScanFindings(input.findings ?? []);
       await runIdempotentCreate(ctx, principal, {
         body: multipart ? { format: input.format, minSeverity: input.minSeverity } : body,
-        fingerprintExtra,
-        work: async (trx) => {
-          // Why: re-read and lock the report inside the transaction, so two imports into one report queue up instead of
-          // racing.
-          const report = await reports.require(trx, principal, params.id, 'import', { forUpdate: true });
-          const summary = await findingsRepository.mergeScanFindings(
-            trx,
-            principal,
-            { id: report.id, projectId: report.project_id as string },
-            findings,
-            { minSeverity: input.minSeverity ?? 'info' },
-          );
-          return {
-            status: 200,
-            headers: {},
-            body: {
-              reportId: report.id,
-              format,
-              scannerVersion,
-              created: summary.created,
-              merged: summary.merged,
-              skipped: summary.skipped,
-              warnings,
-              findings: summary.findings.map((f) => ({ ...f, new: f.outcome === 'created' })),
-            },
-          };
-        },
+        fingerprintExtra: scan.fingerprint,
+        work: async (trx) => ({
+          status: 200,
+          headers: {},
+          body: await scans.importInto(trx, principal, params.id, scan, { minSeverity: input.minSeverity ?? 'info' }),
+        }),
       });
     },
   });

@@ -3,10 +3,10 @@ import { ScopingSectionSchema } from '@service/library';
 import { Title } from '@service/report-model';
 import { baseFields } from '../field.ts';
 import { languageField, libraryFields, libraryFilters } from '../library-fields.ts';
-import type { ResourceDeclaration } from '../resource-declaration.ts';
+import { declareResource } from '../resource-declaration.ts';
 import { workspaceVisibility } from '../visibility.ts';
 
-export const scopingTemplatesDeclaration: ResourceDeclaration = {
+export const scopingTemplatesDeclaration = declareResource()({
   name: 'scoping-templates',
   schemaName: 'ScopingTemplate',
   label: 'scoping template',
@@ -48,4 +48,4 @@ export const scopingTemplatesDeclaration: ResourceDeclaration = {
       ],
     },
   },
-};
+});

@@ -1,11 +1,16 @@
 import { Type } from 'typebox';
-import { ReportStyleProperties } from '@service/report-model';
+import { ReportStyleProperties, type ReportStyle } from '@service/report-model';
 import { baseFields } from '../field.ts';
 import { libraryFields, libraryFilters } from '../library-fields.ts';
-import type { ResourceDeclaration } from '../resource-declaration.ts';
+import { declareResource, type Row } from '../resource-declaration.ts';
 import { workspaceVisibility } from '../visibility.ts';
 
-export const styleLibraryDeclaration: ResourceDeclaration = {
+/** What a style row reads besides its fields: where its Word template is stored. */
+interface StyleColumns {
+  template_storage_key: string | null;
+}
+
+export const styleLibraryDeclaration = declareResource<StyleColumns>()({
   name: 'style-library',
   schemaName: 'ReportStyle',
   label: 'report style',
@@ -84,4 +89,19 @@ export const styleLibraryDeclaration: ResourceDeclaration = {
       severityColors: { critical: '#7B0000', high: '#C00000' },
     },
   },
-};
+});
+
+/** A style row as the report model's style, for the DOCX export. */
+export function reportStyleOfRow(row: Row<(typeof styleLibraryDeclaration)['fields'], StyleColumns>): ReportStyle {
+  return {
+    name: row.name,
+    description: row.description,
+    fonts: row.fonts,
+    colors: row.colors,
+    severityColors: row.severity_colors,
+    coverPage: row.cover_page,
+    headerText: row.header_text,
+    footerText: row.footer_text,
+    pageSize: row.page_size,
+  };
+}

@@ -116,7 +116,7 @@ export function registerWordTemplateRoutes(app: AppContext, styles: ResourceRepo
       try {
         const row = await principal.tenant.transaction(async (trx) => {
           const current = await styles.require(trx, principal, p.id, 'update', { forUpdate: true });
-          previous = (current.template_storage_key as string | null) ?? null;
+          previous = current.template_storage_key;
           await trx(styles.table)
             .where({ id: p.id })
             .update({
@@ -151,7 +151,7 @@ export function registerWordTemplateRoutes(app: AppContext, styles: ResourceRepo
     async handler(ctx, { params: p, principal }) {
       const row = await styles.require(principal.tenant, principal, p.id, 'read');
       const meta = styles.present(row).wordTemplate as { fileName: string } | null;
-      const bytes = meta ? await files.read(row.template_storage_key as string).catch(() => null) : null;
+      const bytes = meta ? await files.read(row.template_storage_key!).catch(() => null) : null;
       if (!meta || !bytes) throw new NotFoundError('This style has no Word template.');
       ctx.type = DOCX_TYPE;
       ctx.set('Content-Disposition', `attachment; filename="${meta.fileName.replace(/"/g, '')}"`);
@@ -181,7 +181,7 @@ export function registerWordTemplateRoutes(app: AppContext, styles: ResourceRepo
             template_size: null,
             updated_at: nextUpdatedAt(trx),
           });
-        return row.template_storage_key as string;
+        return row.template_storage_key!;
       });
       await files.remove(key);
       ctx.status = 204;

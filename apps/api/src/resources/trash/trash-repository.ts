@@ -18,6 +18,17 @@ export interface TrashItem {
   deletedBy: string | null;
 }
 
+/** A row of the trash listing: the union of trashed clients, projects and reports. */
+interface TrashRow {
+  type: TrashType;
+  id: string;
+  name: string;
+  client_id: string;
+  project_id: string | null;
+  deleted_at: Date;
+  deleted_by: string | null;
+}
+
 /** What must be alive before a trashed row can come back: its ancestors, nearest first. */
 const ANCESTORS: Record<TrashType, Array<{ table: string; label: string; sql: string }>> = {
   client: [],
@@ -78,7 +89,7 @@ export class TrashRepository {
       );
     const q = db.from(union.as('t'));
     if (page.type) q.where('type', page.type);
-    const { rows, total } = await selectPage<Record<string, unknown>>(db, q, ['*'], {
+    const { rows, total } = await selectPage<TrashRow>(db, q, ['*'], {
       offset: page.offset,
       limit: page.limit,
       order: [
@@ -89,13 +100,13 @@ export class TrashRepository {
     return {
       total,
       items: rows.map((r) => ({
-        type: r.type as TrashType,
-        id: r.id as string,
-        name: r.name as string,
-        clientId: r.client_id as string,
-        projectId: (r.project_id as string | null) ?? null,
-        deletedAt: (r.deleted_at as Date).toISOString(),
-        deletedBy: (r.deleted_by as string | null) ?? null,
+        type: r.type,
+        id: r.id,
+        name: r.name,
+        clientId: r.client_id,
+        projectId: r.project_id,
+        deletedAt: r.deleted_at.toISOString(),
+        deletedBy: r.deleted_by,
       })),
     };
   }
@@ -110,12 +121,11 @@ export class TrashRepository {
     return db.transaction(async (trx) => {
       // Why no visibility query: only administrators get here, and they see the whole workspace;
       // the row's ancestors may be in the trash themselves, which is answered with 409 below.
-      const trashed = /^[0-9a-f-]{36}$/i.test(id)
+      const trashed: { client_id?: string; project_id?: string } | undefined = /^[0-9a-f-]{36}$/i.test(id)
         ? await trx(repository.table).where({ id }).whereNotNull('deleted_at').forUpdate().first()
         : undefined;
       if (!trashed) throw new NotFoundError(`No ${type} ${id} is in the trash.`);
-      const parentId =
-        type === 'project' ? (trashed.client_id as string) : type === 'report' ? (trashed.project_id as string) : null;
+      const parentId = (type === 'project' ? trashed.client_id : type === 'report' ? trashed.project_id : null) ?? null;
       for (const ancestor of ANCESTORS[type]) {
         const { rows } = await trx.raw(`${ancestor.sql} for share`, [parentId]);
         const up = rows[0] as { id: string; deleted_at: Date | null } | undefined;

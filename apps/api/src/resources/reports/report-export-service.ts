@@ -1,0 +1,59 @@
+import type { Readable } from 'node:stream';
+import type { Knex } from 'knex';
+import { InvalidTemplateError, renderReportDocx, renderTemplateDocx } from '@service/docx';
+import { UnprocessableError } from '@service/http';
+import { exportReportMarkdown } from '@service/markdown';
+import { reportFindingsCsv } from '@service/report-csv';
+import { resolveReportStyle, type ReportDocument } from '@service/report-model';
+import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
+import type { WorkspaceRepositories } from '../workspace-repositories.ts';
+import { reportStyleOfRow } from '../style-library/style-library-resource.ts';
+
+/** An export: the report's title (for the file name) and the document. */
+export interface ReportExport<T> {
+  title: string;
+  body: T;
+}
+
+/**
+ * The exports of a whole report, as the caller may see it: Markdown (re-importable), CSV of its
+ * findings, and DOCX in our layout or the style's Word template. 404 when the report is not
+ * visible; 422 `invalid_template` when the style's Word template cannot render it.
+ */
+export class ReportExportService {
+  constructor(private readonly repositories: Pick<WorkspaceRepositories, 'reports' | 'styles' | 'evidence'>) {}
+
+  private load(db: Knex, principal: RestPrincipal, reportId: string): Promise<ReportDocument> {
+    return this.repositories.reports.loadDocument(db, principal, reportId, 'export');
+  }
+
+  async markdown(db: Knex, principal: RestPrincipal, reportId: string): Promise<ReportExport<string>> {
+    const doc = await this.load(db, principal, reportId);
+    return { title: doc.title, body: exportReportMarkdown(doc) };
+  }
+
+  async csv(db: Knex, principal: RestPrincipal, reportId: string): Promise<ReportExport<Readable>> {
+    const doc = await this.load(db, principal, reportId);
+    return { title: doc.title, body: reportFindingsCsv(doc) };
+  }
+
+  async docx(db: Knex, principal: RestPrincipal, reportId: string): Promise<ReportExport<Uint8Array>> {
+    const { styles, evidence } = this.repositories;
+    const doc = await this.load(db, principal, reportId);
+    // Why the repository and not a plain read: externals never see the style library.
+    const styleRow = doc.style?.id ? await styles.find(db, principal, doc.style.id) : null;
+    const style = resolveReportStyle(styleRow ? reportStyleOfRow(styleRow) : null);
+    const images = await evidence.bytesLoader(db, principal);
+    const logo = styleRow?.logo_image_id ? await images.byId(styleRow.logo_image_id) : null;
+    const options = { style, loadImage: images.byRef, logo };
+    try {
+      const template = styleRow?.template_storage_key ? await evidence.files.read(styleRow.template_storage_key) : null;
+      const bytes = template ? await renderTemplateDocx(template, doc, options) : await renderReportDocx(doc, options);
+      return { title: doc.title, body: bytes };
+    } catch (err) {
+      if (err instanceof InvalidTemplateError)
+        throw new UnprocessableError('invalid_template', err.message, err.toErrorDetails());
+      throw err;
+    }
+  }
+}

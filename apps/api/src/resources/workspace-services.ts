@@ -1,0 +1,18 @@
+import { MarkdownImportService } from './reports/markdown-import-service.ts';
+import { ReportExportService } from './reports/report-export-service.ts';
+import { ScanImportService } from './scan-import/scan-import-service.ts';
+import type { WorkspaceRepositories } from './workspace-repositories.ts';
+
+/**
+ * The workspace's services: work that spans repositories and parsers or renderers (imports and
+ * exports). Handlers call them in a few lines; tests call them without HTTP.
+ */
+export function createWorkspaceServices(repositories: WorkspaceRepositories) {
+  return {
+    scanImport: new ScanImportService(repositories),
+    reportExports: new ReportExportService(repositories),
+    markdownImport: new MarkdownImportService(repositories),
+  };
+}
+
+export type WorkspaceServices = ReturnType<typeof createWorkspaceServices>;
