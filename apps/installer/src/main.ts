@@ -3,14 +3,17 @@
 import { OperatorError, runCli, type AnyCommand } from '@service/cli-kit';
 import { ReleaseKitError } from '@service/release-kit';
 import { backupCommand } from './commands/backup.ts';
+import { cleanupCommand } from './commands/cleanup.ts';
 import { importGlobalsCommand } from './commands/import-globals.ts';
 import { installCommand } from './commands/install.ts';
+import { recoverCommand } from './commands/recover.ts';
 import { restoreCommand } from './commands/restore.ts';
 import { statusCommand } from './commands/status.ts';
 import { upgradeCommand } from './commands/upgrade.ts';
 import { createInstallerContext, type InstallerContext } from './installer-context.ts';
 import { readInstallerConfig } from './installer-config.ts';
 import { createPrompt } from './ui/prompt.ts';
+import { terminalOutput } from './ui/terminal-output.ts';
 
 const COMMANDS: AnyCommand<InstallerContext>[] = [
   statusCommand,
@@ -19,7 +22,14 @@ const COMMANDS: AnyCommand<InstallerContext>[] = [
   restoreCommand,
   importGlobalsCommand,
   installCommand,
+  recoverCommand,
+  cleanupCommand,
 ];
+
+// Why first: a lost terminal (a dropped SSH session) makes writes fail; that must not end a run
+// that is changing the installation (the log file has everything, the screen is simply gone).
+const screen = terminalOutput(process.stdout);
+process.stderr.on('error', () => {});
 
 let prompt: ReturnType<typeof createPrompt> | null = null;
 await runCli<InstallerContext>({
@@ -30,7 +40,7 @@ await runCli<InstallerContext>({
     prompt = createPrompt(process.stdin, process.stdout, () => {});
     return createInstallerContext({
       config: readInstallerConfig(process.env),
-      output: { write: (t) => process.stdout.write(t), isTTY: process.stdout.isTTY === true },
+      output: screen,
       prompt,
       cwd: process.cwd(),
     });

@@ -18,6 +18,7 @@ import {
   type BackupPart,
 } from './backup-manifest.ts';
 import { verifyBackup } from './verify-backup.ts';
+import { formatBytes } from '../ui/human-units.ts';
 
 /** The operator's configuration a backup keeps: path in the installation, whether it must exist. */
 export const CONFIG_PARTS = [
@@ -62,8 +63,10 @@ export async function createBackup(options: {
     throw new OperatorError(`${finalFile} already exists`, { hint: 'Wait a second and run the backup again.' });
   const staging = path.join(backupsDir, `.partial-${path.basename(finalFile, '.tar.gz')}`);
   const partialArchive = `${staging}.tar.gz`;
-  await rm(staging, { recursive: true, force: true });
-  await rm(partialArchive, { force: true });
+  // Why all of them: a backup killed earlier (power loss, kill -9) left its parts; the lock
+  // guarantees no other backup is running now.
+  for (const name of await readdir(backupsDir))
+    if (name.startsWith('.partial-')) await rm(path.join(backupsDir, name), { recursive: true, force: true });
   await mkdir(path.join(staging, 'databases'), { recursive: true, mode: 0o700 });
   try {
     let step = reporter.step('Start the database');
@@ -249,10 +252,4 @@ export function folderPart(
 function bufferEntry(name: string, text: string, mtime: Date): ArchiveEntrySource {
   const bytes = Buffer.from(text, 'utf8');
   return { name, size: bytes.length, mode: 0o600, mtime, open: () => Readable.from([bytes]) };
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  if (bytes < 1024 ** 3) return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-  return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
 }
