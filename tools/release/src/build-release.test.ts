@@ -86,6 +86,7 @@ describe('npm run release', () => {
       'service-1.3.0/images/files.tar',
       'service-1.3.0/images/proxy.tar',
       'service-1.3.0/library/README.md',
+      'service-1.3.0/library-manifest.json',
       'service-1.3.0/RELEASE_NOTES.md',
       'service-1.3.0/manifest.json',
       'service-1.3.0/manifest.json.sig',
@@ -120,6 +121,18 @@ describe('npm run release', () => {
     ]);
     expect(first.manifest.schemaHeads.controlPlane).toMatch(/^\d{14}_/);
     expect(first.manifest.library.items).toBeGreaterThan(0);
+    const library = JSON.parse(readFileSync(path.join(dir, 'service-1.3.0/library-manifest.json'), 'utf8'));
+    expect(library).toMatchObject({ format: 'service-library-manifest-v1', version: first.manifest.library.version });
+    expect(library.items).toHaveLength(first.manifest.library.items);
+    expect(library.items[0]).toEqual({
+      kind: expect.any(String),
+      key: expect.any(String),
+      revision: expect.any(String),
+    });
+    // The installer needs no rendering code (and no native module) for the library question.
+    expect(readFileSync(path.join(dir, 'service-1.3.0/installer/installer.mjs'), 'utf8')).not.toMatch(
+      /resvg|docxtemplater/,
+    );
     expect(
       execFileSync('sha256sum', ['-c', '--quiet', 'SHA256SUMS'], { cwd: path.join(dir, 'service-1.3.0') }).toString(),
     ).toBe('');

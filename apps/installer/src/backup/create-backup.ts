@@ -72,6 +72,21 @@ export async function createBackup(options: {
     let step = reporter.step('Start the database');
     await runtime.startDatabase();
     const schemaHeads = await readSchemaHeads(runtime);
+    // Why: a backup is restored only by the package of its version; one labelled with a version
+    // its data does not have (a half-done upgrade) would restore into the wrong release.
+    const recorded = (await runtime.sql(DATABASES[0].name, 'select version from installation where id = 1')).trim();
+    if (recorded !== '' && recorded !== options.version) {
+      step.fail(`the databases record version ${recorded}`);
+      throw new OperatorError(
+        `the databases record version ${recorded}, but .env says SERVICE_VERSION=${options.version}; a backup ` +
+          'would carry the wrong version',
+        {
+          hint:
+            'An earlier upgrade or restore did not finish: run `./install.sh status` and follow what it says ' +
+            '(usually `./install.sh recover`), then back up.',
+        },
+      );
+    }
     step.done(`schema heads ${Object.values(schemaHeads).filter(Boolean).length} of 3 read`);
 
     const parts: BackupPart[] = [];
