@@ -31,6 +31,8 @@ const COMMANDS: AnyCommand<InstallerContext>[] = [
 const screen = terminalOutput(process.stdout);
 process.stderr.on('error', () => {});
 
+const DISK_ERRORS = ['ENOSPC', 'EDQUOT', 'EROFS', 'EIO'];
+
 let prompt: ReturnType<typeof createPrompt> | null = null;
 await runCli<InstallerContext>({
   name: 'install.sh',
@@ -46,6 +48,17 @@ await runCli<InstallerContext>({
     });
   },
   dispose: () => prompt?.close(),
-  translateError: (err) =>
-    err instanceof ReleaseKitError ? new OperatorError(err.message, { hint: err.hint, cause: err }) : undefined,
+  translateError: (err) => {
+    if (err instanceof ReleaseKitError) return new OperatorError(err.message, { hint: err.hint, cause: err });
+    // Why: a full or read-only disk is the operator's to fix, not a bug; status then says what state it left.
+    const code = (err as NodeJS.ErrnoException | null)?.code;
+    if (code && DISK_ERRORS.includes(code))
+      return new OperatorError((err as Error).message, {
+        hint:
+          'Free disk space or fix the file system, then run `./install.sh status`: it says whether a run ' +
+          'was left unfinished and what to run.',
+        cause: err,
+      });
+    return undefined;
+  },
 });

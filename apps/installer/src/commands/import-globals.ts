@@ -2,7 +2,7 @@ import { defineCommand, OperatorError } from '@service/cli-kit';
 import { failures, runChecks } from '../checks/all-checks.ts';
 import type { InstallerContext } from '../installer-context.ts';
 import { gatherFacts } from '../plan/gather-facts.ts';
-import { Journal } from '../journal/journal.ts';
+import { beginJournal } from '../journal/journal.ts';
 import { describeImport, importGlobalsNow } from '../plan/library-question.ts';
 import { holdInterrupts } from '../ui/hold-interrupts.ts';
 import { printChecks } from '../plan/print-checks.ts';
@@ -46,24 +46,23 @@ export const importGlobalsCommand = defineCommand<InstallerContext, { home: stri
           hint: 'Run it again and answer y, or pass --yes.',
         });
       }
-      const installedVersion = version;
       const applied = await holdInterrupts(reporter, 'the import', async (hold) => {
         hold.changing();
-        const journal = await Journal.begin(
+        const journal = await beginJournal(
           home,
           {
             operation: 'import-globals',
             log: session.op.logFile,
             packageDir: null,
-            from: installedVersion,
-            to: installedVersion,
+            from: version,
+            to: version,
             backup: null,
             fromSchemaHeads: null,
             stamp: null,
           },
           { now: ctx.now, faults: session.faults, log: (l) => reporter.log(l) },
         );
-        const result = await importGlobalsNow(session.op, journal, installedVersion, {
+        const result = await importGlobalsNow(session.op, journal, version, {
           request: 'request',
           restart: 'restart',
         });

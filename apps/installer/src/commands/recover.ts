@@ -90,7 +90,17 @@ export const recoverCommand = defineCommand<InstallerContext, RecoverInput>({
         });
       const outcome = await holdInterrupts(reporter, 'the recovery', async (hold) => {
         hold.changing();
-        return applyRecovery(session.op, journal, plan, { packageDir: ctx.packageDir, backupOverride });
+        try {
+          return await applyRecovery(session.op, journal, plan, { packageDir: ctx.packageDir, backupOverride });
+        } catch (err) {
+          if (err instanceof OperatorError) throw err;
+          throw new OperatorError(`recover stopped: ${(err as Error).message}`, {
+            hint:
+              `Fix the cause (see the log in ${home}/logs/), then run \`./install.sh recover --home ${home}\` ` +
+              'again: it goes on from where the installation is now.',
+            cause: err,
+          });
+        }
       });
       reporter.result(
         `Recovered: ${home} runs ${outcome.version}; ${outcome.message}. Log: ${session.log.path ?? 'not written'}`,

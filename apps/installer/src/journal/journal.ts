@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { OperatorError } from '@service/cli-kit';
 import { INSTALLER_STATE_DIR, type SchemaHeads } from '../install-dir/install-layout.ts';
 import type { SwapRecord } from '../install-dir/release-files.ts';
 import { NO_FAULTS, type FaultInjector } from './fault-injection.ts';
@@ -270,6 +271,22 @@ export class Journal {
       path.join(this.home, JOURNAL_FILE),
       `${JSON.stringify(this.current, null, 2)}\n`,
       this.deps.faults,
+    );
+  }
+}
+
+/**
+ * Journal.begin for a command: a journal that cannot be written (a full disk) stops the
+ * operation before it changes anything, with a message that says so.
+ */
+export async function beginJournal(home: string, start: JournalStart, deps: JournalDeps): Promise<Journal> {
+  try {
+    return await Journal.begin(home, start, deps);
+  } catch (err) {
+    throw new OperatorError(
+      `the ${start.operation} cannot record its journal in ${path.join(home, INSTALLER_STATE_DIR)}: ` +
+        `${(err as Error).message}; nothing was changed`,
+      { hint: `Free disk space in ${home} (\`df -h ${home}\`), then run the command again.`, cause: err },
     );
   }
 }

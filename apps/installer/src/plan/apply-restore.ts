@@ -16,7 +16,7 @@ import {
   stageReleaseFiles,
   undoSwap,
 } from '../install-dir/release-files.ts';
-import { completed, Journal, reached, type JournalRecord } from '../journal/journal.ts';
+import { beginJournal, completed, type Journal, reached, type JournalRecord } from '../journal/journal.ts';
 import { waitForHealth } from '../runtime/wait-for-health.ts';
 import type { InterruptHold } from '../ui/hold-interrupts.ts';
 import type { OperationContext } from './operation-context.ts';
@@ -43,7 +43,7 @@ export async function beginRestore(
     forwardOnly?: boolean;
   },
 ): Promise<Journal> {
-  return Journal.begin(
+  return beginJournal(
     op.home,
     {
       operation: 'restore',

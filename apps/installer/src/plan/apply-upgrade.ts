@@ -5,7 +5,7 @@ import { createBackup } from '../backup/create-backup.ts';
 import type { BackupFile } from '../backup/list-backups.ts';
 import { previousReleaseDir } from '../install-dir/install-layout.ts';
 import { applySwap, planSwapRecord, stageReleaseFiles } from '../install-dir/release-files.ts';
-import { Journal } from '../journal/journal.ts';
+import { beginJournal, type Journal } from '../journal/journal.ts';
 import { waitForHealth } from '../runtime/wait-for-health.ts';
 import { StoppedBySignal, type InterruptHold } from '../ui/hold-interrupts.ts';
 import { describeBackup, recoverAfterUpgradeHint } from './describe-backup.ts';
@@ -56,7 +56,7 @@ export interface UpgradeOutcome {
 export async function applyUpgrade(op: OperationContext, options: ApplyUpgradeOptions): Promise<UpgradeOutcome> {
   const { plan, runtime, reporter } = { ...options, ...op };
   const started = op.clock.now();
-  const journal = await Journal.begin(
+  const journal = await beginJournal(
     op.home,
     {
       operation: 'upgrade',
@@ -155,21 +155,26 @@ export async function applyUpgrade(op: OperationContext, options: ApplyUpgradeOp
   let unavailableMs = 0;
   if (failure === null) {
     step = reporter.step(`Wait for ${plan.to} to answer healthy`);
-    await journal.enter('health');
-    const waitStarted = op.clock.now();
-    const health = await waitForHealth(runtime, {
-      expectedVersion: plan.to,
-      timeoutMs: op.healthTimeoutMs,
-      graceMs: op.healthGraceMs,
-      clock: op.clock,
-    });
-    if (health.ok) {
-      await journal.leave('health');
-      unavailableMs = waitStarted - upStarted + health.healthyAfterMs;
-      step.done(`healthy after ${(health.healthyAfterMs / 1000).toFixed(1)} s, and stayed healthy`);
-    } else {
-      step.fail(health.reason);
-      failure = health.reason;
+    try {
+      await journal.enter('health');
+      const waitStarted = op.clock.now();
+      const health = await waitForHealth(runtime, {
+        expectedVersion: plan.to,
+        timeoutMs: op.healthTimeoutMs,
+        graceMs: op.healthGraceMs,
+        clock: op.clock,
+      });
+      if (health.ok) {
+        await journal.leave('health');
+        unavailableMs = waitStarted - upStarted + health.healthyAfterMs;
+        step.done(`healthy after ${(health.healthyAfterMs / 1000).toFixed(1)} s, and stayed healthy`);
+      } else {
+        step.fail(health.reason);
+        failure = health.reason;
+      }
+    } catch (err) {
+      step.fail((err as Error).message);
+      failure = (err as Error).message;
     }
   }
   if (failure !== null) {
