@@ -94,7 +94,10 @@ export const statusCommand = defineCommand<InstallerContext, { home: string }>({
       let unfinished: string | null = null;
       if (session.journal) {
         const journal = session.journal;
-        const recovery = planRecovery(await observeForRecovery(session.op, journal, { startDatabase: false }));
+        const recovery = planRecovery({
+          ...(await observeForRecovery(session.op, journal, { startDatabase: false })),
+          databaseStopped: !databaseRunning,
+        });
         const from = journal.packageDir ? `cd ${journal.packageDir} && ` : '';
         unfinished = `./install.sh recover --home ${home}`;
         reporter.warn(`UNFINISHED: ${describeUnfinishedRun(journal)}.`);

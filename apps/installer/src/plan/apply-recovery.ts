@@ -73,6 +73,14 @@ export async function applyRecovery(
     case 'stuck':
       throw new OperatorError(`recover cannot go on: ${plan.summary}`, { hint: plan.hint });
 
+    case 'read-databases-first': {
+      const facts = await observeForRecovery(op, record, {
+        startDatabase: true,
+        backupOverride: options.backupOverride,
+      });
+      return applyRecovery(op, journal, planRecovery(facts), options);
+    }
+
     case 'clean-up': {
       await removeUnfinishedBackups(op.home);
       if (record.swap) await undoSwap(op.home, record.swap);

@@ -19,6 +19,8 @@ export interface RecoveryFacts {
   backupPresent: boolean;
   /** `recover --backup`: another backup of the same version to restore instead. */
   backupOverride: { file: string; createdAt: string } | null;
+  /** Status only: the database is not running, so it could not be read (recover starts it first). */
+  databaseStopped?: boolean;
 }
 
 export type RecoveryAction =
@@ -30,6 +32,7 @@ export type RecoveryAction =
   | 'roll-back-restore'
   | 'roll-forward-restore'
   | 'finish-import'
+  | 'read-databases-first'
   | 'stuck';
 
 export interface RecoveryPlan {
@@ -109,6 +112,15 @@ export function planRecovery(facts: RecoveryFacts): RecoveryPlan {
       summary: `${to} was started and is not healthy yet (it may still be migrating the databases); recover waits for it and goes forward if it comes up, otherwise back`,
       steps: [`Wait until ${to} answers healthy (bounded)`, `If it does not: stop it and go back as below`],
       target: to,
+    };
+  if (facts.databases === null && facts.databaseStopped)
+    return {
+      action: 'read-databases-first',
+      summary:
+        `${to} was started and does not answer; recover starts the database and reads whether ${to} changed it: ` +
+        `if not, it puts ${from} back; if so, it restores the backup taken before the upgrade`,
+      steps: [],
+      target: from,
     };
   if (facts.databases === null)
     return {
