@@ -71,6 +71,7 @@ export async function applyUpgrade(op: OperationContext, options: ApplyUpgradeOp
     { now: op.now, faults: op.faults, log: (l) => reporter.log(l) },
   );
   let step = reporter.step(`Load the images of ${plan.to}`);
+  let stepOpen = true;
   let upStarted = 0;
   try {
     // Phase: images, while the old version keeps running. Nothing in the installation changes.
@@ -94,6 +95,7 @@ export async function applyUpgrade(op: OperationContext, options: ApplyUpgradeOp
         ? `${plan.imagesToLoad.length} loaded, every image of the manifest present`
         : 'every image already present',
     );
+    stepOpen = false;
     await journal.leave('images');
     options.hold.checkpoint();
 
@@ -103,7 +105,7 @@ export async function applyUpgrade(op: OperationContext, options: ApplyUpgradeOp
     await journal.leave('backup', { backup: restorePoint });
     options.hold.checkpoint();
   } catch (err) {
-    step.fail((err as Error).message);
+    if (stepOpen) step.fail((err as Error).message);
     const outcome = await journal.finish('failed-nothing-changed', (err as Error).message);
     throw err instanceof StoppedBySignal
       ? err
