@@ -1,13 +1,16 @@
 #!/bin/sh
 # install.sh: the launcher of the installer (installer/installer.mjs, built JavaScript).
 #
-#   ./install.sh <status|backup|upgrade|restore|import-globals|install> [--home /opt/service] ...
+#   ./install.sh <status|backup|upgrade|restore|recover|cleanup|import-globals|install> [--home /opt/service] ...
+#
+# Before it runs any code of this package it checks, with openssl, that SHA256SUMS is signed by
+# the vendor key it carries (or a key in SERVICE_INSTALLER_TRUSTED_KEYS), and that the files it
+# is about to use (the installer, the manifest, and when needed the app image) match SHA256SUMS.
+# The installer then checks everything else.
 #
 # It runs the installer with this host's Node.js when that is 20.19 or newer. Otherwise it runs it
 # inside this package's app image (which has Node.js), with the package folder, the installation
-# directory and the Docker socket mounted, and the host's docker command lent to it. Before
-# loading that image it checks the package signature (openssl) and the image archive's checksum,
-# because the installer, which checks everything else, cannot run before the image is loaded.
+# directory and the Docker socket mounted, and the host's docker command lent to it.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,48 +22,28 @@ fail() {
   exit 1
 }
 
-node_is_recent() {
-  command -v node >/dev/null 2>&1 || return 1
-  v=$(node -p 'process.versions.node' 2>/dev/null) || return 1
-  major=${v%%.*}
-  rest=${v#*.}
-  minor=${rest%%.*}
-  [ "$major" -gt 20 ] 2>/dev/null && return 0
-  [ "$major" -eq 20 ] 2>/dev/null && [ "$minor" -ge 19 ] 2>/dev/null
-}
-
-if [ "${SERVICE_INSTALLER_USE_IMAGE:-0}" != 1 ] && node_is_recent; then
-  exec node "$installer" "$@"
-fi
-
-# ---- No suitable Node.js on the host: run the installer inside the app image. ----------------
-
-command -v docker >/dev/null 2>&1 || fail "neither Node.js 20.19+ nor Docker is installed on this host" \
-  "Install Docker Engine with the compose plugin (the service runs on it), then run ./install.sh again."
-
-home=/opt/service
-previous=
-for arg in "$@"; do
-  case "$previous" in --home) home=$arg ;; esac
-  case "$arg" in --home=*) home=${arg#--home=} ;; esac
-  previous=$arg
-done
-mkdir -p "$home"
-home=$(cd "$home" && pwd)
-
-version=$(sed -n 's/^  "version": "\([^"]*\)",$/\1/p' "$here/manifest.json" | head -n 1)
-[ -n "$version" ] || fail "$here/manifest.json names no version" "Run install.sh from the folder extracted from service-X.Y.Z-offline.tar.gz."
-image="service/app:$version"
+# ---- Trust before running: the signature of SHA256SUMS, then the files used here. -----------
 
 # The vendor key (Ed25519, base64 SPKI DER) and any keys from SERVICE_INSTALLER_TRUSTED_KEYS,
 # exactly as the installer trusts them.
 VENDOR_KEY='MCowBQYDK2VwAyEAb1fxqQJ5BrTW5m4wdNUfyKFTKq+sMr0pKaLEd04Bcwk='
 
+work=
+cleanup_work() { [ -n "$work" ] && rm -rf "$work"; }
+trap cleanup_work EXIT
+
 verify_signature() {
-  command -v openssl >/dev/null 2>&1 || fail "openssl is needed to check the package signature before loading its app image" \
-    "Install openssl, or Node.js 20.19 or newer, and run ./install.sh again."
+  command -v openssl >/dev/null 2>&1 || fail "openssl is needed to check the package signature before anything of the package runs" \
+    "Install openssl (3.0 or newer), then run ./install.sh again."
+  ossl=$(openssl version 2>/dev/null || true)
+  case "$ossl" in
+    "OpenSSL "[3-9].*|"OpenSSL "[1-9][0-9].*) ;;
+    *) fail "openssl 3.0 or newer is needed to check the package's Ed25519 signature (this host has: ${ossl:-an openssl that does not answer})" \
+      "Install OpenSSL 3.0 or newer, then run ./install.sh again." ;;
+  esac
   work=$(mktemp -d)
-  trap 'rm -rf "$work"' EXIT
+  [ -f "$here/SHA256SUMS" ] || fail "$here holds no SHA256SUMS: it is not an extracted release package" \
+    "Run install.sh from the folder extracted from service-X.Y.Z-offline.tar.gz."
   [ -f "$here/SHA256SUMS.sig" ] || fail "the package is not signed: SHA256SUMS.sig is missing" "Use only packages signed by the vendor."
   sig=$(tr -d '\n ' < "$here/SHA256SUMS.sig" | sed -n 's/.*"signature":"\([A-Za-z0-9_-]*\)".*/\1/p')
   [ -n "$sig" ] || fail "SHA256SUMS.sig holds no signature" "Get the package again from the vendor."
@@ -85,14 +68,58 @@ verify_signature() {
   fail "SHA256SUMS does not match its signature by any trusted key" "Do not use this package. Get it again from the vendor."
 }
 
+# One file of the package against the signed SHA256SUMS.
+verify_file() {
+  line=$(awk -v f="$1" '$2 == f { print; exit }' "$here/SHA256SUMS")
+  [ -n "$line" ] || fail "SHA256SUMS does not list $1" "Get the package again from the vendor."
+  (cd "$here" && printf '%s\n' "$line" | sha256sum -c --quiet - >/dev/null 2>&1) ||
+    fail "$1 does not match SHA256SUMS" "Do not use this package. Get it again from the vendor."
+}
+
+verify_signature
+verify_file installer/installer.mjs
+verify_file manifest.json
+
+node_is_recent() {
+  command -v node >/dev/null 2>&1 || return 1
+  v=$(node -p 'process.versions.node' 2>/dev/null) || return 1
+  major=${v%%.*}
+  rest=${v#*.}
+  minor=${rest%%.*}
+  [ "$major" -gt 20 ] 2>/dev/null && return 0
+  [ "$major" -eq 20 ] 2>/dev/null && [ "$minor" -ge 19 ] 2>/dev/null
+}
+
+if [ "${SERVICE_INSTALLER_USE_IMAGE:-0}" != 1 ] && node_is_recent; then
+  cleanup_work
+  exec node "$installer" "$@"
+fi
+
+# ---- No suitable Node.js on the host: run the installer inside the app image. ----------------
+
+command -v docker >/dev/null 2>&1 || fail "neither Node.js 20.19+ nor Docker is installed on this host" \
+  "Install Docker Engine 25.0+ with the compose plugin 2.24.0+ (the service runs on it), then run ./install.sh again."
+
+home=/opt/service
+previous=
+for arg in "$@"; do
+  case "$previous" in --home) home=$arg ;; esac
+  case "$arg" in --home=*) home=${arg#--home=} ;; esac
+  previous=$arg
+done
+mkdir -p "$home"
+home=$(cd "$home" && pwd)
+
+version=$(sed -n 's/^  "version": "\([^"]*\)",$/\1/p' "$here/manifest.json" | head -n 1)
+[ -n "$version" ] || fail "$here/manifest.json names no version" "Run install.sh from the folder extracted from service-X.Y.Z-offline.tar.gz."
+image="service/app:$version"
+
 if ! docker image inspect "$image" >/dev/null 2>&1; then
-  verify_signature
-  line=$(grep '  images/app\.tar$' "$here/SHA256SUMS" || true)
-  [ -n "$line" ] || fail "SHA256SUMS does not list images/app.tar" "Get the package again from the vendor."
-  (cd "$here" && printf '%s\n' "$line" | sha256sum -c --quiet -) || fail "images/app.tar does not match SHA256SUMS" "Get the package again from the vendor."
+  verify_file images/app.tar
   echo "Loading $image to run the installer (this host has no Node.js 20.19+)..."
   docker load -i "$here/images/app.tar" >/dev/null
 fi
+cleanup_work
 
 docker_bin=$(command -v docker)
 plugin_mount=

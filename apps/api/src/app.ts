@@ -33,6 +33,11 @@ import { registerApiDocsRoutes } from './system/api-docs-routes.ts';
 import { registerHealthRoutes } from './system/health-routes.ts';
 import { registerWorkspacePages } from './workspace/workspace-pages.ts';
 
+/** `/api/health` and `/api/version`: polled by monitors and the installer, with a budget of their own. */
+export const HEALTH_PATHS: ReadonlySet<string> = new Set(['/api/health', '/api/version']);
+/** Requests per minute per client address to the health and version endpoints: 100 a second. */
+export const HEALTH_REQUESTS_PER_MINUTE = 6000;
+
 export interface App {
   koa: Koa;
   registry: OpenApiRegistry;
@@ -97,14 +102,27 @@ export function createApp(deps: AppDeps): App {
   if (cors) koa.use(cors);
   koa.use(answerOptions(router));
   // Why: the public endpoints query the databases or send a large document; an anonymous flood must
-  // not load them. A budget of their own per client address, as large as the REST one.
-  const publicRateLimited = new Set(['/api/health', '/api/version', '/api/rest-docs/openapi']);
+  // not load them. The OpenAPI document has a budget of its own per client address, as large as
+  // the REST one.
   koa.use(
     rateLimit({
       store: deps.rateLimitStore,
       prefix: 'public-ip',
       limit: deps.config.rateLimitPerIp,
-      key: (ctx) => (publicRateLimited.has(ctx.path) ? ipRateLimitKey(ctx.state.clientIp ?? ctx.ip) : null),
+      key: (ctx) => (ctx.path === '/api/rest-docs/openapi' ? ipRateLimitKey(ctx.state.clientIp ?? ctx.ip) : null),
+      logger: deps.logger,
+    }),
+  );
+  // Why a separate, much larger budget for health and version: monitors, the container health
+  // check and the installer's wait for a new version all poll them, often from one address; a
+  // 429 there reads as an outage (a monitor at 20 Hz is 1,200 requests a minute). The budget still
+  // bounds what one address can make the databases do.
+  koa.use(
+    rateLimit({
+      store: deps.rateLimitStore,
+      prefix: 'health-ip',
+      limit: Math.max(HEALTH_REQUESTS_PER_MINUTE, deps.config.rateLimitPerIp),
+      key: (ctx) => (HEALTH_PATHS.has(ctx.path) ? ipRateLimitKey(ctx.state.clientIp ?? ctx.ip) : null),
       logger: deps.logger,
     }),
   );

@@ -250,7 +250,7 @@ describe('public endpoints', () => {
     const statuses: number[] = [];
     let last: Response | null = null;
     for (let i = 0; i < 4; i++) {
-      last = await fetch(`${plain.url}/api/health`);
+      last = await fetch(`${plain.url}/api/rest-docs/openapi`);
       statuses.push(last.status);
     }
     expect(statuses[0]).toBe(200);

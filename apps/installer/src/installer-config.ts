@@ -1,5 +1,6 @@
 import { OperatorError } from '@service/cli-kit';
 import { releaseTrustedKeys, ReleaseKitError, type TrustedKey } from '@service/release-kit';
+import { parseFaultSpec, type FaultSpec } from './journal/fault-injection.ts';
 
 /** The installer's own settings: environment variables of the installer process, never the installation's .env. */
 export interface InstallerConfig {
@@ -13,6 +14,8 @@ export interface InstallerConfig {
   healthGraceMs: number;
   /** Environment handed to the container engine (PATH, DOCKER_HOST, ...). */
   engineEnv: NodeJS.ProcessEnv;
+  /** Tests only: a crash or full disk to simulate at a phase boundary. */
+  testFault: FaultSpec | null;
 }
 
 /**
@@ -28,6 +31,7 @@ export interface InstallerConfig {
  * | SERVICE_INSTALLER_NODE_MODULES | local-process: node_modules lent to the app (the stand-in image has none) | none |
  * | SERVICE_INSTALLER_HEALTH_TIMEOUT | seconds to wait for /api/health after a start | 300 |
  * | SERVICE_INSTALLER_HEALTH_GRACE | seconds the service must stay healthy afterwards | 10 |
+ * | SERVICE_INSTALLER_TEST_FAULT | tests only: `kill@<point>` or `enospc@<point>` (fault-injection.ts) | none |
  */
 export function readInstallerConfig(env: NodeJS.ProcessEnv): InstallerConfig {
   let trustedKeys: TrustedKey[];
@@ -58,6 +62,7 @@ export function readInstallerConfig(env: NodeJS.ProcessEnv): InstallerConfig {
     healthTimeoutMs: seconds(env, 'SERVICE_INSTALLER_HEALTH_TIMEOUT', 300) * 1000,
     healthGraceMs: seconds(env, 'SERVICE_INSTALLER_HEALTH_GRACE', 10) * 1000,
     engineEnv: env,
+    testFault: readFault(env.SERVICE_INSTALLER_TEST_FAULT),
   };
 }
 
@@ -69,4 +74,14 @@ function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number
       hint: `Unset ${name} or give seconds, e.g. ${fallback}.`,
     });
   return Number(raw);
+}
+
+function readFault(raw: string | undefined): FaultSpec | null {
+  try {
+    return parseFaultSpec(raw);
+  } catch (err) {
+    throw new OperatorError(`SERVICE_INSTALLER_TEST_FAULT: ${(err as Error).message}`, {
+      hint: "It is for the installer's tests only; unset it.",
+    });
+  }
 }

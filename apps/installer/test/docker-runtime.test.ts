@@ -65,7 +65,8 @@ describe('DockerRuntime', () => {
   it('checks the engine and the compose plugin', async () => {
     expect(await runtime.checkEngine()).toEqual({
       ok: true,
-      detail: 'Docker 0.0.0-stand-in with compose 2.29.7-stand-in',
+      detail: 'Docker 27.3.1-stand-in with compose 2.29.7-stand-in',
+      versions: { engine: '27.3.1-stand-in', compose: '2.29.7-stand-in' },
     });
     expect(docker.commandLines()).toEqual(['version --format {{.Server.Version}}', 'compose version --short']);
   });
@@ -83,6 +84,7 @@ describe('DockerRuntime', () => {
       detail:
         'Docker does not answer: Cannot connect to the Docker daemon at ' +
         'unix:///var/run/docker.sock. Is the docker daemon running?',
+      versions: null,
     });
   });
 
@@ -121,6 +123,15 @@ describe('DockerRuntime', () => {
       `${withOverride} stop app`,
       `${withOverride} stop`,
     ]);
+  });
+
+  it('hands the first start its once-only settings through the environment, never on the command line', async () => {
+    await runtime.up({ firstStartEnv: { SERVICE_ADMIN_PASSWORD: 'first-password-123' } });
+    await runtime.up();
+    const [first, second] = docker.calls().slice(-2);
+    expect(first!.serviceEnv).toContain('SERVICE_ADMIN_PASSWORD');
+    expect(first!.args.join(' ')).not.toContain('first-password-123');
+    expect(second!.serviceEnv).not.toContain('SERVICE_ADMIN_PASSWORD');
   });
 
   it('reads container states and probes the service from inside the app container', async () => {

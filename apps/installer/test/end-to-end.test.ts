@@ -1,8 +1,10 @@
 // End to end on this machine (INSTALLER.md "How it is tested", 3): real packages built by
 // tools/release (images from the stand-in docker), installed and upgraded by the real installer
 // (install.sh, built JavaScript) with the local-process runtime: the built app as a local process
-// on a throwaway PostgreSQL 15 cluster in the installation directory.
-import { execFile, execFileSync } from 'node:child_process';
+// on a throwaway PostgreSQL 15 cluster in the installation directory. Besides the normal path, a
+// few real crashes (SIGKILL through SERVICE_INSTALLER_TEST_FAULT), a full disk, a dropped session
+// and a monitor polling at 20 Hz; src/plan/crash-recovery.test.ts covers every phase boundary.
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import {
   chmodSync,
   cpSync,
@@ -62,21 +64,73 @@ describe('install, back up, upgrade and restore on this machine', () => {
   let port: number;
   let env: NodeJS.ProcessEnv;
   let apiKey: string;
-  const ids: Record<string, string> = {};
+  const ids: Record<string, string | undefined> = {};
   const pkg = (name: string) => folder.path('packages', name);
 
   /** ./install.sh as an operator runs it, from a package folder, with nothing on stdin. */
   function installer(packageDir: string, ...args: string[]): Promise<Run> {
+    return installerWith({}, '', packageDir, ...args);
+  }
+
+  /** ./install.sh with extra environment (a test fault) and scripted answers on stdin. */
+  function installerWith(extra: NodeJS.ProcessEnv, input: string, packageDir: string, ...args: string[]): Promise<Run> {
     return new Promise((resolve) => {
       const child = execFile(
         'sh',
         [path.join(packageDir, 'install.sh'), ...args, '--home', home],
-        { cwd: packageDir, env, maxBuffer: 16 * 1024 * 1024 },
+        { cwd: packageDir, env: { ...env, ...extra }, maxBuffer: 16 * 1024 * 1024 },
         (err, stdout, stderr) =>
-          resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
+          resolve({
+            code: err ? (typeof err.code === 'number' ? err.code : err.signal ? 137 : 1) : 0,
+            stdout,
+            stderr,
+          }),
       );
-      child.stdin?.end();
+      child.stdin?.end(input);
     });
+  }
+
+  /**
+   * Polls /api/health at 20 Hz from outside, as an aggressive monitor does, until stopped; returns
+   * every status seen (0: no answer, the service restarting).
+   */
+  function monitor(): { stop(): Promise<number[]> } {
+    const seen: number[] = [];
+    let running = true;
+    const loop = (async () => {
+      while (running) {
+        const tick = new Promise((r) => setTimeout(r, 50));
+        seen.push(
+          await fetch(`http://127.0.0.1:${port}/api/health`, { signal: AbortSignal.timeout(2000) }).then(
+            (r) => r.status,
+            () => 0,
+          ),
+        );
+        await tick;
+      }
+    })();
+    return {
+      stop: async () => {
+        running = false;
+        await loop;
+        return seen;
+      },
+    };
+  }
+
+  function journal(): { operation: string; phase: string; state: string } | null {
+    const file = path.join(home, '.installer/journal.json');
+    return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
+  }
+
+  /** The last log of a command, as the operator follows it with tail -f. */
+  function lastLog(command: string): string {
+    const dir = path.join(home, 'logs');
+    const name = readdirSync(dir)
+      .filter((n) => n.startsWith(`installer-${command}-`))
+      .sort()
+      .pop()!;
+    return readFileSync(path.join(dir, name), 'utf8');
   }
 
   async function rest(
@@ -141,8 +195,8 @@ describe('install, back up, upgrade and restore on this machine', () => {
     const vendor = createTestSigningKey();
     writeFileSync(folder.path('vendor.pem'), vendor.privatePem, { mode: 0o600 });
 
-    // Two real packages with the release tool's command line, as a release engineer builds them.
-    for (const version of ['1.2.0', '1.3.0']) {
+    // A real package with the release tool's command line, as a release engineer builds it.
+    for (const version of ['1.2.0']) {
       execFileSync(
         process.execPath,
         [
@@ -164,6 +218,33 @@ describe('install, back up, upgrade and restore on this machine', () => {
         },
       );
     }
+    // 1.3.0 ships a library with one new and one changed finding template (the tool's library seam).
+    const library = folder.path('library-1.3.0');
+    cpSync(path.join(REPO, 'library'), library, { recursive: true });
+    const templates = path.join(library, 'finding-templates');
+    writeFileSync(
+      path.join(templates, 'excessive-privileges-in-the-cloud.md'),
+      readFileSync(path.join(templates, 'excessive-privileges.md'), 'utf8')
+        .replace('key: excessive-privileges', 'key: excessive-privileges-in-the-cloud')
+        .replace('# Excessive privileges in Active Directory', '# Excessive privileges in cloud accounts'),
+    );
+    writeFileSync(
+      path.join(templates, 'xpath-injection.md'),
+      readFileSync(path.join(templates, 'xpath-injection.md'), 'utf8').replace(
+        '# XPath and XML injection',
+        '# XPath and XML injection in queries',
+      ),
+    );
+    await buildRelease({
+      repoRoot: REPO,
+      version: '1.3.0',
+      outDir: folder.path('dist'),
+      changelogFile: folder.path('CHANGELOG.md'),
+      signKeyFile: folder.path('vendor.pem'),
+      engine: new DockerCli({ ...process.env, PATH: docker.path }),
+      out: () => {},
+      libraryDir: library,
+    });
     // A release whose app crashes at start, through the tool's seam for changing the app's build context.
     await buildRelease({
       repoRoot: REPO,
@@ -243,7 +324,10 @@ describe('install, back up, upgrade and restore on this machine', () => {
     // Why the app's log in the message: an install that fails here is otherwise a mystery once the folder is gone.
     expect(installed.stderr, installed.stderr && appLogs(home)).toBe('');
     expect(installed.code).toBe(0);
-    expect(installed.stdout).toContain(`Installed 1.2.0 in ${home}`);
+    expect(installed.stdout).toContain(`Installed 1.2.0 in ${home}; the first administrator is owner@example.com`);
+    // The first administrator's password reached the first start only.
+    expect(readFileSync(path.join(home, '.env'), 'utf8')).not.toContain('owner-password-1');
+    expect(readFileSync(path.join(home, '.env'), 'utf8')).toMatch(/^SERVICE_ADMIN_PASSWORD=$/m);
   }, 240_000);
 
   afterAll(async () => {
@@ -298,7 +382,7 @@ describe('install, back up, upgrade and restore on this machine', () => {
     const client = await rest('POST', '/clients', { name: 'Acme Corp' });
     expect(client.status).toBe(201);
     ids.client = client.body.id;
-    apiKey = await createKey([ids.client]);
+    apiKey = await createKey([ids.client!]);
     ids.project = (await rest('POST', '/projects', { clientId: ids.client, name: 'External test' })).body.id;
     ids.report = (await rest('POST', '/reports', { projectId: ids.project, title: 'Final report' })).body.id;
     const finding = await rest('POST', '/findings', {
@@ -317,16 +401,17 @@ describe('install, back up, upgrade and restore on this machine', () => {
     await expectOriginalData();
   });
 
-  it('refuses to upgrade without a recent backup, naming the backup command', async () => {
-    const run = await installer(pkg('service-1.3.0'), 'upgrade', '--yes');
-    expect(run.code).toBe(1);
-    expect(run.stderr).toBe(
-      `error: upgrade refused, nothing was changed: no backup of 1.2.0 in ` +
-        `${home}/backups; an upgrade needs one from the last 24 hours\nhint: Run ` +
-        `\`install.sh backup --home ${home}\` first (from this package or the installed ` +
-        `one).\n`,
+  it('shows the plan with the backup it will take, the library counts and the engine, changing nothing', async () => {
+    const dry = await installer(pkg('service-1.3.0'), 'upgrade', '--dry-run');
+    expect(dry.stderr).toBe('');
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain('Back up 1.2.0 (databases, files, configuration) right before the first change');
+    expect(dry.stdout).toContain(
+      'Library: 1 new and 1 updated item(s); you will be asked whether to import them (default no)',
     );
-    expect(await service()).toEqual({ health: 200, version: '1.2.0' });
+    expect(dry.stdout).toContain('Dry run: nothing was changed.');
+    expect(existsSync(path.join(home, 'backups'))).toBe(true);
+    expect(readdirSync(path.join(home, 'backups')).filter((n) => n.endsWith('.tar.gz'))).toEqual([]);
   });
 
   it('backs up 1.2.0: dumps, files and configuration, verified', async () => {
@@ -335,8 +420,9 @@ describe('install, back up, upgrade and restore on this machine', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/ok Verify the backup: \d+ files match their checksums; \d+ dump entries listed/);
     expect(run.stdout).toMatch(/Backup written: .*\/backups\/service-1\.2\.0-\d{8}T\d{6}Z\.tar\.gz/);
+    ids.backup = /Backup written: (\S+\.tar\.gz)/.exec(run.stdout)![1]!;
     // Evidence files: the image uploaded above and the library's own images.
-    const listing = execFileSync('sh', ['-c', `tar tzf ${home}/backups/service-1.2.0-*.tar.gz`]).toString();
+    const listing = execFileSync('tar', ['tzf', ids.backup!]).toString();
     expect(listing).toMatch(
       /^backup-manifest\.json\nSHA256SUMS\ndatabases\/control-plane\.dump\ndatabases\/shared\.dump\ndatabases\/tenant\.dump\n(?:files\/\S+\n)+config\/\.env\nconfig\/docker\/Caddyfile\nconfig\/docker\/certs\/README\.md\n$/,
     );
@@ -369,20 +455,27 @@ describe('install, back up, upgrade and restore on this machine', () => {
         tampered,
         /^error: upgrade refused, nothing was changed: the package files do not match SHA256SUMS: 1 changed \(compose\.yaml\)\n/,
       ],
-      [
-        unsigned,
-        /^error: upgrade refused, nothing was changed: the package is not signed: SHA256SUMS\.sig is missing\n/,
-      ],
-      [
-        wronglySigned,
-        /^error: upgrade refused, nothing was changed: SHA256SUMS is signed with key \w{8}, which this installer does not trust \(trusted keys: a006e716, \w{8}\)\n/,
-      ],
+      // install.sh refuses these before any code of the package runs.
+      [unsigned, /^error: the package is not signed: SHA256SUMS\.sig is missing\n/],
+      [wronglySigned, /^error: SHA256SUMS does not match its signature by any trusted key\n/],
     ];
     for (const [dir, message] of cases) {
       const run = await installer(dir, 'upgrade', '--yes');
       expect(run.stderr).toMatch(message);
       expect(run.code).toBe(1);
     }
+    // The installer itself refuses it too, when started without install.sh.
+    const direct = await new Promise<Run>((resolve) =>
+      execFile(
+        process.execPath,
+        [path.join(wronglySigned, 'installer/installer.mjs'), 'upgrade', '--yes', '--home', home],
+        { cwd: wronglySigned, env },
+        (err, stdout, stderr) => resolve({ code: err ? (err.code as number) : 0, stdout, stderr }),
+      ),
+    );
+    expect(direct.stderr).toMatch(
+      /^error: upgrade refused, nothing was changed: SHA256SUMS is signed with key \w{8}, which this installer does not trust \(trusted keys: a006e716, \w{8}\)\n/,
+    );
     expect(readFileSync(path.join(home, '.env')).equals(envBefore)).toBe(true);
     expect(await service()).toEqual({ health: 200, version: '1.2.0' });
   }, 60_000);
@@ -403,17 +496,98 @@ describe('install, back up, upgrade and restore on this machine', () => {
     await expectOriginalData();
   }, 120_000);
 
-  it('upgrades to 1.3.0: health, version and data', async () => {
-    const envBefore = readFileSync(path.join(home, '.env'), 'utf8');
-    const dry = await installer(pkg('service-1.3.0'), 'upgrade', '--dry-run');
-    expect(dry.code).toBe(0);
-    expect(dry.stdout).toContain('Dry run: nothing was changed.');
-    const run = await installer(pkg('service-1.3.0'), 'upgrade', '--yes');
-    expect(run.stderr).toBe('');
-    expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(
-      /Upgraded .* from 1\.2\.0 to 1\.3\.0 in [\d.]+ s \(the service was unavailable for [\d.]+ s\)/,
+  it('survives a SIGKILL in the middle of the file swap: refuses everything else, status says what to run, recover puts 1.2.0 back', async () => {
+    const envBefore = readFileSync(path.join(home, '.env'));
+    const composeBefore = readFileSync(path.join(home, 'compose.yaml'));
+    const killed = await installerWith(
+      { SERVICE_INSTALLER_TEST_FAULT: 'kill@upgrade:files:done' },
+      '',
+      pkg('service-1.3.0'),
+      'upgrade',
+      '--yes',
     );
+    expect(killed.code).toBe(137);
+    expect(journal()).toMatchObject({ operation: 'upgrade', phase: 'files', state: 'done' });
+
+    const again = await installer(pkg('service-1.3.0'), 'upgrade', '--yes');
+    expect(again.code).toBe(1);
+    expect(again.stdout).toContain('took over a stale lock of `upgrade`');
+    expect(again.stdout).not.toContain('Already at');
+    expect(again.stderr).toMatch(/^error: upgrade refused: an upgrade 1\.2\.0 -> 1\.3\.0 started \S+ did not finish/);
+    const backup = await installer(pkg('service-1.2.0'), 'backup');
+    expect(backup.code).toBe(1);
+    expect(backup.stderr).toMatch(/^error: backup refused: an upgrade 1\.2\.0 -> 1\.3\.0/);
+
+    const status = await installer(pkg('service-1.3.0'), 'status');
+    expect(status.code).toBe(0);
+    expect(status.stdout).toContain('UNFINISHED: an upgrade 1.2.0 -> 1.3.0 started');
+    expect(status.stdout).toContain(
+      `what to do         cd ${pkg('service-1.3.0')} && ./install.sh recover --home ${home}`,
+    );
+
+    const recover = await installer(pkg('service-1.3.0'), 'recover', '--yes');
+    expect(recover.stderr).toBe('');
+    expect(recover.code).toBe(0);
+    expect(recover.stdout).toContain(`Recovered: ${home} runs 1.2.0`);
+    expect(journal()).toBeNull();
+    expect(readFileSync(path.join(home, '.env')).equals(envBefore)).toBe(true);
+    expect(readFileSync(path.join(home, 'compose.yaml')).equals(composeBefore)).toBe(true);
+    expect(await service()).toEqual({ health: 200, version: '1.2.0' });
+    await expectOriginalData();
+  }, 120_000);
+
+  it('rolls back by itself when the disk is full at the file swap', async () => {
+    const run = await installerWith(
+      { SERVICE_INSTALLER_TEST_FAULT: 'enospc@upgrade:files:started' },
+      '',
+      pkg('service-1.3.0'),
+      'upgrade',
+      '--yes',
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /^error: the upgrade to 1\.3\.0 failed: replacing the files failed: ENOSPC: no space left on device.*\. 1\.2\.0 is running again; nothing else changed\n/,
+    );
+    expect(journal()).toBeNull();
+    expect(await service()).toEqual({ health: 200, version: '1.2.0' });
+    await expectOriginalData();
+    expect((await installer(pkg('service-1.3.0'), 'status')).stdout).not.toContain('UNFINISHED');
+  }, 120_000);
+
+  it('upgrades to 1.3.0 under a 20 Hz monitor, through a dropped session, SIGHUP and SIGTERM: health, version, data ' +
+    'and the library question', async () => {
+    const envBefore = readFileSync(path.join(home, '.env'), 'utf8');
+    const watch = monitor();
+    const child = spawn('sh', [path.join(pkg('service-1.3.0'), 'install.sh'), 'upgrade', '--yes', '--home', home], {
+      cwd: pkg('service-1.3.0'),
+      env,
+    });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stdin.end('n\n');
+    const exited = new Promise<number | string>((resolve) =>
+      child.on('exit', (code, signal) => resolve(code ?? signal!)),
+    );
+    // While the new version starts: the terminal goes away, then the hangup and a kill arrive.
+    while (journal()?.phase !== 'health' && child.exitCode === null) await new Promise((r) => setTimeout(r, 20));
+    child.stdout.destroy();
+    child.kill('SIGHUP');
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    const statuses = await watch.stop();
+    expect(statuses.filter((s) => s === 429)).toEqual([]);
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(10);
+
+    expect(stdout).toContain(
+      `Library: 1 new and 1 updated item(s); you will be asked whether to import them (default no)`,
+    );
+    expect(stdout).toMatch(/Restore point: .*service-1\.2\.0-\d{8}T\d{6}Z\.tar\.gz \(taken \d+ s ago/);
+    const log = lastLog('upgrade');
+    expect(log).toContain('received SIGHUP during the upgrade; held back');
+    expect(log).toContain('received SIGTERM during the upgrade; held back');
+    expect(log).toContain('The global library of 1.3.0 has 1 new and 1 updated item(s).');
+    expect(log).toContain('asked: Import them now (the service restarts)? -> no');
+    expect(log).toMatch(/Upgraded .* from 1\.2\.0 to 1\.3\.0 in [\d.]+ s \(the service was unavailable for [\d.]+ s\)/);
     expect(readFileSync(path.join(home, '.env'), 'utf8')).toBe(
       envBefore.replace('SERVICE_VERSION=1.2.0', 'SERVICE_VERSION=1.3.0'),
     );
@@ -450,13 +624,32 @@ describe('install, back up, upgrade and restore on this machine', () => {
     const run = await installer(pkg('service-1.3.0'), 'import-globals', '--yes');
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('The global library of 1.3.0 was imported; the service is healthy.');
+    expect(run.stdout).toMatch(
+      /The global library of 1\.3\.0 was imported: 1 new, 1 updated, 0 marked removed, \d+ unchanged; the service is healthy\./,
+    );
   }, 60_000);
 
-  it('restores the 1.2.0 backup only from the 1.2.0 package, and then has the data of the backup', async () => {
-    const backup = execFileSync('sh', ['-c', `ls ${home}/backups/service-1.2.0-*.tar.gz`])
-      .toString()
-      .trim();
+  it('undoes a restore killed before it swapped the databases in: recover starts 1.3.0 with its data again', async () => {
+    const killed = await installerWith(
+      { SERVICE_INSTALLER_TEST_FAULT: 'kill@restore:dumps:done' },
+      '',
+      pkg('service-1.2.0'),
+      'restore',
+      ids.backup!,
+      '--yes',
+    );
+    expect(killed.code).toBe(137);
+    const status = await installer(pkg('service-1.2.0'), 'status');
+    expect(status.stdout).toContain('UNFINISHED: a restore of a backup of 1.2.0');
+    const recover = await installer(pkg('service-1.2.0'), 'recover', '--yes');
+    expect(recover.stderr).toBe('');
+    expect(recover.stdout).toContain(`Recovered: ${home} runs 1.3.0`);
+    expect(await service()).toEqual({ health: 200, version: '1.3.0' });
+    expect((await rest('GET', `/findings/${ids.later}`)).status).toBe(200);
+  }, 120_000);
+
+  it('restores the 1.2.0 backup only from the 1.2.0 package, under a 20 Hz monitor, and then has the data of the backup', async () => {
+    const backup = ids.backup!;
     const wrong = await installer(pkg('service-1.3.0'), 'restore', backup, '--yes');
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toBe(
@@ -465,15 +658,55 @@ describe('install, back up, upgrade and restore on this machine', () => {
         `service-1.2.0-offline.tar.gz.\n`,
     );
 
+    const watch = monitor();
     const run = await installer(pkg('service-1.2.0'), 'restore', backup, '--yes');
+    const statuses = await watch.stop();
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
+    expect(statuses.filter((s) => s === 429)).toEqual([]);
     expect(run.stdout).toMatch(/Restored service-1\.2\.0-\d{8}T\d{6}Z\.tar\.gz: .* runs 1\.2\.0/);
     expect(run.stdout).toMatch(/Kept from before the restore .*database service_tenant_before_\d{14}/);
     expect(await service()).toEqual({ health: 200, version: '1.2.0' });
     await expectOriginalData();
     expect((await rest('GET', `/findings/${ids.later}`)).status).toBe(404);
     expect(readFileSync(path.join(home, '.env'), 'utf8')).toContain('SERVICE_VERSION=1.2.0');
+  }, 120_000);
+
+  it('goes forward after a SIGKILL while the new version starts: recover waits for it and finishes the upgrade', async () => {
+    const killed = await installerWith(
+      { SERVICE_INSTALLER_TEST_FAULT: 'kill@upgrade:start:done' },
+      '',
+      pkg('service-1.3.0'),
+      'upgrade',
+      '--yes',
+    );
+    expect(killed.code).toBe(137);
+    const recover = await installer(pkg('service-1.3.0'), 'recover', '--yes');
+    expect(recover.stderr).toBe('');
+    expect(recover.stdout).toContain(`Recovered: ${home} runs 1.3.0`);
+    expect(await service()).toEqual({ health: 200, version: '1.3.0' });
+    await expectOriginalData();
+    const status = await installer(pkg('service-1.3.0'), 'status');
+    expect(status.stdout).toMatch(/last upgrade\s+1\.2\.0 -> 1\.3\.0, .*did not finish; recover finished it/);
+  }, 120_000);
+
+  it('lists leftovers with their sizes, and cleanup removes those older than a verified backup of the installed version', async () => {
+    const status = await installer(pkg('service-1.3.0'), 'status');
+    expect(status.stdout).toMatch(/leftovers\s+\d+, [\d.]+ (KiB|MiB|GiB)\n/);
+    expect(status.stdout).toMatch(
+      /database service_tenant_before_\d{14} [\d.]+ (KiB|MiB), \d+ (s|min) old: database kept by a restore/,
+    );
+    expect(status.stdout).toMatch(/\.previous-1\.2\.0\/ [\d.]+ (B|KiB|MiB)/);
+    const refused = await installer(pkg('service-1.3.0'), 'cleanup', '--yes');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^error: cleanup refused: there is no backup of 1\.3\.0/);
+    expect((await installer(pkg('service-1.3.0'), 'backup')).code).toBe(0);
+    const cleanup = await installer(pkg('service-1.3.0'), 'cleanup', '--yes');
+    expect(cleanup.stderr).toBe('');
+    expect(cleanup.stdout).toMatch(/Removed \d+ leftover\(s\), [\d.]+ (KiB|MiB|GiB) freed\./);
+    expect((await installer(pkg('service-1.3.0'), 'status')).stdout).toMatch(/leftovers\s+none\n/);
+    expect(await service()).toEqual({ health: 200, version: '1.3.0' });
+    await expectOriginalData();
   }, 120_000);
 
   it('says who holds the lock when a second run starts', async () => {

@@ -47,3 +47,10 @@ export {
 export { describeComparison, readSmallFile, verifyPackage, type VerifiedPackage } from './verify-package.ts';
 export type { TrustedKey } from '@service/auth';
 export { freePort } from './free-port.ts';
+export {
+  LIBRARY_MANIFEST_FILE,
+  LIBRARY_MANIFEST_FORMAT,
+  parseLibraryManifestFile,
+  serializeLibraryManifestFile,
+  type LibraryManifestFile,
+} from './library-manifest-file.ts';

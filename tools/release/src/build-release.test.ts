@@ -86,6 +86,7 @@ describe('npm run release', () => {
       'service-1.3.0/images/files.tar',
       'service-1.3.0/images/proxy.tar',
       'service-1.3.0/library/README.md',
+      'service-1.3.0/library-manifest.json',
       'service-1.3.0/RELEASE_NOTES.md',
       'service-1.3.0/manifest.json',
       'service-1.3.0/manifest.json.sig',
@@ -94,7 +95,8 @@ describe('npm run release', () => {
     ])
       expect(names).toContain(wanted);
     expect(listing.every((l) => l.includes(' 0/0 '))).toBe(true);
-    expect(listing.filter((l) => !l.startsWith('d')).every((l) => l.includes('2026-11-22 00:00'))).toBe(true);
+    // Folders too: a folder dated 1970 makes extracted trees look corrupt to backup tools.
+    expect(listing.every((l) => l.includes('2026-11-22 00:00'))).toBe(true);
     expect(listing.find((l) => l.endsWith('install.sh'))!.startsWith('-rwxr-xr-x')).toBe(true);
   });
 
@@ -119,6 +121,18 @@ describe('npm run release', () => {
     ]);
     expect(first.manifest.schemaHeads.controlPlane).toMatch(/^\d{14}_/);
     expect(first.manifest.library.items).toBeGreaterThan(0);
+    const library = JSON.parse(readFileSync(path.join(dir, 'service-1.3.0/library-manifest.json'), 'utf8'));
+    expect(library).toMatchObject({ format: 'service-library-manifest-v1', version: first.manifest.library.version });
+    expect(library.items).toHaveLength(first.manifest.library.items);
+    expect(library.items[0]).toEqual({
+      kind: expect.any(String),
+      key: expect.any(String),
+      revision: expect.any(String),
+    });
+    // The installer needs no rendering code (and no native module) for the library question.
+    expect(readFileSync(path.join(dir, 'service-1.3.0/installer/installer.mjs'), 'utf8')).not.toMatch(
+      /resvg|docxtemplater/,
+    );
     expect(
       execFileSync('sha256sum', ['-c', '--quiet', 'SHA256SUMS'], { cwd: path.join(dir, 'service-1.3.0') }).toString(),
     ).toBe('');
@@ -126,7 +140,7 @@ describe('npm run release', () => {
 
   it('says where each image came from and which docker it used', () => {
     const text = output[0]!.join('\n');
-    expect(text).toContain(`images from ${docker.binDir}/docker (engine 0.0.0-stand-in)`);
+    expect(text).toContain(`images from ${docker.binDir}/docker (engine 27.3.1-stand-in)`);
     expect(text).toMatch(/app\s+service\/app:1\.3\.0\s+built from release\/docker\/Dockerfile/);
     expect(text).toMatch(/database\s+postgres:17\.10-bookworm\s+pulled from its registry/);
     expect(output[1]!.join('\n')).toMatch(/database\s+postgres:17\.10-bookworm\s+from the engine’s image store/);

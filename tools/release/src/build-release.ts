@@ -3,7 +3,8 @@ import { createPublicKey, type KeyObject } from 'node:crypto';
 import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { OperatorError } from '@service/cli-kit';
-import { loadLibrary, LibraryError } from '@service/library';
+import { loadLibrary, LibraryError, type Library } from '@service/library';
+import { libraryManifest } from '@service/library/manifest';
 import {
   COMPOSE_FILE,
   DOCKER_DIR,
@@ -14,6 +15,7 @@ import {
   INSTALL_SCRIPT,
   INSTALLER_ENTRY,
   LIBRARY_DIR,
+  LIBRARY_MANIFEST_FILE,
   MANIFEST_FILE,
   MANIFEST_FORMAT,
   packageDirName,
@@ -22,6 +24,7 @@ import {
   readReleaseSigningKey,
   RELEASE_NOTES_FILE,
   releaseTrustedKeys,
+  serializeLibraryManifestFile,
   serializePackageManifest,
   sha256File,
   SIGNATURE_SUFFIX,
@@ -56,6 +59,8 @@ export interface BuildReleaseOptions {
   out: (line: string) => void;
   /** Test seam: change the app's build context before the image is built (e.g. a broken app). */
   beforeAppImage?: (contextDir: string) => Promise<void>;
+  /** The global library to ship (default `<repoRoot>/library`; tests ship a changed one). */
+  libraryDir?: string;
 }
 
 export interface BuiltRelease {
@@ -95,7 +100,8 @@ export async function buildRelease(options: BuildReleaseOptions): Promise<BuiltR
   );
   const signingKey = options.signKeyFile === null ? null : await readSigningKey(options.signKeyFile);
   const sourceSha = options.sourceSha ?? readSourceSha(repoRoot);
-  const library = await readLibraryVersion(path.join(repoRoot, 'library'));
+  const libraryDir = options.libraryDir ?? path.join(repoRoot, 'library');
+  const library = await loadShippedLibrary(libraryDir);
   const schemaHeads = await readSchemaHeads(path.join(repoRoot, 'migrations'));
   const composeText = await readFile(path.join(repoRoot, 'release', COMPOSE_FILE), 'utf8');
   const wanted = composeImages(composeText, version);
@@ -112,7 +118,7 @@ export async function buildRelease(options: BuildReleaseOptions): Promise<BuiltR
     );
 
     const context = path.join(work, 'app-image');
-    const app = await buildApp({ repoRoot, outDir: path.join(context, 'app'), version, sourceSha });
+    const app = await buildApp({ repoRoot, outDir: path.join(context, 'app'), version, sourceSha, libraryDir });
     out(`  app built as JavaScript: ${app.files} files; packages from node_modules: ${app.externals.join(', ')}`);
     await copyNpmManifests(repoRoot, path.join(context, 'npm'));
     await cp(path.join(repoRoot, 'release', DOCKER_DIR, 'Dockerfile'), path.join(context, 'Dockerfile'));
@@ -122,7 +128,10 @@ export async function buildRelease(options: BuildReleaseOptions): Promise<BuiltR
     for (const file of [INSTALL_SCRIPT, COMPOSE_FILE, ENV_EXAMPLE_FILE])
       await cp(path.join(repoRoot, 'release', file), path.join(pkg, file));
     await cp(path.join(repoRoot, 'release', DOCKER_DIR), path.join(pkg, DOCKER_DIR), { recursive: true });
-    await cp(path.join(repoRoot, 'library'), path.join(pkg, LIBRARY_DIR), { recursive: true });
+    await cp(libraryDir, path.join(pkg, LIBRARY_DIR), { recursive: true });
+    // Why beside the library: the installer states the new and updated items from two of these,
+    // without the readers (and renderers) the library itself needs.
+    await writeFile(path.join(pkg, LIBRARY_MANIFEST_FILE), serializeLibraryManifestFile(libraryManifest(library)));
     await writeFile(path.join(pkg, RELEASE_NOTES_FILE), notes.text);
 
     await options.beforeAppImage?.(context);
@@ -168,7 +177,7 @@ export async function buildRelease(options: BuildReleaseOptions): Promise<BuiltR
       createdAt,
       sourceSha,
       images,
-      library,
+      library: { version: library.version, items: library.items.length },
       schemaHeads,
     };
     const manifestText = serializePackageManifest(manifest);
@@ -263,10 +272,9 @@ function readSourceSha(repoRoot: string): string {
   }
 }
 
-async function readLibraryVersion(dir: string): Promise<{ version: string; items: number }> {
+async function loadShippedLibrary(dir: string): Promise<Library> {
   try {
-    const library = await loadLibrary(dir);
-    return { version: library.version, items: library.items.length };
+    return await loadLibrary(dir);
   } catch (err) {
     if (err instanceof LibraryError)
       throw new OperatorError(`the library does not pass its check: ${err.message}`, {

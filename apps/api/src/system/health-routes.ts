@@ -44,9 +44,9 @@ export function registerHealthRoutes(app: AppContext): void {
     description:
       'Queries the three databases, each with a short timeout (`HEALTH_TIMEOUT_MS`); ' +
       'the hosted edition also connects to each tenant server (`tenantServers`). ' +
-      'Public, no licence needed; used by the container health check. Limited per ' +
-      'client address like the REST API (`RATE_LIMIT_PER_IP` per minute), so it cannot ' +
-      'be used to load the databases.',
+      'Public, no licence needed; used by the container health check. Limited to 6,000 ' +
+      'requests a minute per client address (shared with `/api/version`, apart from the ' +
+      'REST budget): far above any monitor, yet it cannot be used to load the databases.',
     tags: ['System'],
     security: 'none',
     rateLimited: true,
@@ -96,8 +96,8 @@ export function registerHealthRoutes(app: AppContext): void {
     summary: 'Running version',
     description:
       'Public, no licence needed. `sha` and `node` are added for a signed-in ' +
-      'administrator session. Limited per client address like the REST API ' +
-      '(`RATE_LIMIT_PER_IP` per minute).',
+      'administrator session. Limited to 6,000 requests a minute per client address ' +
+      '(shared with `/api/health`, apart from the REST budget).',
     tags: ['System'],
     security: 'none',
     rateLimited: true,

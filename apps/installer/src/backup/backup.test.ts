@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync, gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -137,5 +137,16 @@ describe('backups', () => {
     await expect(verifyBackup(backup.file, runtime, folder.path('work'))).rejects.toThrow(
       /is not a complete \.tar\.gz archive/,
     );
+  });
+
+  it('refuses to label data with a version the databases do not record, and removes parts a killed backup left', async () => {
+    folder.write({ 'home/backups/.partial-service-1.2.0-20261122T100000Z/databases/x.dump': 'left by a kill -9' });
+    runtime.sqlAnswers.set('from installation', '1.1.0\n');
+    await expect(
+      createBackup({ home, version: '1.2.0', runtime, reporter: reporter(), now: new Date('2026-11-23T10:00:00Z') }),
+    ).rejects.toThrow(
+      'the databases record version 1.1.0, but .env says SERVICE_VERSION=1.2.0; a backup would carry the wrong version',
+    );
+    expect(readdirSync(path.join(home, 'backups'))).toEqual([]);
   });
 });

@@ -18,6 +18,7 @@ import {
   type BackupPart,
 } from './backup-manifest.ts';
 import { verifyBackup } from './verify-backup.ts';
+import { formatBytes } from '../ui/human-units.ts';
 
 /** The operator's configuration a backup keeps: path in the installation, whether it must exist. */
 export const CONFIG_PARTS = [
@@ -62,13 +63,30 @@ export async function createBackup(options: {
     throw new OperatorError(`${finalFile} already exists`, { hint: 'Wait a second and run the backup again.' });
   const staging = path.join(backupsDir, `.partial-${path.basename(finalFile, '.tar.gz')}`);
   const partialArchive = `${staging}.tar.gz`;
-  await rm(staging, { recursive: true, force: true });
-  await rm(partialArchive, { force: true });
+  // Why all of them: a backup killed earlier (power loss, kill -9) left its parts; the lock
+  // guarantees no other backup is running now.
+  for (const name of await readdir(backupsDir))
+    if (name.startsWith('.partial-')) await rm(path.join(backupsDir, name), { recursive: true, force: true });
   await mkdir(path.join(staging, 'databases'), { recursive: true, mode: 0o700 });
   try {
     let step = reporter.step('Start the database');
     await runtime.startDatabase();
     const schemaHeads = await readSchemaHeads(runtime);
+    // Why: a backup is restored only by the package of its version; one labelled with a version
+    // its data does not have (a half-done upgrade) would restore into the wrong release.
+    const recorded = (await runtime.sql(DATABASES[0].name, 'select version from installation where id = 1')).trim();
+    if (recorded !== '' && recorded !== options.version) {
+      step.fail(`the databases record version ${recorded}`);
+      throw new OperatorError(
+        `the databases record version ${recorded}, but .env says SERVICE_VERSION=${options.version}; a backup ` +
+          'would carry the wrong version',
+        {
+          hint:
+            'An earlier upgrade or restore did not finish: run `./install.sh status` and follow what it says ' +
+            '(usually `./install.sh recover`), then back up.',
+        },
+      );
+    }
     step.done(`schema heads ${Object.values(schemaHeads).filter(Boolean).length} of 3 read`);
 
     const parts: BackupPart[] = [];
@@ -249,10 +267,4 @@ export function folderPart(
 function bufferEntry(name: string, text: string, mtime: Date): ArchiveEntrySource {
   const bytes = Buffer.from(text, 'utf8');
   return { name, size: bytes.length, mode: 0o600, mtime, open: () => Readable.from([bytes]) };
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  if (bytes < 1024 ** 3) return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-  return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
 }

@@ -1,4 +1,5 @@
 import type { PreflightCheck } from './preflight-check.ts';
+import { formatBytes } from '../ui/human-units.ts';
 
 /** Enough free space where images are loaded, files staged and backups written. */
 export const diskSpaceCheck: PreflightCheck = {
@@ -11,19 +12,15 @@ export const diskSpaceCheck: PreflightCheck = {
       const d = short[0]!;
       return {
         status: 'fail',
-        detail: `${gib(d.freeBytes)} free on ${d.dir}, ${gib(d.neededBytes)} needed for ${d.purpose}`,
+        detail: `${formatBytes(d.freeBytes)} free on ${d.dir}, ${formatBytes(d.neededBytes)} needed for ${d.purpose}`,
         hint:
-          `Free ${gib(d.neededBytes - d.freeBytes)} on ${d.dir} (old backups can be moved ` +
+          `Free ${formatBytes(d.neededBytes - d.freeBytes)} on ${d.dir} (old backups can be moved ` +
           `elsewhere), then run the command again.`,
       };
     }
     return {
       status: 'pass',
-      detail: disks.map((d) => `${gib(d.freeBytes)} free on ${d.dir}`).join(', ') || 'not measured',
+      detail: disks.map((d) => `${formatBytes(d.freeBytes)} free on ${d.dir}`).join(', ') || 'not measured',
     };
   },
 };
-
-function gib(bytes: number): string {
-  return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
-}

@@ -5,7 +5,7 @@ import type { PreflightCheck } from './preflight-check.ts';
 export const envFileCheck: PreflightCheck = {
   id: 'env-file',
   title: '.env',
-  appliesTo: ['status', 'upgrade', 'backup', 'restore', 'import-globals'],
+  appliesTo: ['status', 'upgrade', 'backup', 'restore', 'import-globals', 'cleanup'],
   run({ home, installation }) {
     const env = installation.env;
     if (!installation.present) return { status: 'skip', detail: 'no installation' };

@@ -4,7 +4,7 @@ import type { PreflightCheck } from './preflight-check.ts';
 export const installationPresentCheck: PreflightCheck = {
   id: 'installation',
   title: 'installation directory',
-  appliesTo: ['status', 'install', 'upgrade', 'backup', 'restore', 'import-globals'],
+  appliesTo: ['status', 'install', 'upgrade', 'backup', 'restore', 'import-globals', 'recover', 'cleanup'],
   run({ command, home, installation }) {
     if (command === 'install') {
       return installation.present

@@ -5,7 +5,15 @@ import type { ParsedEnv } from '../install-dir/env-file.ts';
 import type { InstalledRelease } from '../install-dir/installed-release.ts';
 import type { EngineCheck } from '../runtime/service-runtime.ts';
 
-export type CommandName = 'status' | 'install' | 'upgrade' | 'backup' | 'restore' | 'import-globals';
+export type CommandName =
+  | 'status'
+  | 'install'
+  | 'upgrade'
+  | 'backup'
+  | 'restore'
+  | 'import-globals'
+  | 'recover'
+  | 'cleanup';
 
 /** Free space somewhere, and how much the command needs there. */
 export interface DiskFacts {
@@ -24,7 +32,6 @@ export interface Facts {
   command: CommandName;
   now: Date;
   home: string;
-  options: { skipBackupCheck: boolean };
   installation: {
     /** compose.yaml and .env are there. */
     present: boolean;

@@ -6,6 +6,7 @@ import type { InstallerContext } from '../installer-context.ts';
 import { gatherFacts } from '../plan/gather-facts.ts';
 import { printChecks } from '../plan/print-checks.ts';
 import { HOME_OPTION, resolveHome } from './home-option.ts';
+import { formatBytes } from '../ui/human-units.ts';
 
 export const backupCommand = defineCommand<InstallerContext, { home: string }>({
   name: 'backup',
@@ -39,7 +40,7 @@ export const backupCommand = defineCommand<InstallerContext, { home: string }>({
       const version = facts.installation.env!.values.get('SERVICE_VERSION')!;
       const backup = await createBackup({ home, version, runtime, reporter, now: ctx.now() });
       reporter.result(
-        `Backup written: ${backup.file} (${(backup.bytes / 1024 / 1024).toFixed(1)} MiB, ` +
+        `Backup written: ${backup.file} (${formatBytes(backup.bytes)}, ` +
           `version ${version}). Restore it from the folder of ${packageFileName(version)} ` +
           `with: ./install.sh restore ${backup.file} --home ${home}`,
       );

@@ -2,7 +2,9 @@ import { defineCommand, OperatorError } from '@service/cli-kit';
 import { failures, runChecks } from '../checks/all-checks.ts';
 import type { InstallerContext } from '../installer-context.ts';
 import { gatherFacts } from '../plan/gather-facts.ts';
-import { importGlobalsNow } from '../plan/library-question.ts';
+import { beginJournal } from '../journal/journal.ts';
+import { describeImport, importGlobalsNow } from '../plan/library-question.ts';
+import { holdInterrupts } from '../ui/hold-interrupts.ts';
 import { printChecks } from '../plan/print-checks.ts';
 import { HOME_OPTION, resolveHome, YES_OPTION } from './home-option.ts';
 
@@ -44,8 +46,33 @@ export const importGlobalsCommand = defineCommand<InstallerContext, { home: stri
           hint: 'Run it again and answer y, or pass --yes.',
         });
       }
-      await importGlobalsNow({ version, runtime, reporter, clock: ctx.clock, config: ctx.config });
-      reporter.result(`The global library of ${version} was imported; the service is healthy.`);
+      const applied = await holdInterrupts(reporter, 'the import', async (hold) => {
+        hold.changing();
+        const journal = await beginJournal(
+          home,
+          {
+            operation: 'import-globals',
+            log: session.op.logFile,
+            packageDir: null,
+            from: version,
+            to: version,
+            backup: null,
+            fromSchemaHeads: null,
+            stamp: null,
+          },
+          { now: ctx.now, faults: session.faults, log: (l) => reporter.log(l) },
+        );
+        const result = await importGlobalsNow(session.op, journal, version, {
+          request: 'request',
+          restart: 'restart',
+        });
+        await journal.finish('succeeded', result ? describeImport(result) : 'imported');
+        return result;
+      });
+      reporter.result(
+        `The global library of ${version} was imported` +
+          `${applied ? `: ${describeImport(applied)}` : ''}; the service is healthy.`,
+      );
     } finally {
       await session.close();
     }

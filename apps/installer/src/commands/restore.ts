@@ -2,10 +2,20 @@ import path from 'node:path';
 import { defineCommand, OperatorError } from '@service/cli-kit';
 import { failures, runChecks } from '../checks/all-checks.ts';
 import type { InstallerContext } from '../installer-context.ts';
-import { applyRestore } from '../plan/apply-restore.ts';
+import type { Journal } from '../journal/journal.ts';
+import {
+  beginRestore,
+  databasesSwapped,
+  keptAside,
+  RestoreDumpError,
+  RestoredButNotStartingError,
+  rollBackRestore,
+  runRestore,
+} from '../plan/apply-restore.ts';
+import type { OperationContext } from '../plan/operation-context.ts';
 import { gatherFacts } from '../plan/gather-facts.ts';
 import { printChecks } from '../plan/print-checks.ts';
-import { holdInterrupts } from '../ui/hold-interrupts.ts';
+import { holdInterrupts, StoppedBySignal } from '../ui/hold-interrupts.ts';
 import { DRY_RUN_OPTION, HOME_OPTION, resolveHome, YES_OPTION } from './home-option.ts';
 import { requirePackage } from './upgrade.ts';
 
@@ -73,30 +83,87 @@ export const restoreCommand = defineCommand<
           hint: 'Run it again and answer y, or pass --yes.',
         });
       }
-      const outcome = await holdInterrupts(reporter, 'the restore', () =>
-        applyRestore({
-          home,
+      const outcome = await holdInterrupts(reporter, 'the restore', async (hold) => {
+        const journal = await beginRestore(session.op, {
           packageDir,
-          manifest,
-          backupFile,
+          version: manifest.version,
           installedVersion,
-          runtime,
-          reporter,
-          clock: ctx.clock,
-          now: ctx.now(),
-          healthTimeoutMs: ctx.config.healthTimeoutMs,
-          healthGraceMs: ctx.config.healthGraceMs,
-        }),
-      );
+          backup: { file: backupFile, createdAt: backup.createdAt },
+        });
+        try {
+          const restored = await runRestore(session.op, journal, { packageDir, manifest, hold });
+          await journal.finish('succeeded', `restored ${path.basename(backupFile)}`);
+          return restored;
+        } catch (err) {
+          throw await failRestore(session.op, journal, err);
+        }
+      });
       reporter.info(
-        `Kept from before the restore (remove once you have checked the service): ${outcome.keptAside.join('; ')}`,
+        `Kept from before the restore (remove with \`./install.sh cleanup --home ${home}\` once you have ` +
+          `checked the service): ${outcome.keptAside.join('; ')}`,
       );
       reporter.result(
         `Restored ${path.basename(backupFile)}: ${home} runs ${manifest.version} ` +
-          `(${(outcome.totalMs / 1000).toFixed(1)} s). Log: ${session.log.path}`,
+          `(${(outcome.totalMs / 1000).toFixed(1)} s). Log: ${session.log.path ?? 'not written'}`,
       );
     } finally {
       await session.close();
     }
   },
 });
+
+/**
+ * What a failed restore leaves, and the error that says so. Before the databases were swapped in
+ * everything is put back in this process; after it (or when that cannot be told) the journal
+ * stays, and `recover` finishes the restore.
+ */
+async function failRestore(op: OperationContext, journal: Journal, err: unknown): Promise<OperatorError> {
+  const record = journal.record;
+  const reason = (err as Error).message;
+  if (err instanceof StoppedBySignal) {
+    await rollBackRestore(op, record).catch(() => {});
+    await journal.finish('failed-nothing-changed', reason);
+    return err;
+  }
+  const swapped = await databasesSwapped(op, record).catch(() => null);
+  if (swapped === false) {
+    try {
+      await rollBackRestore(op, record);
+    } catch (undoErr) {
+      await journal.tryUpdate({
+        stopped: {
+          reason: `${reason}; undoing it failed too: ${(undoErr as Error).message}`,
+          at: op.now().toISOString(),
+        },
+      });
+      return new OperatorError(
+        `the restore failed (${reason}) and putting ${record.from} back also failed: ${(undoErr as Error).message}`,
+        {
+          hint: `Free what is short (see the log in ${op.home}/logs/), then run \`./install.sh recover --home ${op.home}\`.`,
+        },
+      );
+    }
+    await journal.finish('rolled-back', reason);
+    return err instanceof RestoreDumpError
+      ? new OperatorError(
+          `the restore failed while loading the dumps: ${reason}. The current databases were not touched and ` +
+            `${record.from} runs again`,
+          { hint: 'See the log file; if the backup is damaged, restore another one.' },
+        )
+      : new OperatorError(
+          `the restore failed: ${reason}. The current data was not touched and ${record.from} runs again`,
+          { hint: (err as OperatorError).hint ?? `See the log in ${op.home}/logs/.` },
+        );
+  }
+  await journal.tryUpdate({ stopped: { reason, at: op.now().toISOString() } });
+  return new OperatorError(
+    err instanceof RestoredButNotStartingError
+      ? `the restored data is in place but ${record.to} does not start: ${reason}`
+      : `the restore stopped after the restored databases were swapped in: ${reason}`,
+    {
+      hint:
+        `Fix the cause (see the log in ${op.home}/logs/), then run \`./install.sh recover --home ${op.home}\`: ` +
+        `it finishes the restore. Kept from before: ${keptAside(op.home, record).join('; ')}.`,
+    },
+  );
+}

@@ -1,23 +1,28 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { defineCommand, OperatorError } from '@service/cli-kit';
-import { LIBRARY_DIR, SUMS_FILE } from '@service/release-kit';
-import { readFile } from 'node:fs/promises';
+import { SUMS_FILE } from '@service/release-kit';
 import { installedReleaseUnits, releaseUnits } from '../install-dir/release-files.ts';
 import type { InstallerContext } from '../installer-context.ts';
-import { applyUpgrade } from '../plan/apply-upgrade.ts';
+import { applyUpgrade, type BackupChoice } from '../plan/apply-upgrade.ts';
+import { describeBackup } from '../plan/describe-backup.ts';
 import { gatherFacts } from '../plan/gather-facts.ts';
 import { libraryCounts } from '../plan/library-counts.ts';
-import { planUpgrade } from '../plan/plan-upgrade.ts';
+import { askLibraryImport, describeImport, importGlobalsNow } from '../plan/library-question.ts';
+import { planUpgrade, type RestorePointPlan } from '../plan/plan-upgrade.ts';
 import { printChecks } from '../plan/print-checks.ts';
-import { askLibraryImport } from '../plan/library-question.ts';
 import { holdInterrupts } from '../ui/hold-interrupts.ts';
 import { DRY_RUN_OPTION, HOME_OPTION, resolveHome, YES_OPTION } from './home-option.ts';
+
+/** How old a backup `--reuse-backup` takes instead of a fresh one. */
+export const REUSE_BACKUP_MAX_AGE_MS = 15 * 60 * 1000;
 
 interface UpgradeInput {
   home: string;
   yes?: boolean;
   dryRun?: boolean;
-  skipBackupCheck?: boolean;
+  reuseBackup?: boolean;
+  skipBackup?: boolean;
 }
 
 export const upgradeCommand = defineCommand<InstallerContext, UpgradeInput>({
@@ -25,30 +30,41 @@ export const upgradeCommand = defineCommand<InstallerContext, UpgradeInput>({
   summary: 'Upgrades the installation to the release of this package',
   description:
     'Run it from the extracted package of the new version. It checks the package ' +
-    'signature and every file, the version order, a backup of the installed version ' +
-    'from the last 24 hours and the free space; states what will change and asks; ' +
-    'loads the images while the old version runs; swaps the release files (keeping ' +
-    'the replaced ones in .previous-<old>/); sets SERVICE_VERSION; recreates the ' +
+    'signature and every file, the version order, the container engine and the free ' +
+    'space; states what will change and asks; loads the images while the old version ' +
+    'runs; takes a backup right before the first change; swaps the release files ' +
+    '(keeping the replaced ones in .previous-<old>/); sets SERVICE_VERSION; recreates the ' +
     'changed containers and waits until the new version is healthy. On a failure it ' +
     'puts the previous version back, or, when the new version already changed the ' +
-    'databases, stops and prints the restore command.',
+    'databases, stops and tells you to run `recover`, which restores that backup. Each ' +
+    'step is recorded in .installer/journal.json: after a crash, `status` says what to do.',
   options: [
     HOME_OPTION,
     YES_OPTION,
     DRY_RUN_OPTION,
     {
-      flags: '--skip-backup-check',
-      description: 'upgrade even without a backup of the installed version from the last 24 hours',
+      flags: '--reuse-backup',
+      description: `use a backup of the installed version taken in the last ${REUSE_BACKUP_MAX_AGE_MS / 60_000} minutes instead of taking one`,
+    },
+    {
+      flags: '--skip-backup',
+      description: 'take no backup (asks for confirmation, even with --yes): a failure after migrating has no way back',
     },
   ],
   examples: [
     './install.sh upgrade',
     './install.sh upgrade --home /srv/service --yes',
     './install.sh upgrade --dry-run',
+    './install.sh upgrade --reuse-backup',
   ],
   async run(ctx, input) {
     const packageDir = requirePackage(ctx);
     const home = resolveHome(input.home, ctx.cwd);
+    if (input.reuseBackup && input.skipBackup)
+      throw new OperatorError('--reuse-backup and --skip-backup exclude each other', {
+        hint: 'Give one of them, or neither (a fresh backup is taken).',
+        exitCode: 2,
+      });
     const session = await ctx.openSession('upgrade', home);
     const { reporter, runtime } = session;
     try {
@@ -61,7 +77,6 @@ export const upgradeCommand = defineCommand<InstallerContext, UpgradeInput>({
         reporter,
         packageDir,
         backupFile: null,
-        skipBackupCheck: input.skipBackupCheck,
       });
       const manifest = facts.package?.verified?.manifest;
       const imagesPresent: Record<string, boolean> = {};
@@ -69,13 +84,21 @@ export const upgradeCommand = defineCommand<InstallerContext, UpgradeInput>({
         for (const image of manifest.images) imagesPresent[image.role] = await runtime.hasImage(image);
       const newUnits = manifest ? releaseUnits(await readFile(path.join(packageDir, SUMS_FILE), 'utf8')) : [];
       const library = manifest
-        ? await libraryCounts(path.join(home, LIBRARY_DIR), path.join(packageDir, LIBRARY_DIR), (l) => reporter.log(l))
+        ? await libraryCounts(
+            home,
+            packageDir,
+            { installed: facts.installation.release.manifest, next: manifest },
+            (l) => reporter.log(l),
+          )
         : null;
+      const installed = facts.installation.env?.values.get('SERVICE_VERSION');
+      const choice = chooseBackup(input, facts.installation.backups, installed, ctx.now());
       const plan = planUpgrade(facts, {
         imagesPresent,
         installedUnits: await installedReleaseUnits(home),
         newUnits,
         library,
+        restorePoint: restorePointPlan(choice, ctx.now()),
         healthTimeoutMs: ctx.config.healthTimeoutMs,
         healthGraceMs: ctx.config.healthGraceMs,
       });
@@ -92,6 +115,10 @@ export const upgradeCommand = defineCommand<InstallerContext, UpgradeInput>({
           { hint: first.hint },
         );
       }
+      if (input.reuseBackup && choice.kind === 'take')
+        reporter.warn(
+          `no backup of ${plan.from} from the last ${REUSE_BACKUP_MAX_AGE_MS / 60_000} minutes to reuse; a new one is taken`,
+        );
       reporter.info(`Plan: ${plan.from} -> ${plan.to}`);
       plan.steps.forEach((s, i) => reporter.info(`  ${i + 1}. ${s}`));
       if (input.dryRun) {
@@ -103,41 +130,80 @@ export const upgradeCommand = defineCommand<InstallerContext, UpgradeInput>({
           hint: 'Run it again and answer y, or pass --yes.',
         });
       }
-      const outcome = await holdInterrupts(reporter, 'the upgrade', () =>
-        applyUpgrade({
-          home,
+      // Why asked even with --yes: going without a way back must be a decision, not a default.
+      if (
+        choice.kind === 'skip' &&
+        !(await ctx.prompt.confirm(
+          `Upgrade WITHOUT a backup? If ${plan.to} changes the databases and then fails, nothing brings this data back.`,
+          false,
+        ))
+      ) {
+        throw new OperatorError('upgrade without a backup not confirmed; nothing was changed', {
+          hint: 'Run it without --skip-backup (a backup is taken), or answer y.',
+        });
+      }
+      const result = await holdInterrupts(reporter, 'the upgrade', async (hold) => {
+        const outcome = await applyUpgrade(session.op, {
           packageDir,
           manifest: manifest!,
           installedManifest: facts.installation.release.manifest,
           plan,
-          runtime,
+          backup: choice,
+          hold,
+        });
+        const importNow = await askLibraryImport({
+          counts: plan.library,
+          home,
+          version: plan.to,
           reporter,
-          clock: ctx.clock,
-          healthTimeoutMs: ctx.config.healthTimeoutMs,
-          healthGraceMs: ctx.config.healthGraceMs,
-          latestBackup: facts.installation.backups.find((b) => b.version === plan.from) ?? null,
-        }),
-      );
-      await askLibraryImport({
-        counts: plan.library,
-        home,
-        version: plan.to,
-        runtime,
-        reporter,
-        prompt: ctx.prompt,
-        clock: ctx.clock,
-        config: ctx.config,
+          prompt: ctx.prompt,
+        });
+        const applied = importNow
+          ? await importGlobalsNow(session.op, outcome.journal, plan.to, { request: 'library', restart: 'library' })
+          : null;
+        await outcome.journal.finish('succeeded', `upgraded ${plan.from} -> ${plan.to}`);
+        return { outcome, applied };
       });
+      const { outcome, applied } = result;
       reporter.result(
         `Upgraded ${home} from ${plan.from} to ${plan.to} in ` +
           `${(outcome.totalMs / 1000).toFixed(1)} s (the service was unavailable for ` +
-          `${(outcome.unavailableMs / 1000).toFixed(1)} s). Log: ${session.log.path}`,
+          `${(outcome.unavailableMs / 1000).toFixed(1)} s).` +
+          `${applied ? ` Library imported: ${describeImport(applied)}.` : ''}` +
+          ` Restore point: ${outcome.backup ? describeBackup(outcome.backup, ctx.now()) : 'none (--skip-backup)'}.` +
+          ` Log: ${session.log.path ?? 'not written'}`,
       );
     } finally {
       await session.close();
     }
   },
 });
+
+/** A fresh backup, unless --reuse-backup finds one of the installed version from the last minutes, or --skip-backup. */
+function chooseBackup(
+  input: UpgradeInput,
+  backups: Array<{ file: string; version: string; createdAt: Date; bytes: number }>,
+  installed: string | undefined,
+  now: Date,
+): BackupChoice {
+  if (input.skipBackup) return { kind: 'skip' };
+  if (input.reuseBackup && installed) {
+    const recent = backups.find(
+      (b) =>
+        b.version === installed &&
+        now.getTime() - b.createdAt.getTime() <= REUSE_BACKUP_MAX_AGE_MS &&
+        now.getTime() >= b.createdAt.getTime() - 60_000,
+    );
+    if (recent) return { kind: 'reuse', backup: recent };
+  }
+  return { kind: 'take' };
+}
+
+function restorePointPlan(choice: BackupChoice, now: Date): RestorePointPlan {
+  if (choice.kind === 'reuse')
+    return { kind: 'reuse', file: choice.backup.file, ageMs: now.getTime() - choice.backup.createdAt.getTime() };
+  return choice;
+}
 
 export function requirePackage(ctx: InstallerContext): string {
   if (ctx.packageDir === null) {

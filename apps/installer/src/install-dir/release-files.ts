@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import {
   CERTS_DIR,
@@ -12,7 +12,7 @@ import {
   SUMS_FILE,
   UNLISTED_FILES,
 } from '@service/release-kit';
-import { INSTALLER_STATE_DIR } from './install-layout.ts';
+import { NO_FAULTS, type FaultInjector } from '../journal/fault-injection.ts';
 
 /** Folders the release owns entirely: replaced as one unit (one rename). */
 const WHOLE_FOLDERS = [INSTALLER_DIR, LIBRARY_DIR];
@@ -54,88 +54,138 @@ export function planFileSwap(newUnits: readonly string[], installedUnits: readon
   return { replace: [...newUnits], remove: installedUnits.filter((u) => !incoming.has(u)) };
 }
 
-interface JournalEntry {
-  unit: string;
-  /** The installed unit was moved to the previous-release folder. */
-  keptOld: boolean;
-  /** The new unit was moved in. */
-  placedNew: boolean;
+/**
+ * A release-file swap as the journal records it before the first move. Whether each move has
+ * happened is read from the disk (the staged copy, the installed unit, the kept one), so the swap
+ * can be finished or undone after a crash at any point, and doing either twice changes nothing.
+ * Paths are relative to the installation directory.
+ */
+export interface SwapRecord {
+  /** Where the new units are copied first, inside the installation (so every move is a rename). */
+  staging: string;
+  /** Where the replaced and retired units are kept: `.previous-<version>` (or `-2`, ...). */
+  previousDir: string;
+  /** Units the new release brings; `existed`: the installation had one before the swap. */
+  replace: Array<{ unit: string; existed: boolean }>;
+  /** Units of the installed release the new one no longer has. */
+  remove: string[];
 }
 
-/** A swap that happened, and can be undone. */
-export interface FileSwap {
-  previousDir: string;
-  journal: JournalEntry[];
-  /** Puts every replaced unit back and removes the new ones, in reverse order. */
-  undo(): Promise<void>;
+/** The swap of `plan`, with the names it will use and what exists now; changes nothing. */
+export function planSwapRecord(
+  home: string,
+  plan: FileSwapPlan,
+  names: { previousDir: string; stagingName: string },
+): SwapRecord {
+  const previous = freeName(path.resolve(home, names.previousDir));
+  return {
+    staging: names.stagingName,
+    previousDir: path.relative(home, previous),
+    replace: plan.replace.map((unit) => ({ unit, existed: existsSync(path.join(home, unit)) })),
+    remove: plan.remove.filter((unit) => existsSync(path.join(home, unit))),
+  };
 }
 
 /**
- * Copies the new units into a staging folder inside the installation (so every move is a rename
- * on one file system), then for each unit moves the installed one into `previousDir` and the
- * staged one into place. The journal is written to `.installer/` after every move, so an
- * interrupted swap can be understood. The operator's files are never in a unit.
+ * Copies the new units from the package into the staging folder (emptied first). Nothing the
+ * installation uses changes; a failure (a full disk) leaves only the staging folder.
  */
+export async function stageReleaseFiles(
+  home: string,
+  packageDir: string,
+  record: SwapRecord,
+  faults: FaultInjector = NO_FAULTS,
+): Promise<void> {
+  const staging = path.join(home, record.staging);
+  await rm(staging, { recursive: true, force: true });
+  for (const { unit } of record.replace) {
+    faults.beforeWrite(`stage ${unit}`);
+    await mkdir(path.dirname(path.join(staging, unit)), { recursive: true });
+    await cp(path.join(packageDir, unit), path.join(staging, unit), { recursive: true, preserveTimestamps: true });
+  }
+}
+
+/**
+ * Moves the staged units in: each installed unit into the previous-release folder, then the
+ * staged one into its place, by renames; retired units are moved aside too. Idempotent: a unit
+ * already moved is skipped, so it also finishes a swap a crash interrupted. The operator's files
+ * are never in a unit.
+ */
+export async function applySwap(home: string, record: SwapRecord): Promise<void> {
+  const at = (base: string, unit: string) => path.join(home, base, unit);
+  for (const { unit, existed } of record.replace) {
+    const staged = at(record.staging, unit);
+    const current = path.join(home, unit);
+    const kept = at(record.previousDir, unit);
+    if (!existsSync(staged)) {
+      if (existsSync(current)) continue;
+      throw new Error(`${unit} is neither staged in ${record.staging} nor in place; the swap cannot be finished`);
+    }
+    if (existed && existsSync(current)) {
+      if (existsSync(kept))
+        throw new Error(`${unit} is in place and a kept copy is in ${record.previousDir} too; resolve it by hand`);
+      await mkdir(path.dirname(kept), { recursive: true });
+      await rename(current, kept);
+    }
+    await mkdir(path.dirname(current), { recursive: true });
+    await rename(staged, current);
+  }
+  for (const unit of record.remove) {
+    const current = path.join(home, unit);
+    const kept = at(record.previousDir, unit);
+    if (!existsSync(current) || existsSync(kept)) continue;
+    await mkdir(path.dirname(kept), { recursive: true });
+    await rename(current, kept);
+  }
+  await rm(path.join(home, record.staging), { recursive: true, force: true });
+}
+
+/**
+ * Puts every unit the swap replaced or retired back and removes the new ones, reading from the
+ * disk which moves happened. Idempotent: undoing an undone (or never started) swap changes
+ * nothing.
+ */
+export async function undoSwap(home: string, record: SwapRecord): Promise<void> {
+  const at = (base: string, unit: string) => path.join(home, base, unit);
+  for (const unit of [...record.remove].reverse()) {
+    const kept = at(record.previousDir, unit);
+    if (existsSync(kept) && !existsSync(path.join(home, unit))) {
+      await mkdir(path.dirname(path.join(home, unit)), { recursive: true });
+      await rename(kept, path.join(home, unit));
+    }
+  }
+  for (const { unit, existed } of [...record.replace].reverse()) {
+    const current = path.join(home, unit);
+    const kept = at(record.previousDir, unit);
+    if (existed) {
+      if (!existsSync(kept)) continue;
+      await rm(current, { recursive: true, force: true });
+      await mkdir(path.dirname(current), { recursive: true });
+      await rename(kept, current);
+    } else if (!existsSync(at(record.staging, unit))) {
+      // Why only when not staged: a unit the installation never had is in place only if the swap moved it there.
+      await rm(current, { recursive: true, force: true });
+    }
+  }
+  await rm(path.join(home, record.staging), { recursive: true, force: true });
+  // Why: an emptied previous-release folder would make the next run use `-2`, hiding the real one.
+  const previous = path.join(home, record.previousDir);
+  if (existsSync(previous) && (await listTree(previous)).files.length === 0)
+    await rm(previous, { recursive: true, force: true });
+}
+
+/** Stages and applies a swap in one go (install, where nothing needs undoing). */
 export async function swapReleaseFiles(options: {
   home: string;
   packageDir: string;
   plan: FileSwapPlan;
   previousDir: string;
   stagingName: string;
-}): Promise<FileSwap> {
-  const { home, packageDir, plan } = options;
-  const staging = path.join(home, options.stagingName);
-  const previousDir = freeName(options.previousDir);
-  const journalFile = path.join(home, INSTALLER_STATE_DIR, `${path.basename(previousDir)}.journal.json`);
-  await rm(staging, { recursive: true, force: true });
-  for (const unit of plan.replace) {
-    await mkdir(path.dirname(path.join(staging, unit)), { recursive: true });
-    await cp(path.join(packageDir, unit), path.join(staging, unit), { recursive: true, preserveTimestamps: true });
-  }
-  await mkdir(path.dirname(journalFile), { recursive: true });
-  const journal: JournalEntry[] = [];
-  const save = () => writeFile(journalFile, `${JSON.stringify({ previousDir, journal }, null, 2)}\n`);
-  const moveAside = async (unit: string): Promise<boolean> => {
-    const current = path.join(home, unit);
-    if (!existsSync(current)) return false;
-    await mkdir(path.dirname(path.join(previousDir, unit)), { recursive: true });
-    await rename(current, path.join(previousDir, unit));
-    return true;
-  };
-  for (const unit of plan.replace) {
-    const entry: JournalEntry = { unit, keptOld: false, placedNew: false };
-    journal.push(entry);
-    entry.keptOld = await moveAside(unit);
-    await save();
-    await mkdir(path.dirname(path.join(home, unit)), { recursive: true });
-    await rename(path.join(staging, unit), path.join(home, unit));
-    entry.placedNew = true;
-    await save();
-  }
-  for (const unit of plan.remove) {
-    const entry: JournalEntry = { unit, keptOld: false, placedNew: false };
-    journal.push(entry);
-    entry.keptOld = await moveAside(unit);
-    await save();
-  }
-  await rm(staging, { recursive: true, force: true });
-  return {
-    previousDir,
-    journal,
-    async undo() {
-      for (const entry of [...journal].reverse()) {
-        if (entry.placedNew) await rm(path.join(home, entry.unit), { recursive: true, force: true });
-        if (entry.keptOld) {
-          await mkdir(path.dirname(path.join(home, entry.unit)), { recursive: true });
-          await rename(path.join(previousDir, entry.unit), path.join(home, entry.unit));
-        }
-      }
-      await writeFile(journalFile, `${JSON.stringify({ previousDir, journal, undone: true }, null, 2)}\n`);
-      // Why: an emptied previous-release folder would make the next run use `-2`, hiding the real one.
-      if (existsSync(previousDir) && (await listTree(previousDir)).files.length === 0)
-        await rm(previousDir, { recursive: true, force: true });
-    },
-  };
+}): Promise<SwapRecord> {
+  const record = planSwapRecord(options.home, options.plan, options);
+  await stageReleaseFiles(options.home, options.packageDir, record);
+  await applySwap(options.home, record);
+  return record;
 }
 
 /** `dir`, or `dir-2`, `dir-3`... when an earlier run already left one. */

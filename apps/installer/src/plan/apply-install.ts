@@ -29,6 +29,8 @@ export async function applyInstall(options: {
   packageDir: string;
   manifest: PackageManifest;
   settings: ReadonlyMap<string, string>;
+  /** The first administrator's password: handed to the first start only, never written to .env. */
+  adminPassword: string;
   runtime: ServiceRuntime;
   reporter: Reporter;
   clock: Clock;
@@ -86,8 +88,22 @@ export async function applyInstall(options: {
       `POSTGRES_PASSWORD`,
   );
 
-  step = reporter.step('Start the service');
+  step = reporter.step('Start the service (it creates the databases and the first administrator)');
+  await runtime.up({ firstStartEnv: { SERVICE_ADMIN_PASSWORD: options.adminPassword } });
+  await waitOrThrow(options, step);
+  // Why a second start: the container (or process) of the first start holds the password in
+  // its environment; started again without it, nothing keeps it.
+  step = reporter.step('Start the service again without the first password');
+  await runtime.stopApp();
   await runtime.up();
+  await waitOrThrow(options, step);
+}
+
+async function waitOrThrow(
+  options: Parameters<typeof applyInstall>[0],
+  step: ReturnType<Reporter['step']>,
+): Promise<void> {
+  const { runtime, reporter, manifest, home } = options;
   const health = await waitForHealth(runtime, {
     expectedVersion: manifest.version,
     timeoutMs: options.healthTimeoutMs,

@@ -1,139 +1,97 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestFolder, type TestFolder } from '@service/release-kit/testing';
-import { parseEnvFile } from '../install-dir/env-file.ts';
-import { fakeClock, FakeRuntime } from '../testing/fake-runtime.ts';
-import { factsFor, manifestOf } from '../testing/facts.ts';
-import { LogFile } from '../ui/log-file.ts';
-import { createReporter } from '../ui/reporter.ts';
-import { applyUpgrade } from './apply-upgrade.ts';
-import { planUpgrade } from './plan-upgrade.ts';
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { upgradeCommand } from '../commands/upgrade.ts';
+import { JOURNAL_FILE } from '../journal/journal.ts';
+import { InstallationScene } from '../testing/installation-scene.ts';
 
-const ENV =
-  '# operator settings\nSERVICE_HOSTNAME=reports.example.com\nSERVICE_VERSION=1.2.0\nPOSTGRES_PASSWORD="k#y"\n';
+const ENV = (version: string) =>
+  `# settings\nSERVICE_HOSTNAME=reports.example.com\nSERVICE_VERSION=${version}\nPOSTGRES_PASSWORD=secret\n`;
 
-describe('applyUpgrade', () => {
-  let folder: TestFolder;
-  let runtime: FakeRuntime;
-  let screen: string;
-  const home = () => folder.path('home');
+describe('upgrade', () => {
+  let scene: InstallationScene;
+  afterEach(() => scene.remove());
 
-  beforeEach(() => {
-    folder = createTestFolder('apply-');
-    folder.write({
-      'home/.env': ENV,
-      'home/compose.yaml': 'compose 1.2.0',
-      'home/docker/Caddyfile': 'operator proxy',
-      'pkg/compose.yaml': 'compose 1.3.0',
-      'pkg/images/app.tar': 'image',
-    });
-    screen = '';
-    runtime = new FakeRuntime();
-    const old = manifestOf('1.2.0');
-    for (const i of old.images) runtime.images.add(i.digest);
-    runtime.runningVersion = '1.2.0';
-    runtime.nextVersion = () =>
-      parseEnvFile(readFileSync(folder.path('home/.env'), 'utf8')).values.get('SERVICE_VERSION') ?? null;
-  });
-  afterEach(() => folder.remove());
-
-  async function upgrade() {
-    const facts = factsFor('upgrade', '1.2.0', '1.3.0');
-    const plan = planUpgrade(facts, {
-      imagesPresent: { database: true, files: true, proxy: true },
-      installedUnits: ['compose.yaml'],
-      newUnits: ['compose.yaml'],
-      library: null,
-      healthTimeoutMs: 20_000,
-      healthGraceMs: 3_000,
-    });
-    if (plan.kind !== 'upgrade') throw new Error(plan.kind);
-    return applyUpgrade({
-      home: home(),
-      packageDir: folder.path('pkg'),
-      manifest: manifestOf('1.3.0'),
-      installedManifest: manifestOf('1.2.0'),
-      plan,
-      runtime,
-      reporter: createReporter({ write: (t) => (screen += t), isTTY: false }, new LogFile('upgrade', () => new Date())),
-      clock: fakeClock(),
-      healthTimeoutMs: 20_000,
-      healthGraceMs: 3_000,
-      latestBackup: facts.installation.backups[0]!,
-    });
+  async function prepared(behaviour?: 'exit-before-migrating' | 'exit-after-migrating') {
+    scene = new InstallationScene();
+    await scene.install('1.2.0');
+    if (behaviour) scene.runtime.startBehaviour.set('1.3.0', behaviour);
+    return scene.pkg('1.3.0');
   }
 
-  it('loads images first, swaps files, changes only SERVICE_VERSION, recreates and waits for health', async () => {
-    const outcome = await upgrade();
-    expect(runtime.calls).toEqual(['load service/app:1.3.0', 'up']);
-    expect(readFileSync(folder.path('home/.env'), 'utf8')).toBe(
-      ENV.replace('SERVICE_VERSION=1.2.0', 'SERVICE_VERSION=1.3.0'),
-    );
-    expect(readFileSync(folder.path('home/compose.yaml'), 'utf8')).toBe('compose 1.3.0');
-    expect(readFileSync(folder.path('home/.previous-1.2.0/compose.yaml'), 'utf8')).toBe('compose 1.2.0');
-    expect(readFileSync(folder.path('home/docker/Caddyfile'), 'utf8')).toBe('operator proxy');
-    expect(runtime.runningVersion).toBe('1.3.0');
-    expect(outcome.unavailableMs).toBeGreaterThanOrEqual(0);
-  });
-
-  it('changes nothing when an image cannot be loaded', async () => {
-    runtime.failOn.add('load');
-    await expect(upgrade()).rejects.toThrow('load service/app:1.3.0 failed');
-    expect(readFileSync(folder.path('home/.env'), 'utf8')).toBe(ENV);
-    expect(readFileSync(folder.path('home/compose.yaml'), 'utf8')).toBe('compose 1.2.0');
-    expect(runtime.calls).toEqual(['load service/app:1.3.0']);
-  });
-
   it(
-    'puts the previous version back, byte for byte, when the new app fails to start ' +
-      'without touching the databases',
+    'loads images first, backs up right before the first change, swaps files, changes only SERVICE_VERSION, ' +
+      'recreates and waits for health',
     async () => {
-      const up = runtime.up.bind(runtime);
-      runtime.up = async () => {
-        await up();
-        runtime.appExited = runtime.runningVersion === '1.3.0';
-      };
-      runtime.sqlAnswers.set('from installation', '1.2.0\n');
-      let head = 0;
-      runtime.sql = async (database, statement) => {
-        runtime.calls.push(`sql ${database}`);
-        if (statement.includes('from installation')) return '1.2.0\n';
-        return `${['cp1', 'sh1', 'tn1'][head++ % 3]}\n`;
-      };
-      await expect(upgrade()).rejects.toThrow(
-        'the upgrade to 1.3.0 failed: 1.3.0 did not start (the app exited with code 3); ' +
-          'the databases were not changed. 1.2.0 is running again; nothing else changed',
+      const pkg = await prepared();
+      const run = await scene.run(upgradeCommand, { yes: true }, { cwd: pkg });
+      expect(run.error).toBeNull();
+      const order = scene.runtime.calls.filter((c) => /^(load|dump|up|stop)/.test(c));
+      expect(order).toEqual([
+        'load service/app:1.3.0',
+        'dump service_control_plane',
+        'dump service_shared',
+        'dump service_tenant',
+        'up',
+      ]);
+      expect(scene.read('.env')).toBe(ENV('1.3.0'));
+      expect(scene.read('compose.yaml')).toBe('name: service\n# 1.3.0\n');
+      expect(scene.read('.previous-1.2.0/compose.yaml')).toBe('name: service\n# 1.2.0\n');
+      expect(scene.read('docker/Caddyfile')).toBe('operator proxy\n');
+      expect(scene.runtime.runningVersion).toBe('1.3.0');
+      expect(readdirSync(path.join(scene.home, 'backups')).filter((n) => n.endsWith('.tar.gz'))).toHaveLength(1);
+      expect(run.screen).toMatch(
+        /Upgraded .* from 1\.2\.0 to 1\.3\.0 in [\d.]+ s \(the service was unavailable for [\d.]+ s\)\. Restore point: .*service-1\.2\.0-\d{8}T\d{6}Z\.tar\.gz \(taken \d+ s ago, at \S+\)\./,
       );
-      expect(readFileSync(folder.path('home/.env'), 'utf8')).toBe(ENV);
-      expect(readFileSync(folder.path('home/compose.yaml'), 'utf8')).toBe('compose 1.2.0');
-      expect(runtime.runningVersion).toBe('1.2.0');
-      expect(screen).toMatch(/ok Roll back to 1\.2\.0: 1\.2\.0 runs again/);
+      expect(existsSync(path.join(scene.home, JOURNAL_FILE))).toBe(false);
     },
   );
 
-  it('stops and prints the restore command when the new app changed the databases before failing', async () => {
-    runtime.up = async () => {
-      runtime.calls.push('up');
-      runtime.runningVersion = null;
-      runtime.appExited = true;
-    };
-    runtime.sqlAnswers.set('from installation', '1.3.0\n');
-    const error = (await upgrade().then(
-      () => null,
-      (e: unknown) => e,
-    )) as { message: string; hint: string };
-    expect(error.message).toMatch(
-      /failed after the new app started and changed the databases: the app exited with code 3\. The app is stopped/,
+  it('changes nothing when an image cannot be loaded', async () => {
+    const pkg = await prepared();
+    scene.runtime.failOn.add('load');
+    const run = await scene.run(upgradeCommand, { yes: true }, { cwd: pkg });
+    expect(run.error?.message).toBe(
+      'the upgrade to 1.3.0 failed: load service/app:1.3.0 failed (test); nothing was changed',
     );
-    expect(error.hint).toBe(
-      'Restore the backup taken before the upgrade: from the directory of ' +
-        'service-1.2.0-offline.tar.gz run `./install.sh restore ' +
-        '/opt/service/backups/service-1.2.0-20261123T080000Z.tar.gz --home ' +
-        home() +
-        '`',
+    expect(scene.read('.env')).toBe(ENV('1.2.0'));
+    expect(scene.read('compose.yaml')).toBe('name: service\n# 1.2.0\n');
+    expect(scene.runtime.calls.filter((c) => /^(load|dump|up|stop)/.test(c))).toEqual(['load service/app:1.3.0']);
+    expect(existsSync(path.join(scene.home, JOURNAL_FILE))).toBe(false);
+  });
+
+  it('puts the previous version back, byte for byte, when the new app fails before touching the databases', async () => {
+    const pkg = await prepared('exit-before-migrating');
+    const run = await scene.run(upgradeCommand, { yes: true }, { cwd: pkg });
+    expect(run.error?.message).toBe(
+      'the upgrade to 1.3.0 failed: 1.3.0 did not start (the app exited with code 3); ' +
+        'the databases were not changed. 1.2.0 is running again; nothing else changed',
     );
-    expect(runtime.calls).toContain('stop app');
-    expect(readFileSync(folder.path('home/.env'), 'utf8')).toContain('SERVICE_VERSION=1.3.0');
-    expect(existsSync(folder.path('home/.previous-1.2.0/compose.yaml'))).toBe(true);
+    expect(scene.read('.env')).toBe(ENV('1.2.0'));
+    expect(scene.read('compose.yaml')).toBe('name: service\n# 1.2.0\n');
+    expect(existsSync(path.join(scene.home, '.previous-1.2.0'))).toBe(false);
+    expect(scene.runtime.runningVersion).toBe('1.2.0');
+    expect(run.screen).toMatch(/ok Roll back to 1\.2\.0: 1\.2\.0 runs again/);
+  });
+
+  it('stops and leaves the journal for recover when the new app changed the databases before failing', async () => {
+    const pkg = await prepared('exit-after-migrating');
+    const run = await scene.run(upgradeCommand, { yes: true }, { cwd: pkg });
+    expect(run.error?.message).toMatch(/failed after the new app started and changed the databases/);
+    expect(scene.runtime.calls).toContain('stop app');
+    expect(scene.read('.env')).toContain('SERVICE_VERSION=1.3.0');
+    expect(existsSync(path.join(scene.home, JOURNAL_FILE))).toBe(true);
+  });
+
+  it('reuses a backup from the last minutes when asked, and asks before going without one, even with --yes', async () => {
+    const pkg = await prepared();
+    const noBackup = await scene.run(upgradeCommand, { yes: true, skipBackup: true }, { cwd: pkg, answers: [] });
+    expect(noBackup.error?.message).toBe('upgrade without a backup not confirmed; nothing was changed');
+    expect(noBackup.screen).toContain('Upgrade WITHOUT a backup?');
+    expect(scene.runtime.calls.filter((c) => /^(load|dump|up)/.test(c))).toEqual([]);
+
+    const reuse = await scene.run(upgradeCommand, { yes: true, reuseBackup: true }, { cwd: pkg });
+    expect(reuse.error).toBeNull();
+    expect(reuse.screen).toContain('no backup of 1.2.0 from the last 15 minutes to reuse; a new one is taken');
   });
 });

@@ -21,7 +21,6 @@ export interface GatherOptions {
   reporter: Reporter;
   packageDir: string | null;
   backupFile: string | null;
-  skipBackupCheck?: boolean;
 }
 
 /**
@@ -71,7 +70,6 @@ export async function gatherFacts(options: GatherOptions): Promise<Facts> {
     command: options.command,
     now: options.now,
     home,
-    options: { skipBackupCheck: options.skipBackupCheck ?? false },
     installation: { present, env, release, runningVersion, backups: await listBackups(home) },
     engine,
     disks: [],
@@ -129,11 +127,15 @@ async function measureDisks(facts: Facts, runtime: ServiceRuntime): Promise<Disk
       neededBytes: imageBytes * 2,
       purpose: 'loading the images',
     });
+    const backupBytes = facts.command === 'upgrade' ? await treeBytes(path.join(facts.home, 'data')) : 0;
     disks.push({
       dir: home,
       freeBytes: await free(home),
-      neededBytes: 256 * MiB,
-      purpose: 'staging the release files and logs',
+      neededBytes: 256 * MiB + backupBytes,
+      purpose:
+        facts.command === 'upgrade'
+          ? 'the backup taken before the upgrade, staging the release files and logs'
+          : 'staging the release files and logs',
     });
   }
   if (facts.command === 'backup') {

@@ -18,6 +18,7 @@ const inputs: UpgradeInputs = {
   ],
   newUnits: ['compose.yaml', 'docker/Dockerfile', 'install.sh', 'installer', 'library', 'manifest.json'],
   library: { added: 3, updated: 2, removed: 0 },
+  restorePoint: { kind: 'take' },
   healthTimeoutMs: 300_000,
   healthGraceMs: 10_000,
 };
@@ -123,32 +124,29 @@ describe('planUpgrade', () => {
     }
   });
 
-  it('refuses without a backup of the installed version from the last 24 hours, naming the backup command', () => {
-    const none = refusal((f) => {
-      f.installation.backups = [];
-    });
-    expect(none[0]).toMatchObject({
-      id: 'recent-backup',
-      detail: 'no backup of 1.2.0 in /opt/service/backups; an upgrade needs one from the last 24 hours',
-      hint: 'Run `install.sh backup --home /opt/service` first (from this package or the installed one).',
-    });
-    const old = refusal((f) => {
-      f.installation.backups[0]!.createdAt = new Date(NOW.getTime() - 25 * 3_600_000);
-    });
-    expect(old[0]!.detail).toMatch(/the last backup of 1\.2\.0 is 25 h old/);
-    const otherVersion = refusal((f) => {
-      f.installation.backups[0]!.version = '1.1.0';
-    });
-    expect(otherVersion[0]!.id).toBe('recent-backup');
-  });
-
-  it('goes on without a backup when told to, with a warning', () => {
+  it('needs no earlier backup: the plan takes one right before the first change, or says how old a reused one is', () => {
     const p = plan((f) => {
       f.installation.backups = [];
-      f.options.skipBackupCheck = true;
     });
-    expect(p.kind).toBe('upgrade');
-    expect(p.checks.find((c) => c.id === 'recent-backup')).toMatchObject({ status: 'warn' });
+    if (p.kind !== 'upgrade') throw new Error(p.kind);
+    expect(p.checks.map((c) => c.id)).not.toContain('recent-backup');
+    expect(p.steps[1]).toBe(
+      'Back up 1.2.0 (databases, files, configuration) right before the first change; the upgrade can always go back to it',
+    );
+    const reuse = planUpgrade(factsFor('upgrade', '1.2.0', '1.3.0'), {
+      ...inputs,
+      restorePoint: {
+        kind: 'reuse',
+        file: '/opt/service/backups/service-1.2.0-20261123T095500Z.tar.gz',
+        ageMs: 300_000,
+      },
+    });
+    expect(reuse.kind === 'upgrade' && reuse.steps[1]).toBe(
+      'Reuse the backup /opt/service/backups/service-1.2.0-20261123T095500Z.tar.gz, taken 5 min ago (--reuse-backup); ' +
+        'what is written after it would be lost by going back',
+    );
+    const skip = planUpgrade(factsFor('upgrade', '1.2.0', '1.3.0'), { ...inputs, restorePoint: { kind: 'skip' } });
+    expect(skip.kind === 'upgrade' && skip.steps[1]).toMatch(/^NO backup \(--skip-backup\)/);
   });
 
   it.each([
@@ -181,16 +179,31 @@ describe('planUpgrade', () => {
     });
     expect(failed).toMatchObject({
       id: 'disk-space',
-      detail: '0.10 GiB free on /var/lib/docker, 2.00 GiB needed for loading the images',
+      detail: '100 MiB free on /var/lib/docker, 2.00 GiB needed for loading the images',
     });
   });
 
   it('refuses when the engine is missing, or the running service disagrees with .env', () => {
-    expect(refusal((f) => (f.engine = { ok: false, detail: 'Docker does not answer' }))[0]!.id).toBe(
+    expect(refusal((f) => (f.engine = { ok: false, detail: 'Docker does not answer', versions: null }))[0]!.id).toBe(
       'container-engine',
     );
     const [inconsistent] = refusal((f) => (f.installation.runningVersion = '1.3.0'));
     expect(inconsistent!.detail).toBe('the service runs 1.3.0, but .env says SERVICE_VERSION=1.2.0');
+  });
+
+  it('refuses a Docker Engine or compose older than compose.yaml needs, and only warns about it in status', () => {
+    const old = (engine: string, compose: string) => (f: Facts) => {
+      f.engine = { ok: true, detail: `Docker ${engine} with compose ${compose}`, versions: { engine, compose } };
+    };
+    expect(refusal(old('24.0.7', '2.29.7'))[0]).toMatchObject({
+      id: 'container-engine',
+      detail: 'too old: Docker Engine 24.0.7 (25.0 or newer needed)',
+    });
+    expect(refusal(old('27.3.1', '2.21.0'))[0]!.detail).toBe('too old: compose 2.21.0 (2.24.0 or newer needed)');
+    expect(plan(old('25.0.0', '2.24.0')).kind).toBe('upgrade');
+    expect(plan(old('28.0.0-rc.1', 'v2.30.0-desktop.1')).kind).toBe('upgrade');
+    const status = runChecks(factsFor('status', '1.2.0', null, old('20.10.24+dfsg1', '2.29.7')));
+    expect(status.find((c) => c.id === 'container-engine')!.status).toBe('warn');
   });
 
   it('refuses a folder that is no installation', () => {

@@ -1,6 +1,7 @@
 import { decideUpgrade, type ImageRole, type ManifestImage } from '@service/release-kit';
 import { failures, runChecks, type CheckResult, type Facts } from '../checks/all-checks.ts';
 import { planFileSwap, type FileSwapPlan } from '../install-dir/release-files.ts';
+import { formatAge } from '../ui/human-units.ts';
 
 export interface LibraryCounts {
   added: number;
@@ -16,9 +17,14 @@ export interface UpgradeInputs {
   newUnits: string[];
   /** New and updated library items between the installed and the new release; null when unknown. */
   library: LibraryCounts | null;
+  /** The restore point the upgrade will have, as the plan shows it. */
+  restorePoint: RestorePointPlan;
   healthTimeoutMs: number;
   healthGraceMs: number;
 }
+
+/** What the plan says about the backup: a fresh one (the default), a recent one reused, or none. */
+export type RestorePointPlan = { kind: 'take' } | { kind: 'reuse'; file: string; ageMs: number } | { kind: 'skip' };
 
 export type UpgradePlan =
   | { kind: 'refused'; checks: CheckResult[]; failed: CheckResult[] }
@@ -66,6 +72,13 @@ export function planUpgrade(facts: Facts, inputs: UpgradeInputs): UpgradePlan {
         `(${imagesToLoad.map((i) => `${i.name}:${i.tag}`).join(', ')}) while ${installed} ` +
         `keeps running`
       : 'Images: all already loaded',
+    inputs.restorePoint.kind === 'take'
+      ? `Back up ${installed} (databases, files, configuration) right before the first change; the ` +
+        `upgrade can always go back to it`
+      : inputs.restorePoint.kind === 'reuse'
+        ? `Reuse the backup ${inputs.restorePoint.file}, taken ${formatAge(inputs.restorePoint.ageMs)} ago ` +
+          `(--reuse-backup); what is written after it would be lost by going back`
+        : 'NO backup (--skip-backup): if the new version changes the databases and then fails, there is no way back',
     `Replace ${files.replace.length} release file(s) and folder(s) (compose.yaml, ` +
       `docker/, installer, library, ...); the replaced ones are kept in ` +
       `.previous-${installed}/`,

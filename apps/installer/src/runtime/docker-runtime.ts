@@ -6,7 +6,7 @@ import { OperatorError } from '@service/cli-kit';
 import { imageReference, type ManifestImage } from '@service/release-kit';
 import { execa } from 'execa';
 import { COMPOSE_OVERRIDE_FILE } from '@service/release-kit';
-import type { AppState, ContainerState, EngineCheck, ServiceRuntime } from './service-runtime.ts';
+import type { AppState, ContainerState, EngineCheck, ServiceRuntime, UpOptions } from './service-runtime.ts';
 
 export interface DockerRuntimeOptions {
   home: string;
@@ -47,11 +47,17 @@ export class DockerRuntime implements ServiceRuntime {
       return {
         ok: false,
         detail: `Docker does not answer: ${lastLine(engine.stderr) || 'is it installed and running?'}`,
+        versions: null,
       };
     const compose = await this.docker(['compose', 'version', '--short'], { reject: false });
     if (compose.exitCode !== 0)
-      return { ok: false, detail: 'the Docker compose plugin is missing (docker compose version failed)' };
-    return { ok: true, detail: `Docker ${engine.stdout.trim()} with compose ${compose.stdout.trim()}` };
+      return {
+        ok: false,
+        detail: 'the Docker compose plugin is missing (docker compose version failed)',
+        versions: null,
+      };
+    const versions = { engine: engine.stdout.trim(), compose: compose.stdout.trim().replace(/^v/, '') };
+    return { ok: true, detail: `Docker ${versions.engine} with compose ${versions.compose}`, versions };
   }
 
   async imageStoreDir(): Promise<string> {
@@ -88,8 +94,13 @@ export class DockerRuntime implements ServiceRuntime {
     }
   }
 
-  async up(): Promise<void> {
-    await this.compose(['up', '--detach', '--remove-orphans'], 'start the containers');
+  async up(options: UpOptions = {}): Promise<void> {
+    // Why through the environment: compose.yaml hands these to the app from the installer's
+    // environment (interpolation), so they are never written to .env.
+    await this.docker([...this.composeArgs(), 'up', '--detach', '--remove-orphans'], {
+      what: 'start the containers',
+      extraEnv: options.firstStartEnv,
+    });
   }
 
   async startDatabase(): Promise<void> {
@@ -278,11 +289,21 @@ export class DockerRuntime implements ServiceRuntime {
 
   private async docker(
     args: string[],
-    options: { reject?: boolean; what?: string; input?: Readable; inputFile?: string; stdout?: { file: string } } = {},
+    options: {
+      reject?: boolean;
+      what?: string;
+      input?: Readable;
+      inputFile?: string;
+      stdout?: { file: string };
+      extraEnv?: Readonly<Record<string, string>>;
+    } = {},
   ): Promise<{ exitCode: number; stdout: string; stderr: string }> {
     this.options.log(`run docker ${args.join(' ')}`);
     const result = await execa('docker', args, {
-      env: this.options.env,
+      env: options.extraEnv ? { ...this.options.env, ...options.extraEnv } : this.options.env,
+      // Why a process group of its own: a Ctrl-C or a dropped terminal must reach only the
+      // installer, which holds it while it changes the installation, never the docker command.
+      detached: true,
       reject: false,
       stripFinalNewline: false,
       ...(options.input

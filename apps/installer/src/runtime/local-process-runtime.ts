@@ -10,7 +10,7 @@ import { OperatorError } from '@service/cli-kit';
 import { freePort, imageReference, type ManifestImage } from '@service/release-kit';
 import { parseEnvFile } from '../install-dir/env-file.ts';
 import { APP_DATA_DIR, FILES_DIR, LICENSE_DIR, POSTGRES_DATA_DIR } from '../install-dir/install-layout.ts';
-import type { AppState, ContainerState, EngineCheck, ServiceRuntime } from './service-runtime.ts';
+import type { AppState, ContainerState, EngineCheck, ServiceRuntime, UpOptions } from './service-runtime.ts';
 
 export interface LocalProcessOptions {
   home: string;
@@ -59,9 +59,13 @@ export class LocalProcessRuntime implements ServiceRuntime {
       (p) => !existsSync(path.join(this.options.pgBin, p)),
     );
     if (missing.length > 0)
-      return { ok: false, detail: `PostgreSQL programs missing in ${this.options.pgBin}: ${missing.join(', ')}` };
+      return {
+        ok: false,
+        detail: `PostgreSQL programs missing in ${this.options.pgBin}: ${missing.join(', ')}`,
+        versions: null,
+      };
     const version = (await this.exec(path.join(this.options.pgBin, 'pg_ctl'), ['--version'])).stdout.trim();
-    return { ok: true, detail: `local processes: ${version}, Node.js ${process.versions.node}` };
+    return { ok: true, detail: `local processes: ${version}, Node.js ${process.versions.node}`, versions: null };
   }
 
   async imageStoreDir(): Promise<string> {
@@ -120,7 +124,7 @@ export class LocalProcessRuntime implements ServiceRuntime {
     await writeFile(path.join(this.imagesDir, 'index.json'), `${JSON.stringify(index, null, 2)}\n`);
   }
 
-  async up(): Promise<void> {
+  async up(options: UpOptions = {}): Promise<void> {
     await this.startDatabase();
     const env = await this.readInstallEnv();
     const reference = `service/app:${env.get('SERVICE_VERSION') ?? ''}`;
@@ -132,7 +136,7 @@ export class LocalProcessRuntime implements ServiceRuntime {
     const current = await this.readAppRecord();
     if (current && isAlive(current.pid) && current.image === reference && current.digest === digest) return;
     await this.stopApp();
-    await this.spawnApp(reference, digest);
+    await this.spawnApp(reference, digest, options.firstStartEnv ?? {});
   }
 
   async startDatabase(): Promise<void> {
@@ -301,12 +305,16 @@ export class LocalProcessRuntime implements ServiceRuntime {
 
   // ---- internals ----------------------------------------------------------------------------------
 
-  private async spawnApp(reference: string, digest: string): Promise<void> {
+  private async spawnApp(
+    reference: string,
+    digest: string,
+    firstStartEnv: Readonly<Record<string, string>>,
+  ): Promise<void> {
     const appDir = path.join(this.imageRootOf(reference), 'app');
     const out = openSync(path.join(this.runDir, 'app.log'), 'a');
     const child = spawn(this.options.nodeBinary, [path.join(appDir, 'apps/api/src/main.js')], {
       cwd: this.options.home,
-      env: await this.appEnvironment(),
+      env: { ...(await this.appEnvironment()), ...firstStartEnv },
       detached: true,
       stdio: ['ignore', out, out],
     });
@@ -446,6 +454,9 @@ export class LocalProcessRuntime implements ServiceRuntime {
         cwd: options.cwd ?? this.options.home,
         env: options.env ?? { ...process.env, PGPASSWORD: password, PGCONNECT_TIMEOUT: '10' },
         stdio: ['ignore', options.stdoutFd ?? 'pipe', 'pipe'],
+        // Why a process group of its own: a Ctrl-C or a dropped terminal must not reach
+        // pg_restore and its kind; the installer holds those signals and finishes or rolls back.
+        detached: true,
       });
       let stdout = '';
       let stderr = '';

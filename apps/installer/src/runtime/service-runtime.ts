@@ -4,6 +4,16 @@ export interface EngineCheck {
   ok: boolean;
   /** "Docker 27.3.1 with compose 2.29.7", or what is missing. */
   detail: string;
+  /** The container engine's and compose's versions as they report them; null when not a container engine. */
+  versions: { engine: string; compose: string } | null;
+}
+
+export interface UpOptions {
+  /**
+   * Settings for the app's first start only, never written to .env (the first administrator's
+   * password): compose passes them from the installer's environment, the local adapter directly.
+   */
+  firstStartEnv?: Readonly<Record<string, string>>;
 }
 
 export interface ContainerState {
@@ -39,7 +49,7 @@ export interface ServiceRuntime {
   hasImage(image: ManifestImage): Promise<boolean>;
   loadImage(archive: string, image: ManifestImage, onBytes: (done: number, total: number) => void): Promise<void>;
   /** Creates or recreates what changed and starts everything (compose up -d). */
-  up(): Promise<void>;
+  up(options?: UpOptions): Promise<void>;
   /** Starts the database alone (backup and restore need it with the app stopped). */
   startDatabase(): Promise<void>;
   stopApp(): Promise<void>;

@@ -47,7 +47,7 @@ describe('waitForHealth', () => {
     };
     expect(await waitForHealth(runtime, { ...options, clock })).toEqual({
       ok: false,
-      reason: 'the service answered healthy, then stopped answering within the 5 s grace period',
+      reason: 'the service answered healthy, then stopped within the 5 s grace period',
     });
   });
 
@@ -60,5 +60,38 @@ describe('waitForHealth', () => {
       ok: false,
       reason: 'not healthy after 30 s: /api/health answers 503: {"status":"degraded"}',
     });
+  });
+
+  it('takes 429 (a monitor used up the budget), 503 and silence for "not yet" while the service starts', async () => {
+    const runtime = new FakeRuntime();
+    runtime.runningVersion = '1.3.0';
+    runtime.throttledProbes = 12;
+    const clock = fakeClock();
+    expect(await waitForHealth(runtime, { ...options, clock })).toMatchObject({ ok: true });
+    const silent = new FakeRuntime();
+    silent.runningVersion = '1.3.0';
+    let probes = 0;
+    const probe = silent.probe.bind(silent);
+    silent.probe = async (p) => (++probes < 5 ? null : probe(p));
+    expect(await waitForHealth(silent, { ...options, clock: fakeClock() })).toMatchObject({ ok: true });
+  });
+
+  it('within the grace period, 429 says nothing and a 503 starts the grace period again', async () => {
+    const runtime = new FakeRuntime();
+    runtime.runningVersion = '1.3.0';
+    const clock = fakeClock();
+    let probes = 0;
+    const probe = runtime.probe.bind(runtime);
+    runtime.probe = async (p) => {
+      if (p === '/api/health') probes++;
+      if (p === '/api/health' && probes === 3) return { status: 429, body: '' };
+      if (p === '/api/health' && probes === 4) return { status: 503, body: '{"status":"degraded"}' };
+      return probe(p);
+    };
+    const start = clock.now();
+    const outcome = await waitForHealth(runtime, { ...options, clock });
+    expect(outcome).toMatchObject({ ok: true });
+    // Healthy at 0 s, degraded at 3 s, healthy again at 4 s: 5 s more of grace from there.
+    expect(clock.now() - start).toBeGreaterThanOrEqual(9_000);
   });
 });

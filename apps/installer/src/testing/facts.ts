@@ -32,7 +32,6 @@ export function factsFor(
     command,
     now: NOW,
     home: '/opt/service',
-    options: { skipBackupCheck: false },
     installation: {
       present: true,
       env: parseEnvFile(`SERVICE_VERSION=${installed}\nPOSTGRES_PASSWORD=x\n`),
@@ -47,7 +46,11 @@ export function factsFor(
         },
       ],
     },
-    engine: { ok: true, detail: 'Docker 27 with compose 2.29' },
+    engine: {
+      ok: true,
+      detail: 'Docker 27.3.1 with compose 2.29.7',
+      versions: { engine: '27.3.1', compose: '2.29.7' },
+    },
     disks: [{ dir: '/opt/service', freeBytes: 10 * 1024 ** 3, neededBytes: 1024 ** 3, purpose: 'loading the images' }],
     package:
       offered === null

@@ -1,9 +1,24 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { ManifestImage } from '@service/release-kit';
-import type { AppState, ContainerState, EngineCheck, ServiceRuntime } from '../runtime/service-runtime.ts';
+import type { AppState, ContainerState, EngineCheck, ServiceRuntime, UpOptions } from '../runtime/service-runtime.ts';
 import type { Clock } from '../runtime/wait-for-health.ts';
 
-/** A runtime in memory for unit tests: records calls, and each behaviour can be replaced. */
+/** A database of the fake engine: what the installer reads of it, and a marker for "the data". */
+export interface FakeDatabase {
+  /** The control plane's recorded version (installation row); null elsewhere. */
+  version: string | null;
+  /** The last migration. */
+  head: string;
+  /** Stands for the rows: tests check a restore brought back the data of the backup. */
+  data: string;
+}
+
+/**
+ * A runtime in memory for unit tests: records calls, and each behaviour can be replaced. With
+ * `databases` filled it also plays a small engine: the app migrates the databases it starts on
+ * (`migrations`), dumps and restores carry the data, renames and drops work, so the tests can
+ * crash an upgrade or restore anywhere and check what `recover` makes of it.
+ */
 export class FakeRuntime implements ServiceRuntime {
   readonly kind = 'local-process' as const;
   calls: string[] = [];
@@ -16,6 +31,17 @@ export class FakeRuntime implements ServiceRuntime {
   failOn = new Set<string>();
   /** Version the app runs after `up()` (what .env says, normally). */
   nextVersion: () => string | null = () => this.appVersion;
+  /** The databases, by PostgreSQL name; empty: every SQL answers '' (or from sqlAnswers). */
+  databases = new Map<string, FakeDatabase>();
+  /** Per version: the schema head each database has once that version has started (migrated). */
+  migrations = new Map<string, Record<string, string>>();
+  /** Per version: how its app behaves when started. */
+  startBehaviour = new Map<string, 'ok' | 'exit-before-migrating' | 'exit-after-migrating' | 'starting'>();
+  /** Environment given to the last `up()` for the first start only (the first administrator). */
+  lastUpOptions: UpOptions | null = null;
+  /** Probes answered 429 before the normal answers come back (a monitor using up the budget). */
+  throttledProbes = 0;
+  engineVersions: EngineCheck['versions'] = null;
 
   private record(call: string): void {
     this.calls.push(call);
@@ -26,7 +52,7 @@ export class FakeRuntime implements ServiceRuntime {
     return 'fake runtime';
   }
   async checkEngine(): Promise<EngineCheck> {
-    return { ok: true, detail: 'fake engine' };
+    return { ok: true, detail: 'fake engine', versions: this.engineVersions };
   }
   async imageStoreDir(): Promise<string> {
     return '/tmp';
@@ -43,9 +69,25 @@ export class FakeRuntime implements ServiceRuntime {
     onBytes(image.bytes, image.bytes);
     this.images.add(image.digest);
   }
-  async up(): Promise<void> {
+  async up(options: UpOptions = {}): Promise<void> {
     this.record('up');
-    this.runningVersion = this.nextVersion();
+    this.lastUpOptions = options;
+    const version = this.nextVersion();
+    if (version === null || version === this.runningVersion) {
+      this.runningVersion = version;
+      return;
+    }
+    this.appExited = false;
+    const behaviour = this.startBehaviour.get(version) ?? 'ok';
+    if (behaviour === 'exit-before-migrating') {
+      this.runningVersion = version;
+      this.appExited = true;
+      return;
+    }
+    this.migrate(version);
+    this.runningVersion = version;
+    if (behaviour === 'exit-after-migrating') this.appExited = true;
+    this.healthy = behaviour !== 'starting';
   }
   async startDatabase(): Promise<void> {
     this.record('start db');
@@ -53,6 +95,7 @@ export class FakeRuntime implements ServiceRuntime {
   async stopApp(): Promise<void> {
     this.record('stop app');
     this.runningVersion = null;
+    this.appExited = false;
   }
   async stopAll(): Promise<void> {
     this.record('stop all');
@@ -73,12 +116,17 @@ export class FakeRuntime implements ServiceRuntime {
   }
   async probe(pathname: string): Promise<{ status: number; body: string } | null> {
     if (!this.runningVersion || this.appExited) return null;
+    if (this.throttledProbes > 0) {
+      this.throttledProbes--;
+      return { status: 429, body: '{"error":{"code":"rate_limited"}}' };
+    }
     if (pathname === '/api/version') return { status: 200, body: JSON.stringify({ version: this.runningVersion }) };
     return this.healthy ? { status: 200, body: '{"status":"ok"}' } : { status: 503, body: '{"status":"degraded"}' };
   }
   async dumpDatabase(database: string, file: string, onBytes: (bytes: number) => void): Promise<void> {
     this.record(`dump ${database}`);
-    writeFileSync(file, `PGDMP fake ${database}\n`);
+    const db = this.databases.get(database);
+    writeFileSync(file, `PGDMP fake ${database}\n${db ? JSON.stringify(db) : ''}`);
     onBytes(20);
   }
   async listDump(file: string): Promise<number> {
@@ -88,15 +136,56 @@ export class FakeRuntime implements ServiceRuntime {
   async sql(database: string, statement: string): Promise<string> {
     this.record(`sql ${database}: ${statement}`);
     for (const [match, answer] of this.sqlAnswers) if (statement.includes(match)) return answer;
-    return '';
+    if (this.databases.size === 0) return '';
+    return this.runSql(database, statement);
   }
   async restoreDump(file: string, database: string): Promise<void> {
     this.record(`restore ${file.split('/').pop()} -> ${database}`);
+    if (this.databases.size === 0) return;
+    if (this.databases.has(database)) throw new Error(`createdb: database "${database}" already exists`);
+    const json = readFileSync(file, 'utf8').split('\n')[1] ?? '';
+    this.databases.set(database, json ? (JSON.parse(json) as FakeDatabase) : { version: null, head: '', data: '' });
   }
   async requestGlobalsImport(): Promise<void> {
     this.record('request globals import');
   }
   async appLogTail(): Promise<string> {
+    return '';
+  }
+
+  private migrate(version: string): void {
+    const heads = this.migrations.get(version);
+    if (!heads) return;
+    for (const [name, head] of Object.entries(heads)) {
+      const db = this.databases.get(name);
+      if (db) db.head = head;
+    }
+    const controlPlane = this.databases.get('service_control_plane');
+    if (controlPlane) controlPlane.version = version;
+  }
+
+  /** The few statements the installer runs, as PostgreSQL would answer them. */
+  private runSql(database: string, statement: string): string {
+    const db = this.databases.get(database);
+    if (/from installation where id = 1/.test(statement)) return `${db?.version ?? ''}\n`;
+    if (/from knex_migrations/.test(statement)) return `${db?.head ?? ''}\n`;
+    if (/pg_database_size/.test(statement)) return '1000\n';
+    if (/select datname from pg_database/.test(statement))
+      return `${[...this.databases.keys(), 'postgres', 'template0', 'template1'].join('\n')}\n`;
+    const renames = [...statement.matchAll(/alter database (\w+) rename to (\w+)/g)];
+    if (renames.length > 0) {
+      // One transaction: all renames or none.
+      const next = new Map(this.databases);
+      for (const [, from, to] of renames) {
+        const value = next.get(from!);
+        if (!value || next.has(to!)) throw new Error(`psql: cannot rename ${from} to ${to}`);
+        next.delete(from!);
+        next.set(to!, value);
+      }
+      this.databases = next;
+      return '';
+    }
+    for (const [, name] of statement.matchAll(/drop database if exists (\w+)/g)) this.databases.delete(name!);
     return '';
   }
 }

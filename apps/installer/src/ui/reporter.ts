@@ -1,6 +1,7 @@
 import cliProgress from 'cli-progress';
 import type { LogFile } from './log-file.ts';
 import { redact } from './redact.ts';
+import { formatBytes } from './human-units.ts';
 
 export interface Step {
   done(detail?: string): void;
@@ -101,7 +102,5 @@ export function createReporter(output: ReporterOutput, log: LogFile): Reporter {
 
 function format(value: number, unit: 'bytes' | 'files'): string {
   if (unit === 'files') return String(value);
-  if (value < 1024 * 1024) return `${(value / 1024).toFixed(0)} KiB`;
-  if (value < 1024 ** 3) return `${(value / 1024 / 1024).toFixed(1)} MiB`;
-  return `${(value / 1024 ** 3).toFixed(2)} GiB`;
+  return formatBytes(value);
 }

@@ -8,6 +8,8 @@ const SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'stand-in
 export interface DockerCall {
   args: string[];
   cwd: string;
+  /** Names of the SERVICE_* environment variables the call got (never their values). */
+  serviceEnv: string[];
 }
 
 export interface StandInAnswer {

@@ -37,7 +37,11 @@ if (!state) {
 }
 mkdirSync(path.join(state, 'blobs'), { recursive: true });
 const args = process.argv.slice(2);
-appendFileSync(path.join(state, 'calls.jsonl'), `${JSON.stringify({ args, cwd: process.cwd() })}\n`);
+// Names (never values) of the SERVICE_* variables the call got: tests check what reaches compose.
+const serviceEnv = Object.keys(process.env)
+  .filter((k) => k.startsWith('SERVICE_'))
+  .sort();
+appendFileSync(path.join(state, 'calls.jsonl'), `${JSON.stringify({ args, cwd: process.cwd(), serviceEnv })}\n`);
 
 const EPOCH = new Date(0);
 const sha = (bytes) => createHash('sha256').update(bytes).digest('hex');
@@ -122,11 +126,11 @@ for (const answer of answers) {
 const [command, ...rest] = args;
 switch (command) {
   case 'version':
-    if (joined.includes('Server.Version')) out('0.0.0-stand-in\n');
-    else out('Client: stand-in\nServer: stand-in\n Version: 0.0.0-stand-in\n');
+    if (joined.includes('Server.Version')) out('27.3.1-stand-in\n');
+    else out('Client: stand-in\nServer: stand-in\n Version: 27.3.1-stand-in\n');
     break;
   case 'info':
-    out('Server Version: 0.0.0-stand-in\n');
+    out('Server Version: 27.3.1-stand-in\n');
     break;
   case 'build':
     await buildImage(rest);

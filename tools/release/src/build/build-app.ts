@@ -8,6 +8,8 @@ export interface BuildAppOptions {
   outDir: string;
   version: string;
   sourceSha: string;
+  /** The global library to ship (default `<repoRoot>/library`). */
+  libraryDir?: string;
 }
 
 export interface BuiltApp {
@@ -85,7 +87,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   await cp(path.join(repoRoot, 'apps/api/src/workspace/assets'), path.join(outDir, 'apps/api/src/assets'), {
     recursive: true,
   });
-  await cp(path.join(repoRoot, 'library'), path.join(outDir, 'library'), { recursive: true });
+  await cp(options.libraryDir ?? path.join(repoRoot, 'library'), path.join(outDir, 'library'), { recursive: true });
   await writeFile(
     path.join(outDir, 'package.json'),
     `${JSON.stringify({ name: 'service', version: options.version, private: true, type: 'module' }, null, 2)}\n`,

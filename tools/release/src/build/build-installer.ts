@@ -1,13 +1,15 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { build, type Plugin } from 'esbuild';
+import { build } from 'esbuild';
 
 export const INSTALLER_SOURCE = 'apps/installer/src/main.ts';
 
 /**
  * The installer as one self-contained JavaScript file: it runs with the operator's Node.js (20.19
  * or newer) from the package folder, which has no node_modules, so every package is bundled.
- * Why the banner: bundled CommonJS packages call require() for Node's own modules.
+ * Why the banner: bundled CommonJS packages call require() for Node's own modules. It needs no
+ * rendering code (and no native module): the library question compares the manifests releases
+ * ship (`@service/library/manifest`), never the library itself.
  */
 export async function buildInstaller(options: { repoRoot: string; outFile: string }): Promise<void> {
   await mkdir(path.dirname(options.outFile), { recursive: true });
@@ -37,33 +39,7 @@ export async function buildInstaller(options: { repoRoot: string; outFile: strin
       'tedious',
       'pg-query-stream',
     ],
-    plugins: [stubNativeModules()],
     logLevel: 'silent',
     legalComments: 'none',
   });
-}
-
-/**
- * Packages with native addons cannot be bundled, and the package folder has no node_modules to
- * load them from. The installer reaches them only through code it never runs (the library reader
- * imports the DOCX renderer, which draws charts with resvg), so they are replaced by stubs that
- * fail clearly if that ever changes.
- */
-const NATIVE_STUBS: Record<string, string> = {
-  '@resvg/resvg-js':
-    "export class Resvg { constructor() { throw new Error('@resvg/resvg-js (a native " +
-    "module) is not part of the installer'); } }",
-};
-
-function stubNativeModules(): Plugin {
-  return {
-    name: 'stub-native-modules',
-    setup(b) {
-      b.onResolve({ filter: /^@resvg\/resvg-js$/ }, (args) => ({ path: args.path, namespace: 'native-stub' }));
-      b.onLoad({ filter: /.*/, namespace: 'native-stub' }, (args) => ({
-        contents: NATIVE_STUBS[args.path],
-        loader: 'js',
-      }));
-    },
-  };
 }

@@ -40,6 +40,10 @@ export async function writeReproducibleTarball(options: {
       noDirRecurse: true,
       mtime: options.mtime,
       noPax: true,
+      // Why: `portable` leaves folders without a time (read back as 1970); they get the release time too.
+      onWriteEntry: (entry) => {
+        entry.noMtime = false;
+      },
     },
     entries,
   );
