@@ -8,6 +8,7 @@ import type { JsonLogger, OpenApiRegistry, RateLimitStore, RouteDefaults } from 
 import type { TenantRouter } from '@service/tenancy';
 import type { BuildInfo } from './build-info.ts';
 import type { LoginThrottle } from './identity/login-throttle.ts';
+import type { RouteCosts } from './rest/route-costs.ts';
 import type { WorkspaceRepositories } from './resources/workspace-repositories.ts';
 import type { WorkspaceServices } from './resources/workspace-services.ts';
 
@@ -36,6 +37,8 @@ export interface AppContext {
   router: Router;
   registry: OpenApiRegistry;
   routeDefaults: RouteDefaults;
+  /** What each route costs against the rate limits, from the routes' declarations. */
+  routeCosts: RouteCosts;
   identity: Identity;
   /** The tenant workspace's repositories (they take the tenant handle per call). */
   repositories: WorkspaceRepositories;

@@ -29,6 +29,7 @@ import { registerResources } from './resources/register-resources.ts';
 import { createWorkspaceRepositories } from './resources/workspace-repositories.ts';
 import { createWorkspaceServices } from './resources/workspace-services.ts';
 import { REST_PREFIX, restPipeline } from './rest/rest-pipeline.ts';
+import { RouteCosts } from './rest/route-costs.ts';
 import { registerApiDocsRoutes } from './system/api-docs-routes.ts';
 import { registerHealthRoutes } from './system/health-routes.ts';
 import { registerWorkspacePages } from './workspace/workspace-pages.ts';
@@ -70,6 +71,7 @@ export function createApp(deps: AppDeps): App {
     router,
     registry,
     routeDefaults: { bodyLimitBytes: deps.config.bodyLimitBytes, uploadDir: deps.config.uploadTmpDir },
+    routeCosts: new RouteCosts(router),
     identity,
     repositories,
     services: createWorkspaceServices(repositories),
@@ -135,6 +137,7 @@ export function createApp(deps: AppDeps): App {
       perKey: deps.config.rateLimitPerKey,
       edition: deps.config.edition,
       currentLicense: deps.currentLicense,
+      cost: (ctx) => app.routeCosts.costOf(ctx),
       logger: deps.logger,
     }),
   );

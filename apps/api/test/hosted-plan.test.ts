@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestCost } from '../src/rest/rest-pipeline.ts';
 import { createActor } from './support/identity-fixtures.ts';
 import { startTestApp, type TestApp } from './support/start-test-app.ts';
 
@@ -32,15 +31,5 @@ describe('hosted edition', () => {
     expect((await fetch(`${app.url}/api/version`).then((r) => r.json())) as { edition: string }).toMatchObject({
       edition: 'hosted',
     });
-  });
-});
-
-describe('rate-limit cost', () => {
-  it('counts a DOCX export and a Markdown import as 10 requests, everything else as 1', () => {
-    const cost = (method: string, path: string) => requestCost({ method, path } as never);
-    expect(cost('GET', '/rest/v1/reports/4f1c1e8a-8b2b-4c1a-9f1e-1a2b3c4d5e6f/export-docx')).toBe(10);
-    expect(cost('POST', '/rest/v1/reports/import-markdown')).toBe(10);
-    expect(cost('GET', '/rest/v1/reports/4f1c1e8a-8b2b-4c1a-9f1e-1a2b3c4d5e6f/export-markdown')).toBe(1);
-    expect(cost('POST', '/rest/v1/findings')).toBe(1);
   });
 });

@@ -39,6 +39,31 @@ describe('REST rate limits', () => {
   );
 });
 
+describe('rate-limit cost', () => {
+  it("counts a DOCX export and a Markdown import as their routes' declared 10 requests, the rest as 1", async () => {
+    const own = await startTestApp({ RATE_LIMIT_PER_IP: '1000000', RATE_LIMIT_PER_KEY: '1000' });
+    try {
+      const actor = await createActor(own, { role: 'admin' });
+      const remaining = (res: { headers: Headers }) => Number(res.headers.get('x-ratelimit-remaining'));
+      const clientId = (await actor.api.post('/clients', { name: 'Cost Ltd' })).body.id;
+      await actor.allow(clientId);
+      const projectId = (await actor.api.post('/projects', { clientId, name: 'Costs' })).body.id;
+      const reportId = (await actor.api.post('/reports', { projectId, title: 'Costly' })).body.id;
+      const before = remaining(await actor.api.get(`/reports/${reportId}`));
+      const docx = await actor.api.get(`/reports/${reportId}/export-docx`);
+      expect(docx.status).toBe(200);
+      expect(remaining(docx)).toBe(before - 10);
+      const markdown = await actor.api.get(`/reports/${reportId}/export-markdown`);
+      expect(remaining(markdown)).toBe(before - 11);
+      const imported = await actor.api.post('/reports/import-markdown', { markdown: markdown.text, projectId });
+      expect(imported.status).toBe(201);
+      expect(remaining(imported)).toBe(before - 21);
+    } finally {
+      await own.stop();
+    }
+  });
+});
+
 describe('shared PostgreSQL counters', () => {
   it('gives two service processes one budget', async () => {
     const a = await startTestApp(

@@ -245,6 +245,7 @@ export function defineRoute<
     crossSiteCheck: route.crossSiteCheck,
     adminOnly: route.adminOnly,
     usesDatabase: route.usesDatabase,
+    cost: route.cost,
   });
 
   const paramsValidator = route.params ? new Validator(route.params, 'path parameters') : null;

@@ -62,6 +62,8 @@ export interface OperationDoc {
   adminOnly?: boolean;
   /** Needs a database, so it can answer 503 `unavailable`. Default true. */
   usesDatabase?: boolean;
+  /** Requests one call counts as against the rate limits, when more than one (stated in the description). */
+  cost?: number;
 }
 
 /** The header that makes a creating POST safe to retry; every operation that takes it gets this exact definition. */
@@ -571,7 +573,8 @@ export class OpenApiRegistry {
     return {
       operationId: op.operationId,
       summary: op.summary,
-      description: op.description,
+      description:
+        op.cost && op.cost > 1 ? `${op.description} Counts as ${op.cost} requests for rate limiting.` : op.description,
       tags: op.tags,
       security: security === 'apiKey' ? [{ apiKey: [] }] : security === 'session' ? [{ session: [] }] : [],
       ...(parameters.length > 0 ? { parameters } : {}),

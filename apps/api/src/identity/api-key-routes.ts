@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
 import { DEFAULT_KEY_LIFETIME_MS, MAX_KEY_LIFETIME_MS } from '@service/auth';
-import { defineRoute, NotFoundError, ValidationError } from '@service/http';
+import { NotFoundError, ValidationError } from '@service/http';
 import type { AppContext } from '../app-context.ts';
 import { ApiKeySchema, IdParams, presentApiKey, ScopeSchema, Uuid } from './identity-schemas.ts';
-import { requireSession, sameOriginGuard } from './session-guard.ts';
+import { defineAppRoute } from '../rest/define-app-route.ts';
 
 const ALLOW_LIST_RULE =
   'The client allow-list: edits, deletes, evidence uploads and imports into ' +
@@ -58,13 +58,11 @@ const EXAMPLE_KEY = {
 };
 
 export function registerApiKeyRoutes(app: AppContext): void {
-  const { router, registry, routeDefaults, identity } = app;
-  const signedIn = [sameOriginGuard(), requireSession(app.sessionOf)];
-  const admin = [sameOriginGuard(), requireSession(app.sessionOf, 'admin')];
+  const { registry, identity } = app;
   registry.addTag('API keys', 'Personal API keys (`service_sk_...`), managed from a signed-in session.');
   registry.addSchema('ApiKey', ApiKeySchema);
 
-  defineRoute(router, registry, routeDefaults, {
+  defineAppRoute(app, {
     method: 'get',
     path: '/api/profile/api-keys',
     operationId: 'listOwnApiKeys',
@@ -72,8 +70,7 @@ export function registerApiKeyRoutes(app: AppContext): void {
     description:
       'Your keys, newest first, with their scope, client allow-list and state. Key values are never shown again.',
     tags: ['API keys'],
-    security: 'session',
-    before: signedIn,
+    access: 'session',
     responses: {
       200: {
         description: 'Your keys, newest first. Key values are never shown.',
@@ -81,13 +78,12 @@ export function registerApiKeyRoutes(app: AppContext): void {
         example: [EXAMPLE_KEY],
       },
     },
-    async handler(ctx) {
-      const s = (await app.sessionOf(ctx))!;
+    async handler(ctx, { session: s }) {
       ctx.body = (await identity.apiKeys.listForUser(s.organizationId, s.userId)).map(presentApiKey);
     },
   });
 
-  defineRoute(router, registry, routeDefaults, {
+  defineAppRoute(app, {
     method: 'post',
     path: '/api/profile/api-keys',
     operationId: 'createApiKey',
@@ -97,8 +93,7 @@ export function registerApiKeyRoutes(app: AppContext): void {
       '`clientIds` the key can read, export and create, but edits nothing until clients ' +
       'are added to its allow-list.',
     tags: ['API keys'],
-    security: 'session',
-    before: signedIn,
+    access: 'session',
     body: {
       schema: CreateKeyBody,
       maxBytes: 64 * 1024,
@@ -111,8 +106,7 @@ export function registerApiKeyRoutes(app: AppContext): void {
         example: { key: `service_sk_4fQ2aB${'x'.repeat(37)}`, apiKey: EXAMPLE_KEY },
       },
     },
-    async handler(ctx, { body }) {
-      const s = (await app.sessionOf(ctx))!;
+    async handler(ctx, { body, session: s }) {
       const now = Date.now();
       const expiresAt = body.expiresAt ? new Date(body.expiresAt) : new Date(now + DEFAULT_KEY_LIFETIME_MS);
       if (expiresAt.getTime() <= now)
@@ -138,7 +132,7 @@ export function registerApiKeyRoutes(app: AppContext): void {
     },
   });
 
-  defineRoute(router, registry, routeDefaults, {
+  defineAppRoute(app, {
     method: 'patch',
     path: '/api/profile/api-keys/{id}',
     operationId: 'updateApiKey',
@@ -147,8 +141,7 @@ export function registerApiKeyRoutes(app: AppContext): void {
       'Changes the fields you send; absent fields keep their value. `clientIds` ' +
       'replaces the whole allow-list. Only your own keys.',
     tags: ['API keys'],
-    security: 'session',
-    before: signedIn,
+    access: 'session',
     params: IdParams,
     body: {
       schema: UpdateKeyBody,
@@ -156,34 +149,31 @@ export function registerApiKeyRoutes(app: AppContext): void {
       example: { clientIds: ['3f2b8c1e-5d4a-4b6f-9e7d-2a1c0b9f8e7d'] },
     },
     responses: { 200: { description: 'Updated.', schema: 'ApiKey', example: EXAMPLE_KEY } },
-    async handler(ctx, { params, body }) {
-      const s = (await app.sessionOf(ctx))!;
+    async handler(ctx, { params, body, session: s }) {
       const key = await identity.apiKeys.update(s.organizationId, params.id, s.userId, body);
       if (!key) throw new NotFoundError();
       ctx.body = presentApiKey(key);
     },
   });
 
-  defineRoute(router, registry, routeDefaults, {
+  defineAppRoute(app, {
     method: 'delete',
     path: '/api/profile/api-keys/{id}',
     operationId: 'revokeOwnApiKey',
     summary: 'Revoke one of my keys',
     description: 'The key stops working at once; it stays listed as `revoked`.',
     tags: ['API keys'],
-    security: 'session',
-    before: signedIn,
+    access: 'session',
     params: IdParams,
     responses: { 204: { description: 'Revoked; the key stops working at once.' } },
-    async handler(ctx, { params }) {
-      const s = (await app.sessionOf(ctx))!;
+    async handler(ctx, { params, session: s }) {
       const key = await identity.apiKeys.revoke(s.organizationId, params.id, s.userId, s.userId);
       if (!key) throw new NotFoundError();
       ctx.status = 204;
     },
   });
 
-  defineRoute(router, registry, routeDefaults, {
+  defineAppRoute(app, {
     method: 'get',
     path: '/api/admin/api-keys',
     operationId: 'listOrganizationApiKeys',
@@ -191,9 +181,7 @@ export function registerApiKeyRoutes(app: AppContext): void {
     description:
       'Every key of every user of the organization, newest first, with its owner. Key values are never shown.',
     tags: ['API keys'],
-    security: 'session',
-    adminOnly: true,
-    before: admin,
+    access: 'admin',
     responses: {
       200: {
         description: 'Every key with its owner. Key values are never shown.',
@@ -201,22 +189,19 @@ export function registerApiKeyRoutes(app: AppContext): void {
         example: [{ ...EXAMPLE_KEY, ownerEmail: 'tess@example.com', ownerName: 'Tess Tester' }],
       },
     },
-    async handler(ctx) {
-      const s = (await app.sessionOf(ctx))!;
+    async handler(ctx, { session: s }) {
       ctx.body = (await identity.apiKeys.listForOrganization(s.organizationId)).map(presentApiKey);
     },
   });
 
-  defineRoute(router, registry, routeDefaults, {
+  defineAppRoute(app, {
     method: 'post',
     path: '/api/admin/api-keys/{id}/revoke',
     operationId: 'revokeApiKey',
     summary: 'Revoke any key of the organization (administrators)',
     description: 'The key stops working at once. Revoking a revoked key changes nothing.',
     tags: ['API keys'],
-    security: 'session',
-    adminOnly: true,
-    before: admin,
+    access: 'admin',
     params: IdParams,
     responses: {
       200: {
@@ -225,8 +210,7 @@ export function registerApiKeyRoutes(app: AppContext): void {
         example: { ...EXAMPLE_KEY, state: 'revoked', revokedAt: '2026-11-03T10:00:00.000Z' },
       },
     },
-    async handler(ctx, { params }) {
-      const s = (await app.sessionOf(ctx))!;
+    async handler(ctx, { params, session: s }) {
       const key = await identity.apiKeys.revoke(s.organizationId, params.id, s.userId);
       if (!key) throw new NotFoundError();
       ctx.body = presentApiKey(key);

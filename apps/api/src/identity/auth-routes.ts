@@ -1,10 +1,11 @@
 import { Type } from 'typebox';
 import { MAX_PASSWORD_LENGTH, SESSION_ABSOLUTE_MS, SESSION_COOKIE, verifyPassword } from '@service/auth';
-import { defineRoute, RateLimitedError, UnauthenticatedError } from '@service/http';
+import { RateLimitedError, UnauthenticatedError } from '@service/http';
 import { OrganizationRepository } from '@service/tenancy';
 import type { AppContext } from '../app-context.ts';
 import { presentUser, UserSchema } from './identity-schemas.ts';
-import { requireSession, sameOriginGuard, setSessionCookie } from './session-guard.ts';
+import { setSessionCookie } from './session-guard.ts';
+import { defineAppRoute } from '../rest/define-app-route.ts';
 
 /** The largest sign-in body: an email and a password fit many times over. */
 const LOGIN_BODY_MAX_BYTES = 16 * 1024;
@@ -20,13 +21,13 @@ const LoginBody = Type.Object(
 const SignedIn = Type.Object({ user: UserSchema });
 
 export function registerAuthRoutes(app: AppContext): void {
-  const { router, registry, routeDefaults, identity } = app;
+  const { registry, identity } = app;
   const organizations = new OrganizationRepository(app.deps.dbs.controlPlane);
   const organizationOpen = async (organizationId: string) =>
     (await organizations.get(organizationId))?.state !== 'retained';
   registry.addTag('Sign-in', 'Workspace sign-in sessions (cookie). The REST API uses API keys instead.');
 
-  defineRoute(router, registry, routeDefaults, {
+  defineAppRoute(app, {
     method: 'post',
     path: '/api/auth/login',
     operationId: 'login',
@@ -39,10 +40,9 @@ export function registerAuthRoutes(app: AppContext): void {
       'minutes; successful ones are not counted. Further attempts answer 429 with ' +
       '`Retry-After`.',
     tags: ['Sign-in'],
-    security: 'none',
+    access: 'public',
     rateLimited: true,
-    crossSiteCheck: true,
-    before: [sameOriginGuard()],
+    sameOrigin: true,
     body: {
       schema: LoginBody,
       maxBytes: LOGIN_BODY_MAX_BYTES,
@@ -98,15 +98,15 @@ export function registerAuthRoutes(app: AppContext): void {
     },
   });
 
-  defineRoute(router, registry, routeDefaults, {
+  defineAppRoute(app, {
     method: 'post',
     path: '/api/auth/logout',
     operationId: 'logout',
     summary: 'Sign out',
     description: 'Ends the session at once and clears the cookie. Without a session it simply clears the cookie.',
     tags: ['Sign-in'],
-    security: 'session',
-    before: [sameOriginGuard()],
+    access: 'public',
+    sameOrigin: true,
     responses: { 204: { description: 'Signed out; the session no longer works.' } },
     async handler(ctx) {
       const token = ctx.cookies.get(SESSION_COOKIE);
@@ -116,18 +116,16 @@ export function registerAuthRoutes(app: AppContext): void {
     },
   });
 
-  defineRoute(router, registry, routeDefaults, {
+  defineAppRoute(app, {
     method: 'get',
     path: '/api/auth/me',
     operationId: 'getSignedInUser',
     summary: 'The signed-in user',
     description: 'The user of the current session, with their current role.',
     tags: ['Sign-in'],
-    security: 'session',
-    before: [requireSession(app.sessionOf)],
+    access: 'session',
     responses: { 200: { description: 'The signed-in user.', schema: SignedIn } },
-    async handler(ctx) {
-      const session = (await app.sessionOf(ctx))!;
+    async handler(ctx, { session }) {
       const user = await identity.users.get(session.organizationId, session.userId);
       if (!user) throw new UnauthenticatedError('Sign in first.');
       ctx.body = { user: presentUser(user) };

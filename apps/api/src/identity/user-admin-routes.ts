@@ -6,10 +6,10 @@ import {
   MAX_PASSWORD_LENGTH,
   MIN_PASSWORD_LENGTH,
 } from '@service/auth';
-import { ConflictError, defineRoute, ForbiddenError, NotFoundError } from '@service/http';
+import { ConflictError, ForbiddenError, NotFoundError } from '@service/http';
 import type { AppContext } from '../app-context.ts';
 import { IdParams, presentUser, RoleSchema, UserSchema } from './identity-schemas.ts';
-import { requireSession, sameOriginGuard } from './session-guard.ts';
+import { defineAppRoute } from '../rest/define-app-route.ts';
 
 const CreateUserBody = Type.Object(
   {
@@ -32,8 +32,7 @@ const UpdateUserBody = Type.Object(
 );
 
 export function registerUserAdminRoutes(app: AppContext): void {
-  const { router, registry, routeDefaults, identity } = app;
-  const admin = [sameOriginGuard(), requireSession(app.sessionOf, 'admin')];
+  const { registry, identity } = app;
   registry.addTag('Users (administration)', 'Create, change and deactivate users; administrators only.');
   registry.addSchema('User', UserSchema);
 
@@ -61,35 +60,30 @@ export function registerUserAdminRoutes(app: AppContext): void {
     deactivatedAt: null,
   };
 
-  defineRoute(router, registry, routeDefaults, {
+  defineAppRoute(app, {
     method: 'get',
     path: '/api/admin/users',
     operationId: 'adminListUsers',
     summary: 'List users',
     description: 'Every user of the organization, active or not, oldest first.',
     tags: ['Users (administration)'],
-    security: 'session',
-    adminOnly: true,
-    before: admin,
+    access: 'admin',
     responses: {
       200: { description: 'Every user of the organization.', schema: { arrayOf: 'User' }, example: [EXAMPLE_USER] },
     },
-    async handler(ctx) {
-      const s = (await app.sessionOf(ctx))!;
+    async handler(ctx, { session: s }) {
       ctx.body = (await identity.users.list(s.organizationId)).map(presentUser);
     },
   });
 
-  defineRoute(router, registry, routeDefaults, {
+  defineAppRoute(app, {
     method: 'post',
     path: '/api/admin/users',
     operationId: 'adminCreateUser',
     summary: 'Create a user',
     description: 'Creates a user of the organization. Without `password` one is generated and returned once.',
     tags: ['Users (administration)'],
-    security: 'session',
-    adminOnly: true,
-    before: admin,
+    access: 'admin',
     body: {
       schema: CreateUserBody,
       maxBytes: 16 * 1024,
@@ -103,8 +97,7 @@ export function registerUserAdminRoutes(app: AppContext): void {
       },
       409: { description: 'The email is taken (`email_taken`).', schema: 'Error' },
     },
-    async handler(ctx, { body }) {
-      const s = (await app.sessionOf(ctx))!;
+    async handler(ctx, { body, session: s }) {
       const generated = body.password ? null : generatePassword();
       try {
         const user = await identity.users.create({
@@ -125,16 +118,14 @@ export function registerUserAdminRoutes(app: AppContext): void {
     },
   });
 
-  defineRoute(router, registry, routeDefaults, {
+  defineAppRoute(app, {
     method: 'patch',
     path: '/api/admin/users/{id}',
     operationId: 'adminUpdateUser',
     summary: "Change a user's name or role",
     description: "A role change takes effect on the user's next request, API keys included.",
     tags: ['Users (administration)'],
-    security: 'session',
-    adminOnly: true,
-    before: admin,
+    access: 'admin',
     params: IdParams,
     body: { schema: UpdateUserBody, maxBytes: 16 * 1024, example: { role: 'viewer' } },
     responses: {
@@ -145,24 +136,21 @@ export function registerUserAdminRoutes(app: AppContext): void {
         schema: 'Error',
       },
     },
-    async handler(ctx, { params, body }) {
-      const s = (await app.sessionOf(ctx))!;
+    async handler(ctx, { params, body, session: s }) {
       const user = await keepingOneAdministrator(() => identity.users.update(s.organizationId, params.id, body));
       if (!user) throw new NotFoundError();
       ctx.body = presentUser(user);
     },
   });
 
-  defineRoute(router, registry, routeDefaults, {
+  defineAppRoute(app, {
     method: 'post',
     path: '/api/admin/users/{id}/deactivate',
     operationId: 'adminDeactivateUser',
     summary: 'Deactivate a user',
     description: "Revokes all of the user's API keys and sign-in sessions at once.",
     tags: ['Users (administration)'],
-    security: 'session',
-    adminOnly: true,
-    before: admin,
+    access: 'admin',
     params: IdParams,
     responses: {
       200: {
@@ -175,8 +163,7 @@ export function registerUserAdminRoutes(app: AppContext): void {
         schema: 'Error',
       },
     },
-    async handler(ctx, { params }) {
-      const s = (await app.sessionOf(ctx))!;
+    async handler(ctx, { params, session: s }) {
       const user = await keepingOneAdministrator(() =>
         identity.users.deactivate(s.organizationId, params.id, s.userId),
       );

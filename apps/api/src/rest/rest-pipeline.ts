@@ -22,16 +22,6 @@ export interface RestPrincipal extends KeyPrincipal {
 
 export const REST_PREFIX = '/rest/v1';
 
-/** Requests that cost more than one against the rate limits (SPEC "Limits"). */
-const EXPENSIVE: Array<{ method: string; path: RegExp; cost: number }> = [
-  { method: 'GET', path: /^\/rest\/v1\/reports\/[^/]+\/export-docx$/, cost: 10 },
-  { method: 'POST', path: /^\/rest\/v1\/reports\/import-markdown$/, cost: 10 },
-];
-
-export function requestCost(ctx: Context): number {
-  return EXPENSIVE.find((e) => e.method === ctx.method && e.path.test(ctx.path))?.cost ?? 1;
-}
-
 /** RFC 9110: the auth scheme is case-insensitive (`bearer` works); one or more spaces before the token. */
 const BEARER = /^Bearer +([^\s]{1,512}) *$/i;
 
@@ -87,6 +77,8 @@ export function restPipeline(options: {
   perKey: number;
   edition: Edition;
   currentLicense: () => License | null;
+  /** What a request costs against the limits (its route's declared cost; SPEC "Limits"). */
+  cost: (ctx: Context) => number;
   logger?: { warn(event: string, fields?: Record<string, unknown>): void };
 }): Middleware {
   const chain = compose([
@@ -95,7 +87,7 @@ export function restPipeline(options: {
       prefix: 'ip',
       limit: options.perIp,
       key: (ctx) => ipRateLimitKey(ctx.state.clientIp ?? ctx.ip),
-      cost: requestCost,
+      cost: options.cost,
       logger: options.logger,
     }),
     authenticateKey(options.apiKeys, options.tenantOf),
@@ -104,7 +96,7 @@ export function restPipeline(options: {
       prefix: 'key',
       limit: options.perKey,
       key: (ctx) => (ctx.state.principal as RestPrincipal).keyId,
-      cost: requestCost,
+      cost: options.cost,
       logger: options.logger,
     }),
     licenseGate(options.edition, options.currentLicense),

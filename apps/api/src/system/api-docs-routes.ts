@@ -2,8 +2,9 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { absolutePath } from 'swagger-ui-dist';
 import { Type } from 'typebox';
-import { defineRoute, NotFoundError } from '@service/http';
+import { NotFoundError } from '@service/http';
 import type { AppContext } from '../app-context.ts';
+import { defineAppRoute } from '../rest/define-app-route.ts';
 
 // Why: self-hosted installs are offline. Swagger UI is served from our own copy of swagger-ui-dist,
 // with no CDN, no web fonts and the online spec validator switched off.
@@ -79,7 +80,7 @@ export function registerApiDocsRoutes(app: AppContext): void {
   const cache = new Map<string, Buffer>();
   let documentText: string | null = null;
 
-  defineRoute(app.router, app.registry, app.routeDefaults, {
+  defineAppRoute(app, {
     method: 'get',
     path: '/api/rest-docs/openapi',
     operationId: 'getOpenApiDocument',
@@ -89,7 +90,7 @@ export function registerApiDocsRoutes(app: AppContext): void {
       'validate requests. `/api-docs` shows it as an interactive reference. Public; ' +
       'limited per client address like the REST API (`RATE_LIMIT_PER_IP` per minute).',
     tags: ['System'],
-    security: 'none',
+    access: 'public',
     usesDatabase: false,
     rateLimited: true,
     responses: { 200: { description: 'The document.', schema: OpenApiDocument } },

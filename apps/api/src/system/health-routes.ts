@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import { checkDatabases } from '@service/db';
 import { checkTenantServers } from '@service/tenancy';
-import { defineRoute } from '@service/http';
 import type { AppContext } from '../app-context.ts';
+import { defineAppRoute } from '../rest/define-app-route.ts';
 
 const CheckValue = Type.String({
   description: '`ok`, or a short reason why that database cannot be queried.',
@@ -31,12 +31,12 @@ const VersionSchema = Type.Object({
 });
 
 export function registerHealthRoutes(app: AppContext): void {
-  const { router, registry, deps } = app;
+  const { registry, deps } = app;
   registry.addTag('System', 'Health and version, public.');
   registry.addSchema('Health', HealthSchema);
   registry.addSchema('Version', VersionSchema);
 
-  defineRoute(router, registry, app.routeDefaults, {
+  defineAppRoute(app, {
     method: 'get',
     path: '/api/health',
     operationId: 'getHealth',
@@ -48,7 +48,7 @@ export function registerHealthRoutes(app: AppContext): void {
       'requests a minute per client address (shared with `/api/version`, apart from the ' +
       'REST budget): far above any monitor, yet it cannot be used to load the databases.',
     tags: ['System'],
-    security: 'none',
+    access: 'public',
     rateLimited: true,
     responses: {
       200: {
@@ -89,7 +89,7 @@ export function registerHealthRoutes(app: AppContext): void {
     },
   });
 
-  defineRoute(router, registry, app.routeDefaults, {
+  defineAppRoute(app, {
     method: 'get',
     path: '/api/version',
     operationId: 'getVersion',
@@ -99,7 +99,7 @@ export function registerHealthRoutes(app: AppContext): void {
       'administrator session. Limited to 6,000 requests a minute per client address ' +
       '(shared with `/api/health`, apart from the REST budget).',
     tags: ['System'],
-    security: 'none',
+    access: 'public',
     rateLimited: true,
     responses: {
       200: {

@@ -1,9 +1,12 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { createServer, type Server } from 'node:http';
 import { loadConfig, type Config } from '@service/config';
 import type { License } from '@service/auth';
-import { createKnex, DATABASE_NAMES, type DatabaseName } from '@service/db';
-import { createTestDatabases, type TestDatabases } from '@service/db/testing';
+import { createKnex, DATABASE_NAMES, type DatabaseName, type DatabaseUrls } from '@service/db';
+import { createTestDatabases, ensureTemplateDatabases, type TestDatabases } from '@service/db/testing';
 import { createJsonLogger, MemoryRateLimitStore, PostgresRateLimitStore, type RateLimitStore } from '@service/http';
 import type { Knex } from 'knex';
 import type { TenantRouter } from '@service/tenancy';
@@ -35,20 +38,14 @@ export interface StartTestAppOptions {
   reuse?: TestApp;
 }
 
-/**
- * Fresh three databases, migrated, and the app listening on a random port. One per test file
- * (call in beforeAll, stop in afterAll). Rate limits are raised unless the env sets them.
- */
-export async function startTestApp(
-  env: Record<string, string> = {},
-  options: StartTestAppOptions = {},
-): Promise<TestApp> {
-  const databases = options.reuse?.databases ?? (await createTestDatabases());
-  const config = loadConfig(
+const REPO = path.resolve(import.meta.dirname, '../../../..');
+
+function testConfig(urls: DatabaseUrls, env: Record<string, string>): Config {
+  return loadConfig(
     {
-      CONTROL_PLANE_DATABASE_URL: databases.urls.controlPlane,
-      SHARED_DATABASE_URL: databases.urls.shared,
-      TENANT_DATABASE_URL: databases.urls.tenant,
+      CONTROL_PLANE_DATABASE_URL: urls.controlPlane,
+      SHARED_DATABASE_URL: urls.shared,
+      TENANT_DATABASE_URL: urls.tenant,
       LOG_LEVEL: 'info',
       HEALTH_TIMEOUT_MS: '1000',
       RATE_LIMIT_PER_IP: '1000000',
@@ -59,9 +56,68 @@ export async function startTestApp(
     },
     { envFile: null },
   );
-  const dbs = Object.fromEntries(
-    DATABASE_NAMES.map((n) => [n, createKnex(databases.urls[n], 5, `test:${n}`)]),
-  ) as Record<DatabaseName, Knex>;
+}
+
+const openDbs = (urls: DatabaseUrls) =>
+  Object.fromEntries(DATABASE_NAMES.map((n) => [n, createKnex(urls[n], 5, `test:${n}`)])) as Record<DatabaseName, Knex>;
+
+/** Settings that change what a first start writes into the databases. */
+const SEEDING_SETTINGS = ['SERVICE_EDITION', 'SERVICE_ADMIN_EMAIL', 'SERVICE_ADMIN_PASSWORD', 'TENANT_SERVERS'];
+
+/** Digest of what a first start writes: the migrations, the library and the version. */
+function preparedKey(): string {
+  const hash = createHash('sha256').update(readBuildInfo().version);
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(file);
+      else hash.update(path.relative(REPO, file)).update(readFileSync(file));
+    }
+  };
+  walk(path.join(REPO, 'migrations'));
+  walk(path.join(REPO, 'library'));
+  return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * The databases of a first start with the default settings, prepared once per test server and
+ * copied for each app (copying is much faster than migrating and importing the library again).
+ */
+let preparedTemplate: Promise<string> | null = null;
+function preparedDatabases(): Promise<string> {
+  preparedTemplate ??= ensureTemplateDatabases(preparedKey(), async (urls) => {
+    const dbs = openDbs(urls);
+    const logger = createJsonLogger('silent', () => {});
+    try {
+      const { tenants } = await prepareService({
+        config: testConfig(urls, {}),
+        dbs,
+        embedded: true,
+        logger,
+        build: readBuildInfo(),
+      });
+      await tenants.close();
+    } finally {
+      await Promise.all(DATABASE_NAMES.map((n) => dbs[n].destroy()));
+    }
+  });
+  return preparedTemplate;
+}
+
+/**
+ * Fresh three databases, migrated, and the app listening on a random port. One per test file
+ * (call in beforeAll, stop in afterAll). Rate limits are raised unless the env sets them.
+ */
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: StartTestAppOptions = {},
+): Promise<TestApp> {
+  const fromTemplate = (options.evaluation ?? true) && !SEEDING_SETTINGS.some((s) => s in env);
+  const databases =
+    options.reuse?.databases ??
+    (await createTestDatabases({ template: fromTemplate ? await preparedDatabases() : undefined }));
+  const config = testConfig(databases.urls, env);
+  const dbs = openDbs(databases.urls);
   const build = readBuildInfo();
   const logLines: string[] = [];
   const logger = createJsonLogger(config.logLevel, (line) => {

@@ -1,3 +1,3 @@
-export { createTestDatabases } from './create-test-databases.ts';
+export { createTestDatabases, ensureTemplateDatabases } from './create-test-databases.ts';
 export type { TestDatabases } from './create-test-databases.ts';
 export { waitUntil } from './wait-until.ts';

@@ -99,9 +99,9 @@ export function registerReportExports(app: AppContext, exports: ReportExportServ
       'layout: cover page, table of contents, the tabs with their Markdown, a findings ' +
       'summary and severity chart, then each finding with CVSS, assets, text and ' +
       'evidence images, and page numbers. Fonts, colours, severity colours, page size ' +
-      "and header/footer text come from the report's style. Counts as 10 requests for " +
-      'rate limiting.',
+      "and header/footer text come from the report's style.",
     tags: ['Reports'],
+    cost: 10,
     params: Type.Object({ id: Uuid }),
     responses: {
       200: {

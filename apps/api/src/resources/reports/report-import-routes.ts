@@ -80,9 +80,9 @@ export function registerReportImport(app: AppContext, imports: MarkdownImportSer
       `you can see are re-linked by content; others are listed in \`warnings\`. One ` +
       `transaction: on any error nothing is created. A file that is not in the format ` +
       `answers 422 \`invalid_markdown\` naming line, column and what was expected. ` +
-      `Counts as 10 requests for rate limiting. Send \`Idempotency-Key\` to make a ` +
-      `retry safe.`,
+      `Send \`Idempotency-Key\` to make a retry safe.`,
     tags: ['Reports'],
+    cost: 10,
     headers: [IDEMPOTENCY_HEADER],
     body: {
       schema: JsonBody,
