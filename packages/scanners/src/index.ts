@@ -52,3 +52,5 @@ export {
 } from './scan-format.ts';
 export { compileTitlePattern, TITLE_PATTERN_MAX_CHARS, titlePatternProblem } from './title-pattern.ts';
 export { COMPLIANCE_CHECK_TYPE } from './parse-nessus.ts';
+export { NMAP_SCRIPT_RULES, VULNS_LIBRARY_SCRIPTS } from './nmap-scripts.ts';
+export { NSE_SCRIPT_CHECK_TYPE } from './parse-nmap.ts';

@@ -357,6 +357,56 @@ const INTERPRETERS: Readonly<Record<string, Interpreter>> = {
 };
 
 /**
+ * Every rule id script findings can carry (`<script>` or `<script>:<condition>`), besides the
+ * scripts of the vulns library, which count whatever their id (VULNS_LIBRARY_SCRIPTS lists the
+ * common ones). The finding library's Nmap rules must be among these or they never fire.
+ */
+export const NMAP_SCRIPT_RULES: readonly string[] = [
+  ...Object.keys(INTERPRETERS),
+  ...[
+    'weak-ciphers',
+    'sslv3',
+    'deprecated-tls',
+    'sweet32',
+    'rc4',
+    'null-ciphers',
+    'anonymous-ciphers',
+    'export-ciphers',
+  ].map((c) => `ssl-enum-ciphers:${c}`),
+  ...['expired', 'expiring-soon', 'self-signed', 'weak-signature', 'short-key'].map((c) => `ssl-cert:${c}`),
+  ...SSH_WEAK.map((w) => `ssh2-enum-algos:${w.condition}`),
+  'http-methods:risky-methods',
+  'http-methods:trace',
+  'smb-security-mode:guest',
+  'rdp-enum-encryption:standard-security',
+];
+
+/** Scripts of Nmap's vulns library (state VULNERABLE) that library rules name. */
+export const VULNS_LIBRARY_SCRIPTS: readonly string[] = [
+  'smb-vuln-ms17-010',
+  'smb-vuln-ms08-067',
+  'smb-vuln-ms10-054',
+  'smb-vuln-ms10-061',
+  'smb-vuln-cve-2017-7494',
+  'smb-double-pulsar-backdoor',
+  'ssl-heartbleed',
+  'ssl-poodle',
+  'ssl-ccs-injection',
+  'sslv2-drown',
+  'ssl-dh-params',
+  'realvnc-auth-bypass',
+  'ipmi-cipher-zero',
+  'rdp-vuln-ms12-020',
+  'ftp-vsftpd-backdoor',
+  'ftp-proftpd-backdoor',
+  'http-vuln-cve2017-5638',
+  'http-shellshock',
+  'http-slowloris-check',
+  'smtp-vuln-cve2010-4344',
+  'mysql-vuln-cve2012-2122',
+];
+
+/**
  * The findings one script's output reports (often none). Scripts of the vulns library (state
  * VULNERABLE) count whatever their id, so new `*-vuln-*` scripts are read without a change here.
  */
