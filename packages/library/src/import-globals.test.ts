@@ -288,13 +288,25 @@ describe('importGlobals', () => {
     // The user's own template comes first, so it wins the rule both declare.
     expect(
       matchTemplates({ source: { scanner: 'nessus' }, ruleId: '57608', title: 'SMB Signing Disabled' }, index),
-    ).toEqual({ templateKey: own.id, matchedOn: 'rule', detail: 'nessus:57608' });
+    ).toEqual({ templateKey: own.id, matchedOn: 'rule', detail: 'nessus:57608', confidence: 'high' });
     expect(
       matchTemplates(
         { source: { scanner: 'nessus' }, ruleId: '24907', title: 'PHP < 5.2.1 Multiple Vulnerabilities' },
         index,
       ),
-    ).toEqual({ templateKey: php.id, matchedOn: 'titlePattern', detail: '/^PHP (\\d\\.x )?< ?\\d/' });
+    ).toEqual({
+      templateKey: php.id,
+      matchedOn: 'titlePattern',
+      detail: '/^PHP (\\d\\.x )?< ?\\d/',
+      confidence: 'medium',
+    });
+    // The severity column is read, so an informational result does not take the high PHP template.
+    expect(
+      matchTemplates(
+        { source: { scanner: 'nessus' }, ruleId: '1', title: 'PHP < 5.2.1 banner', severity: 'info' },
+        index,
+      ),
+    ).toBeNull();
   });
 
   it('runs inside a caller transaction (tenant provisioning) and leaves nothing when that rolls back', async () => {

@@ -27,7 +27,15 @@ export { LibraryError, type LibraryErrorCode } from './library-error.ts';
 export { formatProblem, type LibraryProblem, type SourcePosition } from './library-problem.ts';
 export { LIBRARY_LIMITS } from './library-text.ts';
 export { NARRATIVE_CATEGORIES, ScopingSectionSchema } from './library-file-schemas.ts';
-export { kindLabel, loadLibrary, readLibrary, type ReadLibraryResult } from './read-library.ts';
+export {
+  kindLabel,
+  loadLibrary,
+  readLibrary,
+  SHIPPED_TRANSLATIONS,
+  type ReadLibraryOptions,
+  type ReadLibraryResult,
+} from './read-library.ts';
+export { isAuthoritativeHost, referenceProblem } from './reference-hosts.ts';
 export { canonicalJson, itemRevision, libraryVersion } from './item-revision.ts';
 export {
   diffLibraries,
@@ -38,12 +46,17 @@ export {
   type LibraryManifest,
 } from './diff-libraries.ts';
 export { titlePatternProblem } from './title-pattern.ts';
+export { suspectedMatchProblems, type CoverageMatch, type RuleCoverage } from './scan-coverage.ts';
 export {
   buildTemplateMatchIndex,
   FINDING_TEMPLATE_MATCH_COLUMNS,
   matchableTemplateOfRow,
   matchableTemplatesOfLibrary,
   matchTemplates,
+  matchRefusal,
+  MATCHED_ON,
+  literalWeight,
+  type MatchConfidence,
   type FindingTemplateMatchRow,
   type MatchableFinding,
   type MatchableTemplate,

@@ -33,6 +33,8 @@ export interface TemplateMatchRules {
   cves: string[];
   cwes: number[];
   titlePatterns: Partial<Record<ScanFormat, string[]>>;
+  /** a generic template: its patterns and conditions lose to every specific template's */
+  fallback: boolean;
 }
 
 /** A translation of a finding template's text (its title is always translated); fields left out are not. */

@@ -9,14 +9,20 @@ export interface PositionLookup {
   keyAt(pointer: string): SourcePosition;
 }
 
-const MATCH_KEYS = [...SCAN_FORMATS, 'cves', 'cwes', 'titlePatterns'] as const;
+const MATCH_KEYS = [...SCAN_FORMATS, 'cves', 'cwes', 'titlePatterns', 'fallback'] as const;
 const CVE = /^CVE-\d{4}-\d{4,}$/;
 
 const isMapping = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** An empty rule set: a template that only matches when picked by hand. */
-export const noMatchRules = (): TemplateMatchRules => ({ rules: [], cves: [], cwes: [], titlePatterns: {} });
+export const noMatchRules = (): TemplateMatchRules => ({
+  rules: [],
+  cves: [],
+  cwes: [],
+  titlePatterns: {},
+  fallback: false,
+});
 
 /**
  * Reads a finding template's `match` block into normalised rules, reporting every malformed
@@ -31,10 +37,7 @@ export function readMatchRules(
   const rules = noMatchRules();
   if (value === undefined || value === null) return rules;
   if (!isMapping(value)) {
-    problems.error(
-      where.at(pointer),
-      '`match` must be a mapping with any of the keys nessus, burp, nuclei, nmap, cves, cwes, titlePatterns',
-    );
+    problems.error(where.at(pointer), `\`match\` must be a mapping with any of the keys ${MATCH_KEYS.join(', ')}`);
     return rules;
   }
   for (const key of Object.keys(value)) {
@@ -73,7 +76,7 @@ export function readMatchRules(
       if (typeof id !== 'string') {
         problems.error(
           where.at(item.at),
-          `\`match.${scanner}\` entries must be rule ids (text or whole numbers), found ${JSON.stringify(item.value)}`,
+          `\`match.${scanner}\` entries must be rule ids or conditions (text or whole numbers), found ${JSON.stringify(item.value)}`,
         );
         continue;
       }
@@ -106,6 +109,14 @@ export function readMatchRules(
         `\`match.cwes\` entries must be CWE numbers such as 89 or "CWE-89", found ${JSON.stringify(item.value)}`,
       );
     else if (once(`CWE-${Number(m[1])}`, item.at, `CWE-${Number(m[1])}`)) rules.cwes.push(Number(m[1]));
+  }
+  if (value.fallback !== undefined && value.fallback !== null) {
+    if (typeof value.fallback !== 'boolean')
+      problems.error(
+        where.at(`${pointer}/fallback`),
+        `\`match.fallback\` is true or false, found ${JSON.stringify(value.fallback)}`,
+      );
+    else rules.fallback = value.fallback;
   }
   const patterns = value.titlePatterns;
   if (patterns !== undefined && patterns !== null) {

@@ -9,6 +9,7 @@ import type { FindingTemplateContent } from './library-item.ts';
 import type { ProblemList, SourcePosition } from './library-problem.ts';
 import { readMatchRules, type PositionLookup } from './match-rules.ts';
 import { checkItemKey, isLanguageCode, type ParsedItem } from './parsed-item.ts';
+import { referenceIdentity, referenceProblem } from './reference-hosts.ts';
 
 const EXTRA_KEYS = ['key', 'language', 'match'];
 
@@ -101,6 +102,19 @@ export function readFindingTemplate(
       listAt('references'),
       '`references` must list at least one reference (a URL of a standard, advisory or vendor guide)',
     );
+  const seenReferences = new Map<string, number>();
+  finding.references.forEach((reference, i) => {
+    const problem = referenceProblem(reference);
+    if (problem) problems.error(where.at(`/references/${i}`), problem);
+    const identity = referenceIdentity(reference);
+    const first = seenReferences.get(identity);
+    if (first !== undefined)
+      problems.error(
+        where.at(`/references/${i}`),
+        `the reference ${reference} is listed twice (also entry ${first + 1})`,
+      );
+    else seenReferences.set(identity, i);
+  });
 
   const headings = headingLines(text, 1);
   for (const { field, heading } of FINDING_FILE_SECTIONS) {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatProblem, itemsOfKind, loadLibrary, readLibrary, type Library } from './index.ts';
+import { formatProblem, itemsOfKind, loadLibrary, readLibrary, SHIPPED_TRANSLATIONS, type Library } from './index.ts';
 import { sampleLibraryFiles, writeLibraryTree } from './testing/library-tree.ts';
 import { wordTemplateVariant } from './testing/word-template.ts';
 
@@ -27,7 +27,7 @@ async function problemsWith(overrides: Record<string, string | Uint8Array | null
 
 describe('the shipped library', () => {
   it('passes every check', async () => {
-    const result = await readLibrary(REPO_LIBRARY);
+    const result = await readLibrary(REPO_LIBRARY, { requiredTranslations: SHIPPED_TRANSLATIONS });
     expect(result.problems.filter((p) => p.level === 'error').map((p) => formatProblem(p))).toEqual([]);
     const library = result.library!;
     expect(itemsOfKind(library, 'report-template').length).toBeGreaterThanOrEqual(2);
@@ -71,6 +71,7 @@ describe('readLibrary on a valid library', () => {
       cves: [],
       cwes: [],
       titlePatterns: {},
+      fallback: false,
     });
     expect(smb.content.cvss).toEqual([
       { version: '3.1', vector: 'CVSS:3.1/AV:A/AC:H/PR:N/UI:N/S:U/C:H/I:H/A:N', baseScore: 6.8 },
@@ -186,6 +187,39 @@ describe('readLibrary names file, line and column of each mistake', () => {
         'cwes: [1104]\n  nessus: [57608]\n  titlePatterns',
       ),
       `library/${FT}:10:12: nessus:57608 is already matched by outdated-php (finding-templates/outdated-php.md:13)`,
+    ],
+    [
+      'a malformed condition rule',
+      edit(FT, 'nessus: [57608]', 'nessus: [57608, "family=Windows & tag=x"]'),
+      `library/${FT}:10:19: match.nessus: Nessus rules cannot test \`tag\``,
+    ],
+    [
+      'a fallback flag that is not true or false',
+      edit(FT, 'nessus: [57608]', 'nessus: [57608]\n  fallback: yes please'),
+      `library/${FT}:11:13: \`match.fallback\` is true or false, found "yes please"`,
+    ],
+    [
+      'a reference that is not https',
+      edit(FT, '  - https://learn.microsoft.com', '  - http://learn.microsoft.com'),
+      `library/${FT}:8:5: "http://learn.microsoft.com/en-us/troubleshoot/windows-server/networking/overview-server-message-block-signing" is not an https URL`,
+    ],
+    [
+      'a reference on a host that is not authoritative',
+      edit(
+        FT,
+        '  - https://learn.microsoft.com',
+        '  - https://example.blogspot.com/x\n  - https://learn.microsoft.com',
+      ),
+      `library/${FT}:8:5: example.blogspot.com is not on the list of authoritative reference hosts`,
+    ],
+    [
+      'a reference listed twice',
+      edit(
+        FT,
+        '  - https://learn.microsoft.com/en-us/troubleshoot/windows-server/networking/overview-server-message-block-signing',
+        '  - https://learn.microsoft.com/en-us/a/\n  - https://learn.microsoft.com/en-us/a#part',
+      ),
+      `library/${FT}:9:5: the reference https://learn.microsoft.com/en-us/a#part is listed twice (also entry 1)`,
     ],
     [
       'a missing section',
@@ -328,6 +362,19 @@ describe('readLibrary names file, line and column of each mistake', () => {
     // Exactly one problem: the one made, at its place; nothing cascades into files naming the broken item.
     expect(problems).toHaveLength(1);
     expect(problems[0]!.startsWith(expected), `${problems[0]}\n  should start with\n${expected}`).toBe(true);
+  });
+
+  it('reports missing and partial translations when the languages are required', async () => {
+    const tree = writeLibraryTree(base);
+    trees.push(tree);
+    const result = await readLibrary(tree.dir, { requiredTranslations: ['de'] });
+    expect(result.problems.map((p) => formatProblem(p))).toEqual([
+      'library/finding-templates/outdated-php.md:2:6: the template has no de translation; add ' +
+        'finding-templates/translations/de/outdated-php.md with the title and every section',
+      `library/${TR}:1:1: the de translation lacks the impact section, the remediation section; every ` +
+        'section the template has must be translated',
+    ]);
+    expect((await readLibrary(tree.dir)).problems).toEqual([]);
   });
 
   it('reports every problem of a file, not only the first', async () => {

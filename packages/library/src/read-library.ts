@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describeProblem, lintDocxTemplate } from '@service/docx';
+import { FINDING_TRANSLATABLE_FIELD_NAMES } from '@service/report-model';
 import { compareItems, itemRevision, libraryVersion } from './item-revision.ts';
 import { LibraryError } from './library-error.ts';
 import {
@@ -52,7 +53,16 @@ interface FileEntry {
  * types, translations), key uniqueness across kinds, overlapping match rules, and the Word
  * template files styles name. Never throws for content problems: they are all in `problems`.
  */
-export async function readLibrary(dir: string): Promise<ReadLibraryResult> {
+export interface ReadLibraryOptions {
+  /**
+   * Languages every finding template must be completely translated into (`library:check` asks
+   * for SHIPPED_TRANSLATIONS); none by default, so a workspace's or a test's library may be
+   * English only.
+   */
+  requiredTranslations?: readonly string[];
+}
+
+export async function readLibrary(dir: string, options: ReadLibraryOptions = {}): Promise<ReadLibraryResult> {
   const problems: LibraryProblem[] = [];
   const counts = {
     ...(Object.fromEntries(LIBRARY_KINDS.map((k) => [k, 0])) as Record<LibraryKind, number>),
@@ -124,7 +134,7 @@ export async function readLibrary(dir: string): Promise<ReadLibraryResult> {
   }
 
   const files = await readWordTemplates(parsed, docxFiles, problems);
-  const items = resolveReferences(parsed, translations, failedKeys, problems);
+  const items = resolveReferences(parsed, translations, failedKeys, problems, options.requiredTranslations ?? []);
 
   problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column));
   if (problems.some((p) => p.level === 'error')) return { library: null, problems, counts };
@@ -268,6 +278,7 @@ function resolveReferences(
   translations: ParsedTranslation[],
   failedKeys: ReadonlySet<string>,
   problems: LibraryProblem[],
+  requiredTranslations: readonly string[],
 ): UnrevisedItem[] {
   const byKey = new Map<string, ParsedItem>();
   for (const item of parsed) {
@@ -340,6 +351,13 @@ function resolveReferences(
     content.translations[t.language] = t.translation;
   }
 
+  checkTranslationsComplete(
+    parsed.filter((p): p is ParsedItem<'finding-template'> => p.kind === 'finding-template'),
+    translations,
+    requiredTranslations,
+    problems,
+  );
+
   checkMatchOverlaps(
     parsed.filter((p): p is ParsedItem<'finding-template'> => p.kind === 'finding-template'),
     problems,
@@ -366,6 +384,54 @@ function resolveReferences(
       content: item.content,
     } as UnrevisedItem;
   });
+}
+
+/**
+ * The languages the shipped library's finding templates are all translated into, besides English.
+ * A report in one of them takes the template's text in it, so a missing or partial translation
+ * would show as English text in a German report.
+ */
+export const SHIPPED_TRANSLATIONS = ['de'] as const;
+
+/** Every required translation exists and has every section the template has: an error in the translation file (or the template, when there is none). */
+function checkTranslationsComplete(
+  templates: ParsedItem<'finding-template'>[],
+  translations: ParsedTranslation[],
+  requiredTranslations: readonly string[],
+  problems: LibraryProblem[],
+): void {
+  const files = new Map(translations.map((t) => [`${t.language}/${t.key}`, t.file]));
+  for (const template of templates) {
+    const content = template.content;
+    for (const language of requiredTranslations) {
+      if (content.language === language) continue;
+      const translation = content.translations[language];
+      const file = files.get(`${language}/${template.key}`);
+      if (!translation) {
+        if (file === undefined)
+          problems.push(
+            errorAt(
+              template.file,
+              `the template has no ${language} translation; add finding-templates/translations/${language}/${template.key}.md ` +
+                `with the title and every section`,
+              template.keyAt,
+            ),
+          );
+        continue;
+      }
+      const missing = FINDING_TRANSLATABLE_FIELD_NAMES.filter(
+        (field) => field !== 'title' && (content[field] ?? '').trim() !== '' && !(translation[field] ?? '').trim(),
+      );
+      if (missing.length > 0)
+        problems.push(
+          errorAt(
+            file ?? template.file,
+            `the ${language} translation lacks ${missing.map((m) => `the ${m} section`).join(', ')}; ` +
+              `every section the template has must be translated`,
+          ),
+        );
+    }
+  }
 }
 
 /**

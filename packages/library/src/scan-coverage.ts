@@ -1,4 +1,13 @@
-import { matchTemplates, type MatchableFinding, type MatchedOn, type TemplateMatchIndex } from './match-templates.ts';
+import { severityRank, type Severity } from '@service/report-model';
+import {
+  MATCHED_ON,
+  matchRefusal,
+  matchTemplates,
+  type MatchableFinding,
+  type MatchConfidence,
+  type MatchedOn,
+  type TemplateMatchIndex,
+} from './match-templates.ts';
 
 /** A parsed scanner finding as coverage counts it (a `CompleteFinding` fits). */
 export interface CoverageFinding extends MatchableFinding {
@@ -6,11 +15,39 @@ export interface CoverageFinding extends MatchableFinding {
   severity: string;
 }
 
+/** One matched finding, with the reasons the match may be wrong (none: not suspected). */
+export interface CoverageMatch {
+  scanner: string;
+  /** `<ruleId>` or `<ruleId>:<matcherName>` */
+  rule: string;
+  groupKey: string;
+  title: string;
+  severity: string;
+  templateKey: string;
+  templateSeverity: string | null;
+  matchedOn: MatchedOn;
+  confidence: MatchConfidence;
+  detail: string;
+  suspicions: string[];
+}
+
+export interface RuleCoverage {
+  /** Distinct non-informational scanner rules (`<ruleId>`, or `<ruleId>:<matcherName>`). */
+  total: number;
+  /** Rules whose every distinct finding matched a template. */
+  matched: number;
+  /** Matched rules with a match suspected to be wrong. */
+  suspect: number;
+}
+
 export interface ScannerCoverage {
   /** Distinct non-informational findings (by scanner and group key). */
   total: number;
   matched: number;
   byMatch: Record<MatchedOn, number>;
+  /** Matched findings suspected to be wrong (see `suspectedMatchProblems`). */
+  suspect: number;
+  rules: RuleCoverage;
   unmatched: Array<{ ruleId: string; groupKey: string; title: string; severity: string }>;
 }
 
@@ -20,20 +57,68 @@ export interface CoverageReport {
   matched: number;
   /** matched / total as a percentage with one decimal; 0 when there is nothing to match. */
   percent: number;
+  suspect: number;
+  rules: RuleCoverage & { percent: number; suspectPercent: number };
+  /** Every match, in the order the findings came. */
+  matches: CoverageMatch[];
 }
 
 export const percentOf = (matched: number, total: number): number =>
   total === 0 ? 0 : Math.round((matched / total) * 1000) / 10;
 
+const isSeverity = (s: string | null): s is Severity =>
+  s === 'info' || s === 'low' || s === 'medium' || s === 'high' || s === 'critical';
+
+/**
+ * Why a match may be wrong, by the precision rules of issue 19 (matching refuses these, so they
+ * show only for indexes built from other data) and two signs of a template that does not
+ * describe the finding: severities two or more steps apart (compliance results aside), and a
+ * roll-up carrying many CVEs on a template about a few others.
+ */
+export function suspectedMatchProblems(
+  finding: MatchableFinding & { severity: string },
+  match: { templateKey: string; matchedOn: MatchedOn },
+  index: TemplateMatchIndex,
+): string[] {
+  const order = index.keys.indexOf(match.templateKey);
+  const templateSeverity = order < 0 ? null : (index.severities[order] ?? null);
+  const problems: string[] = [];
+  const refusal = matchRefusal(finding, templateSeverity, match.matchedOn);
+  if (refusal !== null) problems.push(refusal);
+  else if (isSeverity(templateSeverity) && isSeverity(finding.severity) && match.matchedOn !== 'compliance') {
+    // Why not for compliance: an audit's warnings are rated medium by Nessus and are, by design, no weakness yet.
+    const distance = Math.abs(severityRank(finding.severity) - severityRank(templateSeverity));
+    if (distance >= 2) problems.push(`scanner says ${finding.severity}, template is ${templateSeverity}`);
+  }
+  const cves = new Set((finding.cves ?? []).map((c) => c.toUpperCase()));
+  const templateCves = order < 0 ? 0 : (index.cveCounts[order] ?? 0);
+  if (match.matchedOn !== 'cve' && cves.size >= 3 && templateCves > 0) {
+    let covered = 0;
+    for (const cve of cves) if (index.byCve.get(cve)?.includes(order)) covered++;
+    if (covered * 2 < cves.size)
+      problems.push(
+        `a roll-up of ${cves.size} CVEs on a template about ${templateCves} CVE(s), ${covered} of them shared`,
+      );
+  }
+  return problems;
+}
+
+const emptyByMatch = (): Record<MatchedOn, number> =>
+  Object.fromEntries(MATCHED_ON.map((m) => [m, 0])) as Record<MatchedOn, number>;
+
 /**
  * The share of distinct non-informational scanner findings (one per scanner and group key,
- * severity above info) that some template matches: what the library covers of real scans.
+ * severity above info) that some template matches, and the same by distinct scanner rule:
+ * what the library covers of real scans, and which of its matches look wrong.
  */
 export function measureCoverage(findings: Iterable<CoverageFinding>, index: TemplateMatchIndex): CoverageReport {
   const byScanner: Record<string, ScannerCoverage> = {};
   const seen = new Set<string>();
+  const rules = new Map<string, { scanner: string; matched: boolean; suspect: boolean }>();
+  const matches: CoverageMatch[] = [];
   let total = 0;
   let matched = 0;
+  let suspect = 0;
   for (const finding of findings) {
     if (finding.severity === 'info') continue;
     const scanner = finding.source.scanner.toLowerCase();
@@ -43,9 +128,15 @@ export function measureCoverage(findings: Iterable<CoverageFinding>, index: Temp
     const entry = (byScanner[scanner] ??= {
       total: 0,
       matched: 0,
-      byMatch: { rule: 0, cve: 0, cwe: 0, titlePattern: 0 },
+      byMatch: emptyByMatch(),
+      suspect: 0,
+      rules: { total: 0, matched: 0, suspect: 0 },
       unmatched: [],
     });
+    const rule = finding.matcherName ? `${finding.ruleId}:${finding.matcherName}` : finding.ruleId;
+    const ruleKey = `${scanner}\u0000${rule}`;
+    const ruleEntry = rules.get(ruleKey) ?? { scanner, matched: true, suspect: false };
+    rules.set(ruleKey, ruleEntry);
     entry.total++;
     total++;
     const match = matchTemplates(finding, index);
@@ -53,7 +144,28 @@ export function measureCoverage(findings: Iterable<CoverageFinding>, index: Temp
       entry.matched++;
       entry.byMatch[match.matchedOn]++;
       matched++;
+      const suspicions = suspectedMatchProblems(finding, match, index);
+      if (suspicions.length > 0) {
+        entry.suspect++;
+        suspect++;
+        ruleEntry.suspect = true;
+      }
+      const order = index.keys.indexOf(match.templateKey);
+      matches.push({
+        scanner,
+        rule,
+        groupKey: finding.groupKey,
+        title: finding.title,
+        severity: finding.severity,
+        templateKey: match.templateKey,
+        templateSeverity: order < 0 ? null : (index.severities[order] ?? null),
+        matchedOn: match.matchedOn,
+        confidence: match.confidence,
+        detail: match.detail,
+        suspicions,
+      });
     } else {
+      ruleEntry.matched = false;
       entry.unmatched.push({
         ruleId: finding.ruleId,
         groupKey: finding.groupKey,
@@ -62,5 +174,26 @@ export function measureCoverage(findings: Iterable<CoverageFinding>, index: Temp
       });
     }
   }
-  return { byScanner, total, matched, percent: percentOf(matched, total) };
+  const overallRules = { total: 0, matched: 0, suspect: 0 };
+  for (const r of rules.values()) {
+    const counts = byScanner[r.scanner]!.rules;
+    for (const c of [counts, overallRules]) {
+      c.total++;
+      if (r.matched) c.matched++;
+      if (r.matched && r.suspect) c.suspect++;
+    }
+  }
+  return {
+    byScanner,
+    total,
+    matched,
+    percent: percentOf(matched, total),
+    suspect,
+    rules: {
+      ...overallRules,
+      percent: percentOf(overallRules.matched, overallRules.total),
+      suspectPercent: percentOf(overallRules.suspect, overallRules.total),
+    },
+    matches,
+  };
 }

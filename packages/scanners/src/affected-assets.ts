@@ -1,5 +1,5 @@
 import { affectedAssetKey, appendEvidence, type AffectedAsset } from '@service/report-model';
-import type { CompleteFinding, CompleteOccurrence } from './normalized-finding.ts';
+import type { CompleteFinding, CompleteOccurrence, Compliance } from './normalized-finding.ts';
 
 const MAX_EVIDENCE = 200_000;
 
@@ -7,15 +7,27 @@ function section(label: string, value: string | undefined): string | null {
   return value && value.trim() ? `${label}:\n${value.trimEnd()}` : null;
 }
 
+/** One compliance check as text: until a report renders the checks as a table, each is a block of lines. */
+function complianceText(c: Compliance): string {
+  return [
+    c.checkName
+      ? `Check: ${c.checkId && !/^[0-9a-f]{32,}$/.test(c.checkId) ? `${c.checkId} ` : ''}${c.checkName}`
+      : null,
+    `Compliance result: ${c.result}`,
+    c.policyValue ? `Policy value: ${c.policyValue}` : null,
+    c.actualValue ? `Actual value: ${c.actualValue}` : null,
+    c.solution ? `Solution: ${c.solution}` : null,
+  ]
+    .filter((line): line is string => line !== null)
+    .join('\n');
+}
+
 /** The evidence of one occurrence as readable text: output, HTTP exchange, extracted values, reproduction. */
 export function evidenceText(o: CompleteOccurrence): string {
   const e = o.evidence ?? {};
   const parts = [
     o.detail ? o.detail.trimEnd() : null,
-    o.compliance
-      ? `Compliance result: ` +
-        `${o.compliance.result}${o.compliance.actualValue ? `\nActual value: ${o.compliance.actualValue}` : ''}${o.compliance.policyValue ? `\nPolicy value: ${o.compliance.policyValue}` : ''}`
-      : null,
+    o.compliance ? complianceText(o.compliance) : null,
     section('Output', e.output),
     section('Request', e.request),
     section('Response', e.response),

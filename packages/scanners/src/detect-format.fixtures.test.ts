@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectFormat, type ScanFormat } from './index.ts';
+import { detectFormat, parseScan, type ScanFormat } from './index.ts';
 import { loadExpected, readFixture } from './testing/scan-fixtures.ts';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -31,6 +31,10 @@ describe('detectFormat', () => {
     ['no declaration', '<NessusClientData_v2><Report/></NessusClientData_v2>', 'nessus'],
     ['JSON lines', '\n{"template-id":"x"}', 'nuclei'],
     ['a JSON array', '  [ ]', 'nuclei'],
+    ['a Nuclei JSON array', '[\n  {\n    "template": "x.yaml",\n    "template-id": "x"', 'nuclei'],
+    ['legacy Nuclei JSON lines', '{"templateID":"x"}', 'nuclei'],
+    ['a ZAP JSON report', '{\n  "@version": "2.11.1",\n  "site": []\n}', null],
+    ['a Semgrep JSON report', '{"errors": [], "results": []}', null],
     ["Burp's proxy history export", '<?xml version="1.0"?><items burpVersion="2023"/>', null],
     ['another XML document', '<?xml version="1.0"?><html/>', null],
     ['plain text', 'hello', null],
@@ -45,5 +49,11 @@ describe('detectFormat', () => {
     bytes.set([0xfe, 0xff]);
     for (let i = 0; i < text.length; i++) bytes[3 + i * 2] = text.charCodeAt(i);
     expect(detectFormat(bytes)).toBe('nmap');
+  });
+});
+
+describe('parseScan without a format', () => {
+  it('says that JSON of another tool is not a Nuclei export', () => {
+    expect(() => parseScan(utf8('{"errors": [], "results": []}'))).toThrow(/^The file is JSON but not a Nuclei export/);
   });
 });

@@ -31,7 +31,31 @@ const IGNORED_KEYS = new Set([
 interface Subject {
   file: string;
   format: ScanFormat;
+  /** the parse result as EXPECTED.json counts it: without findings of NSE script output */
   result: ParseResult;
+  /** everything the parser returned */
+  full: ParseResult;
+}
+
+/**
+ * EXPECTED.json rule M4 predates issue 19: NSE scripts that report a weakness (ftp-anon,
+ * smb-protocols with SMBv1, ...) are findings of their own now. Its facts are about open ports
+ * and vulners entries, so those findings are set aside for them and checked on their own below.
+ */
+function withoutScriptFindings(result: ParseResult): ParseResult {
+  if (result.format !== 'nmap') return result;
+  const scripts = result.findings.filter((f) => f.checkType === 'nse-script');
+  if (scripts.length === 0) return result;
+  const occurrences = scripts.reduce((n, f) => n + f.occurrences.length, 0);
+  return {
+    ...result,
+    findings: result.findings.filter((f) => f.checkType !== 'nse-script'),
+    stats: {
+      ...result.stats,
+      findings: result.stats.findings - scripts.length,
+      occurrences: result.stats.occurrences - occurrences,
+    },
+  };
 }
 
 type Check = (subject: Subject, value: unknown) => void;
@@ -125,6 +149,9 @@ const FILE_CHECKS: Record<string, Check> = {
   open_port_findings: ({ result }, value) => expect(result.findings.filter(isOpenPort)).toHaveLength(value as number),
   vulners_occurrences: (s, value) => {
     expect(s.result.findings.filter((f) => !isOpenPort(f)).flatMap((f) => f.occurrences)).toHaveLength(value as number);
+    expect(statsOf(s, 'nmap').scriptOccurrences).toBe(
+      s.full.findings.filter((f) => f.checkType === 'nse-script').flatMap((f) => f.occurrences).length,
+    );
     expect(statsOf(s, 'nmap').vulnersOccurrences).toBe(value);
   },
   vulners_findings: ({ result }, value) =>
@@ -280,7 +307,8 @@ describe.each(Object.entries(expected.files))('%s', (file: string, facts: Expect
   const subject = { file, format } as Subject;
 
   beforeAll(() => {
-    subject.result = parseScan(readFixture(file), { format });
+    subject.full = parseScan(readFixture(file), { format });
+    subject.result = withoutScriptFindings(subject.full);
   });
 
   it.each(Object.keys(facts).filter((key) => !IGNORED_KEYS.has(key)))('reproduces %s', (key) => {
@@ -301,7 +329,7 @@ describe.each(Object.entries(expected.files))('%s', (file: string, facts: Expect
   });
 
   it('returns findings that satisfy NormalizedFindingSchema and the merge invariants', () => {
-    for (const finding of subject.result.findings) {
+    for (const finding of subject.full.findings) {
       expect(validateFinding.Errors(finding), finding.groupKey).toEqual([]);
       expect(finding.source.scanner).toBe(format);
       expect(finding.occurrences.length).toBeGreaterThan(0);
@@ -309,6 +337,6 @@ describe.each(Object.entries(expected.files))('%s', (file: string, facts: Expect
       expect(new Set(finding.cves).size).toBe(finding.cves.length);
       expect(new Set(finding.cwes).size).toBe(finding.cwes.length);
     }
-    expect(new Set(subject.result.findings.map((f) => f.groupKey)).size).toBe(subject.result.findings.length);
+    expect(new Set(subject.full.findings.map((f) => f.groupKey)).size).toBe(subject.full.findings.length);
   });
 });

@@ -35,9 +35,22 @@ export { affectedAssetsOf, evidenceText, hostOfAssetId, toAffectedAsset } from '
 export { findingOfScanResult } from './finding-of-scan-result.ts';
 export {
   BURP_EXTENSION_ISSUE_TYPE,
+  cpeCovers,
+  normalizeCpe,
+  parseScannerRule,
+  RULE_CONDITION_KINDS,
+  RULE_CONDITION_SEPARATOR,
+  RULE_MAX_CHARS,
+  type RuleCondition,
+  type RuleConditionKind,
+  type ScannerRule,
   ruleIdProblem,
   SCAN_FORMAT_LABELS,
   SCANNER_RULE_EXAMPLES,
   SCANNER_RULE_PATTERN,
   SCANNERS,
 } from './scan-format.ts';
+export { compileTitlePattern, TITLE_PATTERN_MAX_CHARS, titlePatternProblem } from './title-pattern.ts';
+export { COMPLIANCE_CHECK_TYPE } from './parse-nessus.ts';
+export { NMAP_SCRIPT_RULES, VULNS_LIBRARY_SCRIPTS } from './nmap-scripts.ts';
+export { NSE_SCRIPT_CHECK_TYPE } from './parse-nmap.ts';

@@ -25,6 +25,10 @@ export const LIMITS = {
   cwes: TEXT_LIMITS.cwes,
   cvssEntries: TEXT_LIMITS.cvssEntries,
   extractedValues: 1_000,
+  /** CPE names of one finding */
+  cpes: 50,
+  /** Nuclei tags of one finding */
+  tags: 100,
   exchanges: 100,
   interactions: 100,
   occurrences: 1_000_000,

@@ -72,8 +72,17 @@ export const ComplianceSchema = Type.Object(
     /** PASSED / WARNING / FAILED / ERROR as Nessus writes it */
     result: text(50),
     checkId: Type.Optional(text(500)),
-    actualValue: Type.Optional(evidenceText()),
+    /** the check's title (`cm:compliance-check-name`); the finding's title names the audit */
+    checkName: Type.Optional(text(LIMITS.titleChars)),
+    /** the expected value: what the audit policy requires */
     policyValue: Type.Optional(evidenceText()),
+    actualValue: Type.Optional(evidenceText()),
+    /** why the check matters (`cm:compliance-info`) */
+    info: Type.Optional(text(LIMITS.textChars)),
+    solution: Type.Optional(text(LIMITS.textChars)),
+    /** the frameworks the check maps to (`cm:compliance-reference`, such as `800-53|SI-2,CSCv7|2.2`) */
+    reference: Type.Optional(text(LIMITS.textChars)),
+    seeAlso: Type.Optional(Type.Array(text(LIMITS.referenceChars), { maxItems: 100 })),
     auditFile: Type.Optional(text(500)),
   },
   { additionalProperties: false },
@@ -140,9 +149,22 @@ export const NormalizedFindingSchema = Type.Object(
     epssScore: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
     /** Nessus plugin family */
     pluginFamily: Type.Optional(text(200)),
-    /** Nuclei protocol type (http, dns, ssl, ...); Nmap `open-port` or the vulners entry type (cve, exploit, ...) */
+    /**
+     * The products the check is about, as CPE names: Nessus `cpe`, the Nmap service or vulners
+     * CPE, Nuclei `classification.cpe`
+     */
+    cpes: Type.Optional(Type.Array(text(300), { maxItems: LIMITS.cpes })),
+    /** Nuclei template tags, lower case */
+    tags: Type.Optional(Type.Array(text(100), { maxItems: LIMITS.tags })),
+    /**
+     * Nuclei protocol type (http, dns, ssl, ...); Nmap `open-port`, `nse-script` or the vulners
+     * entry type (cve, exploit, ...); Nessus `compliance` for a grouped compliance audit
+     */
     checkType: Type.Optional(text(100)),
-    /** Nuclei matcher-name (which header is missing, which technology, ...) */
+    /**
+     * Nuclei matcher-name (which header is missing, which technology, ...); for Nmap script
+     * findings the condition the script output showed (`expired`, `weak-ciphers`, ...)
+     */
     matcherName: Type.Optional(text(500)),
     occurrences: Type.Optional(Type.Array(OccurrenceSchema, { maxItems: LIMITS.occurrences })),
   },

@@ -22,40 +22,82 @@ const host = (name: string, items: string, tags = '') =>
 const item = (attrs: string, children = '') => `<ReportItem ${attrs}>${children}</ReportItem>`;
 
 describe('NessusParser', () => {
-  it('groups compliance checks by plugin and check name, keeping every result', () => {
-    const check = (name: string, result: string, severity: number) =>
+  it('groups compliance checks into one finding per audit and result, leaving out passed checks', () => {
+    const check = (name: string, result: string, severity: number, audit = 'CIS_Ubuntu_22.04_L1_v1.0.0.audit') =>
       item(
         `port="0" svc_name="general" protocol="" severity="${severity}" pluginID="21157" ` +
           `pluginName="Unix Compliance Checks" pluginFamily="Policy Compliance"`,
-        `<compliance>true</compliance><cm:compliance-check-name>${name}</cm:compliance-check-name><cm:compliance-result>${result}</cm:compliance-result>` +
-          (`<cm:compliance-actual-value>actual ` +
-            `${result}</cm:compliance-actual-value><cm:compliance-policy-value>expected</cm:compliance-policy-value>`) +
-          (`<cm:compliance-info>Why ${name} ` +
-            `matters</cm:compliance-info><cm:compliance-solution>Fix ` +
-            `${name}</cm:compliance-solution>`) +
+        `<compliance>true</compliance><cm:compliance-check-name>${name}</cm:compliance-check-name>` +
+          `<cm:compliance-check-id>id-${name.slice(0, 3)}</cm:compliance-check-id>` +
+          `<cm:compliance-result>${result}</cm:compliance-result>` +
+          `<cm:compliance-actual-value>actual ${result}</cm:compliance-actual-value>` +
+          `<cm:compliance-policy-value>expected</cm:compliance-policy-value>` +
+          `<cm:compliance-info>Why ${name} matters</cm:compliance-info>` +
+          `<cm:compliance-solution>Fix ${name}</cm:compliance-solution>` +
+          `<cm:compliance-see-also>https://workbench.cisecurity.org/files/1</cm:compliance-see-also>` +
+          `<cm:compliance-reference>800-53|CM-6</cm:compliance-reference>` +
+          (audit ? `<cm:compliance-audit-file>${audit}</cm:compliance-audit-file>` : '') +
           `<description>generic</description>`,
       );
     const result = nessus(
       host('10.0.0.1', check('1.1 Ensure A', 'FAILED', 3) + check('1.2 Ensure B', 'PASSED', 0)) +
-        host('10.0.0.2', check('1.1 Ensure A', 'PASSED', 0) + check('1.2 Ensure B', 'WARNING', 2)),
+        host(
+          '10.0.0.2',
+          check('1.1 Ensure A', 'FAILED', 3) +
+            check('1.2 Ensure B', 'WARNING', 2) +
+            check('1.3 Ensure C', 'FAILED', 2) +
+            check('2.1 Ensure D', 'FAILED', 3, ''),
+        ),
     );
-    expect(result.findings.map((f) => [f.groupKey, f.title, f.severity])).toEqual([
-      ['21157|1.1 Ensure A', '1.1 Ensure A', 'high'],
-      ['21157|1.2 Ensure B', '1.2 Ensure B', 'medium'],
+    expect(result.findings.map((f) => [f.groupKey, f.title, f.severity, f.occurrences.length])).toEqual([
+      ['21157|CIS_Ubuntu_22.04_L1_v1.0.0.audit|FAILED', 'CIS Ubuntu 22.04 L1 v1.0.0: failed checks', 'high', 3],
+      [
+        '21157|CIS_Ubuntu_22.04_L1_v1.0.0.audit|WARNING',
+        'CIS Ubuntu 22.04 L1 v1.0.0: checks to review (warning)',
+        'medium',
+        1,
+      ],
+      ['21157|Unix Compliance Checks|FAILED', 'Unix Compliance Checks: failed checks', 'high', 1],
     ]);
-    const [a] = result.findings;
-    expect(a.description).toBe('Why 1.1 Ensure A matters');
-    expect(a.remediation).toBe('Fix 1.1 Ensure A');
-    expect(a.occurrences.map((o) => [o.asset.id, o.severity, o.compliance?.result, o.port, o.protocol])).toEqual([
-      ['10.0.0.1', 'high', 'FAILED', undefined, undefined],
-      ['10.0.0.2', 'info', 'PASSED', undefined, undefined],
+    const [failed] = result.findings;
+    expect(failed).toMatchObject({ ruleId: '21157', checkType: 'compliance', pluginFamily: 'Policy Compliance' });
+    expect(failed.description).toBe(
+      'The compliance audit CIS_Ubuntu_22.04_L1_v1.0.0.audit reported 2 checks with the result FAILED on 2 ' +
+        'hosts. Each check is listed with the value the policy expects, the value found, its solution and the ' +
+        'hosts it applies to.',
+    );
+    expect(failed.occurrences.map((o) => [o.asset.id, o.compliance?.checkName, o.severity])).toEqual([
+      ['10.0.0.1', '1.1 Ensure A', 'high'],
+      ['10.0.0.2', '1.1 Ensure A', 'high'],
+      ['10.0.0.2', '1.3 Ensure C', 'medium'],
     ]);
-    expect(a.occurrences[0].compliance).toEqual({
+    expect(failed.occurrences[0].compliance).toEqual({
       result: 'FAILED',
-      actualValue: 'actual FAILED',
+      checkId: 'id-1.1',
+      checkName: '1.1 Ensure A',
       policyValue: 'expected',
+      actualValue: 'actual FAILED',
+      info: 'Why 1.1 Ensure A matters',
+      solution: 'Fix 1.1 Ensure A',
+      reference: '800-53|CM-6',
+      seeAlso: ['https://workbench.cisecurity.org/files/1'],
+      auditFile: 'CIS_Ubuntu_22.04_L1_v1.0.0.audit',
     });
-    expect(result.stats.complianceResults).toEqual({ FAILED: 1, PASSED: 2, WARNING: 1 });
+    expect(result.stats.complianceResults).toEqual({ FAILED: 4, PASSED: 1, WARNING: 1 });
+    expect(result.stats).toMatchObject({ occurrences: 5, findings: 3, hostsWithFindings: 2 });
+  });
+
+  it('carries the plugin family and the CPE names of a plugin', () => {
+    const result = nessus(
+      host(
+        'h',
+        item(
+          'port="22" protocol="tcp" severity="2" pluginID="44081" pluginName="OpenSSH &lt; 5.7 Multiple Vulnerabilities" pluginFamily="Misc."',
+          '<cpe>cpe:/a:openbsd:openssh</cpe>',
+        ),
+      ),
+    );
+    expect(result.findings[0]).toMatchObject({ pluginFamily: 'Misc.', cpes: ['cpe:/a:openbsd:openssh'] });
   });
 
   it('skips pluginID 0 placeholders and counts them', () => {

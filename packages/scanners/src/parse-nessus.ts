@@ -11,6 +11,8 @@ import { SEVERITIES, type Severity } from '@service/report-model';
 import { XmlScanParser } from './xml-scan-parser.ts';
 
 const CM_NAMESPACE = 'http://www.nessus.org/cm';
+/** `checkType` of a grouped compliance audit finding. */
+export const COMPLIANCE_CHECK_TYPE = 'compliance';
 /** Nessus Scan Information: its output states the scanner version. */
 const SCAN_INFORMATION_PLUGIN = '19506';
 
@@ -40,6 +42,7 @@ const ITEM_FIELDS: ReadonlyMap<string, { finding: boolean; list: boolean }> = ne
     cvssv3: { finding: true, list: false }, // Tenable WAS: v3 score only
     epss_score: { finding: true, list: false },
     xref: { finding: true, list: true },
+    cpe: { finding: true, list: true },
     // Why always: CVE/CWE lists are a union over the merged occurrences (EXPECTED rule N7).
     cve: { finding: false, list: true },
     cwe: { finding: false, list: true },
@@ -115,7 +118,10 @@ export class NessusParser extends XmlScanParser {
   }
 
   end(): NessusParseResult {
-    return { format: 'nessus', ...this.finish(this.stats), stats: this.stats };
+    const outcome = this.finish(this.stats);
+    for (const finding of outcome.findings)
+      if (finding.checkType === COMPLIANCE_CHECK_TYPE) finding.description = describeAudit(finding.occurrences);
+    return { format: 'nessus', ...outcome, stats: this.stats };
   }
 
   override openElement(name: string, attributes: Record<string, string>, depth: number): boolean {
@@ -279,6 +285,14 @@ export class NessusParser extends XmlScanParser {
   private finishItem(item: ItemState): void {
     this.item = null;
     if (item === skippedItem) return;
+    const checkName = item.compliance?.get('check-name');
+    const complianceResult = checkName ? (item.compliance?.get('result') ?? '').trim().toUpperCase() : null;
+    if (complianceResult !== null) {
+      this.compliancePlugins.add(item.pluginId);
+      this.stats.complianceResults[complianceResult] = (this.stats.complianceResults[complianceResult] ?? 0) + 1;
+      // Why: a passed check is no finding; the stats still count it.
+      if (complianceResult === 'PASSED') return;
+    }
     this.hostItems++;
     this.asset ??= this.buildAsset();
 
@@ -301,13 +315,12 @@ export class NessusParser extends XmlScanParser {
     if (this.firstSeen !== undefined) occurrence.firstSeen = this.firstSeen;
 
     let groupKey = item.pluginId;
-    const checkName = item.compliance?.get('check-name');
-    if (item.compliance !== null && checkName) {
-      this.compliancePlugins.add(item.pluginId);
-      groupKey = `${item.pluginId}|${checkName}`;
-      const result = item.compliance.get('result') ?? '';
-      this.stats.complianceResults[result] = (this.stats.complianceResults[result] ?? 0) + 1;
-      occurrence.compliance = complianceOf(item.compliance);
+    let audit: string | undefined;
+    if (item.compliance !== null && complianceResult !== null) {
+      // One finding per audit and result (issue 19): the checks are its occurrences.
+      audit = auditOf(item);
+      groupKey = `${item.pluginId}|${audit}|${complianceResult}`;
+      occurrence.compliance = complianceOf(item.compliance, complianceResult);
     }
 
     const lists = item.lists;
@@ -325,20 +338,49 @@ export class NessusParser extends XmlScanParser {
     // takes CWEs from <cwe> children alone, although SCANNERS.md 2.2 suggests reading xrefs too.
     const references = item.needFindingText ? referencesOf(item) : undefined;
 
-    this.merger.add(groupKey, occurrence, item.severityRaw, () => this.seedFinding(item, checkName), {
-      cves,
-      cwes,
-      references,
-    });
+    this.merger.add(
+      groupKey,
+      occurrence,
+      item.severityRaw,
+      () =>
+        audit !== undefined && complianceResult !== null
+          ? this.seedAuditFinding(item, audit, complianceResult)
+          : this.seedFinding(item),
+      {
+        cves,
+        cwes,
+        references: audit === undefined ? references : undefined,
+      },
+    );
   }
 
-  private seedFinding(item: ItemState, checkName: string | undefined): FindingSeed {
+  /** A compliance audit's finding for one result: the checks and their values are on the occurrences. */
+  private seedAuditFinding(item: ItemState, audit: string, result: string): FindingSeed {
+    const seed: FindingSeed = {
+      source: { scanner: 'nessus' },
+      ruleId: retainText(item.pluginId || '(none)', LIMITS.keyChars),
+      title: retainText(
+        `${auditLabel(audit)}: ${RESULT_TITLES[result] ?? `checks with result ${result}`}`,
+        LIMITS.titleChars,
+      ),
+      severity: item.severity,
+      severityRaw: item.severityRaw,
+      confidence: null,
+      description: '',
+      impact: null,
+      remediation: null,
+      cvss: [],
+      checkType: COMPLIANCE_CHECK_TYPE,
+    };
+    if (item.pluginFamily !== '') seed.pluginFamily = retainText(item.pluginFamily, 200);
+    return seed;
+  }
+
+  private seedFinding(item: ItemState): FindingSeed {
     const fields = item.fields;
-    const compliance = item.compliance;
-    const title =
-      checkName || item.pluginName.trim() || fields.get('plugin_name')?.trim() || `Nessus plugin ${item.pluginId}`;
-    const description = dedentText(compliance?.get('info') || fields.get('description') || '');
-    const solution = dedentText(compliance?.get('solution') || fields.get('solution') || '');
+    const title = item.pluginName.trim() || fields.get('plugin_name')?.trim() || `Nessus plugin ${item.pluginId}`;
+    const description = dedentText(fields.get('description') || '');
+    const solution = dedentText(fields.get('solution') || '');
     const seed: FindingSeed = {
       source: { scanner: 'nessus' },
       ruleId: retainText(item.pluginId || '(none)', LIMITS.keyChars),
@@ -355,6 +397,8 @@ export class NessusParser extends XmlScanParser {
     const synopsis = dedentText(fields.get('synopsis') ?? '');
     if (synopsis) seed.summary = retainText(synopsis, LIMITS.textChars);
     if (item.pluginFamily !== '') seed.pluginFamily = retainText(item.pluginFamily, 200);
+    const cpes = cpesOf(item.lists.get('cpe'));
+    if (cpes.length > 0) seed.cpes = cpes;
     const epss = Number(fields.get('epss_score'));
     if (fields.has('epss_score') && Number.isFinite(epss) && epss >= 0 && epss <= 1) seed.epssScore = epss;
     return seed;
@@ -384,23 +428,27 @@ function serviceName(svcName: string): string {
   return name === 'general' ? '' : name;
 }
 
-/** see_also URLs (whitespace-separated), compliance references, then xref values such as `IAVA:2024-A-1`. */
+/** see_also URLs (whitespace-separated), then xref values such as `IAVA:2024-A-1`. */
 function referencesOf(item: ItemState): string[] {
   const references: string[] = [];
   for (const seeAlso of item.lists.get('see_also') ?? []) {
     for (const reference of seeAlso.split(/\s+/))
       if (reference !== '') references.push(retainText(reference, LIMITS.referenceChars));
   }
-  for (const reference of (item.compliance?.get('see-also') ?? '').split(/\s+/)) {
-    if (reference !== '') references.push(retainText(reference, LIMITS.referenceChars));
-  }
-  const complianceReference = item.compliance?.get('reference');
-  if (complianceReference) references.push(retainText(complianceReference, LIMITS.referenceChars));
   for (const xref of item.lists.get('xref') ?? []) {
     const value = xref.trim();
     if (value !== '') references.push(retainText(value, LIMITS.referenceChars));
   }
   return references;
+}
+
+/** The `cpe` children (one or several per line), de-duplicated, in order. */
+function cpesOf(values: readonly string[] | undefined): string[] {
+  const cpes: string[] = [];
+  for (const value of values ?? [])
+    for (const cpe of value.split(/\s+/))
+      if (cpe !== '' && !cpes.includes(cpe) && cpes.length < LIMITS.cpes) cpes.push(retainText(cpe, 300));
+  return cpes;
 }
 
 function cvssOf(fields: Map<string, string>): Cvss[] {
@@ -438,17 +486,66 @@ function cvssOf(fields: Map<string, string>): Cvss[] {
   return entries;
 }
 
-function complianceOf(values: Map<string, string>): Compliance {
-  const compliance: Compliance = { result: retainText(values.get('result') ?? '', 50) };
-  const checkId = values.get('check-id');
-  if (checkId) compliance.checkId = retainText(checkId, 500);
-  const actual = values.get('actual-value');
-  if (actual) compliance.actualValue = retainText(actual, LIMITS.evidenceChars);
+function complianceOf(values: Map<string, string>, result: string): Compliance {
+  const compliance: Compliance = { result: retainText(result, 50) };
+  const text = (key: string, max: number): string | undefined => {
+    const value = dedentText(values.get(key) ?? '');
+    return value === '' ? undefined : retainText(value, max);
+  };
+  const checkId = text('check-id', 500);
+  if (checkId) compliance.checkId = checkId;
+  const checkName = text('check-name', LIMITS.titleChars);
+  if (checkName) compliance.checkName = checkName;
   const policy = values.get('policy-value');
   if (policy) compliance.policyValue = retainText(policy, LIMITS.evidenceChars);
-  const auditFile = values.get('audit-file');
-  if (auditFile) compliance.auditFile = retainText(auditFile, 500);
+  const actual = values.get('actual-value');
+  if (actual) compliance.actualValue = retainText(actual, LIMITS.evidenceChars);
+  const info = text('info', LIMITS.textChars);
+  if (info) compliance.info = info;
+  const solution = text('solution', LIMITS.textChars);
+  if (solution) compliance.solution = solution;
+  const reference = text('reference', LIMITS.textChars);
+  if (reference) compliance.reference = reference;
+  const seeAlso = (values.get('see-also') ?? '').split(/\s+/).filter((r) => r !== '');
+  if (seeAlso.length > 0) compliance.seeAlso = seeAlso.slice(0, 100).map((r) => retainText(r, LIMITS.referenceChars));
+  const auditFile = text('audit-file', 500);
+  if (auditFile) compliance.auditFile = auditFile;
   return compliance;
+}
+
+/** The audit a compliance check belongs to: its audit file, else the plugin (Windows Compliance Checks, ...). */
+function auditOf(item: ItemState): string {
+  return (item.compliance?.get('audit-file') ?? '').trim() || item.pluginName.trim() || `plugin ${item.pluginId}`;
+}
+
+/** `CIS_Microsoft_Azure_Foundations_L1_v1.1.0.audit` → `CIS Microsoft Azure Foundations L1 v1.1.0`. */
+function auditLabel(audit: string): string {
+  return (
+    audit
+      .replace(/\.audit$/i, '')
+      .replace(/_/g, ' ')
+      .trim() || audit
+  );
+}
+
+const RESULT_TITLES: Readonly<Record<string, string>> = {
+  FAILED: 'failed checks',
+  WARNING: 'checks to review (warning)',
+  ERROR: 'checks that could not be evaluated (error)',
+};
+
+/** The description of a grouped audit finding: which audit, how many checks on how many hosts. */
+function describeAudit(occurrences: readonly CompleteOccurrence[]): string {
+  const first = occurrences[0]?.compliance;
+  const checks = new Set(occurrences.map((o) => o.compliance?.checkId ?? o.compliance?.checkName ?? ''));
+  const hosts = new Set(occurrences.map((o) => o.asset.id));
+  const result = first?.result ?? '';
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  return (
+    `The compliance audit ${first?.auditFile ?? ''} reported ${plural(checks.size, 'check')} with the result ` +
+    `${result} on ${plural(hosts.size, 'host')}. Each check is listed with the value the policy expects, ` +
+    `the value found, its solution and the hosts it applies to.`
+  ).replace('audit  reported', 'audit reported');
 }
 
 /**

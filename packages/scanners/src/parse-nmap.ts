@@ -6,6 +6,10 @@ import type { NmapParseResult, NmapStats } from './parse-result.ts';
 import { retainText, TextInterner } from './retain-text.ts';
 import { severityFromCvssScore } from '@service/report-model';
 import { XmlScanParser } from './xml-scan-parser.ts';
+import { interpretScript, type ScriptResult } from './nmap-scripts.ts';
+
+/** `checkType` of a finding an NSE script's output reports. */
+export const NSE_SCRIPT_CHECK_TYPE = 'nse-script';
 
 interface ScriptOutput {
   id: string;
@@ -26,6 +30,8 @@ interface PortState {
   state: string;
   service: string;
   serviceDetail: string;
+  /** `service/cpe` texts */
+  cpes: string[];
   scripts: ScriptOutput[];
   vulners: VulnersEntry[];
 }
@@ -39,6 +45,7 @@ interface HostState {
   os: string;
   osAccuracy: number;
   startTime: string;
+  endTime: string;
   ports: PortState[];
   hostScripts: ScriptOutput[];
 }
@@ -59,11 +66,14 @@ export class NmapParser extends XmlScanParser {
     hostsWithOpenPorts: 0,
     openPortOccurrences: 0,
     vulnersOccurrences: 0,
+    scriptOccurrences: 0,
     portStates: {},
     nseScripts: {},
   };
   private readonly interner = new TextInterner();
   private scanStart = '';
+  /** hosts whose closing tag was read */
+  private hostsFinished = 0;
 
   private host: HostState | null = null;
   private port: PortState | null = null;
@@ -79,7 +89,17 @@ export class NmapParser extends XmlScanParser {
   }
 
   end(): NmapParseResult {
-    return { format: 'nmap', ...this.finish(this.stats), stats: this.stats };
+    // Why tolerate a cut-off file: an interrupted scan still wrote every finished host completely.
+    const outcome = this.finish(this.stats, (error) => {
+      if (this.hostsFinished === 0) return false;
+      this.warnings.add(
+        `The file ends early (${error.message.replace(/^Nmap file is not well-formed XML/, 'at').replace(/\.$/, '')}); ` +
+          `the scan was probably interrupted. The ${this.hostsFinished} hosts written completely are imported; ` +
+          `the host the file ends in is left out.`,
+      );
+      return true;
+    });
+    return { format: 'nmap', ...outcome, stats: this.stats };
   }
 
   override openElement(name: string, attributes: Record<string, string>, depth: number): boolean {
@@ -101,6 +121,7 @@ export class NmapParser extends XmlScanParser {
           os: '',
           osAccuracy: -1,
           startTime: attributes.starttime ?? '',
+          endTime: attributes.endtime ?? '',
           ports: [],
           hostScripts: [],
         };
@@ -125,6 +146,7 @@ export class NmapParser extends XmlScanParser {
           state: '',
           service: '',
           serviceDetail: '',
+          cpes: [],
           scripts: [],
           vulners: [],
         };
@@ -135,6 +157,9 @@ export class NmapParser extends XmlScanParser {
       case 'service':
         if (this.port !== null) this.readService(this.port, attributes);
         return false;
+      case 'cpe':
+        // Why collect: the service's CPE names the product, which library rules can match (cpe=).
+        return this.port !== null;
       case 'script':
         this.script = { id: attributes.id ?? '', output: attributes.output ?? '' };
         this.vulnersTableDepth = 0;
@@ -159,10 +184,15 @@ export class NmapParser extends XmlScanParser {
       else this.closeScriptChild(name, text);
       return;
     }
-    if (name === 'port' && this.port !== null) {
+    if (name === 'cpe' && this.port !== null) {
+      const cpe = text.trim();
+      if (cpe !== '' && this.port.cpes.length < LIMITS.cpes && !this.port.cpes.includes(cpe))
+        this.port.cpes.push(retainText(cpe, 300));
+    } else if (name === 'port' && this.port !== null) {
       this.host.ports.push(this.port);
       this.port = null;
     } else if (name === 'host') {
+      this.hostsFinished++;
       this.finishHost(this.host);
       this.host = null;
     }
@@ -264,6 +294,8 @@ export class NmapParser extends XmlScanParser {
 
     const asset = assetOf(host);
     const firstSeen = epochToIso(host.startTime) ?? epochToIso(this.scanStart);
+    const scanTime = new Date(epochToIso(host.endTime) ?? firstSeen ?? new Date().toISOString());
+    for (const script of host.hostScripts) this.addScriptFindings(asset, null, script, firstSeen, scanTime);
     const hostEvidence = host.hostScripts
       .map((script) => `[host script ${script.id}]\n${script.output.trim()}`)
       .join('\n\n');
@@ -292,7 +324,9 @@ export class NmapParser extends XmlScanParser {
         remediation: null,
         cvss: [],
         checkType: 'open-port',
+        ...(port.cpes.length > 0 ? { cpes: port.cpes } : {}),
       }));
+      for (const script of port.scripts) this.addScriptFindings(asset, port, script, firstSeen, scanTime);
 
       for (const entry of port.vulners) {
         const score = parseCvssScore(entry.cvss);
@@ -326,6 +360,7 @@ export class NmapParser extends XmlScanParser {
               remediation: null,
               cvss: [],
               checkType: this.interner.intern(entry.type || 'vulners'),
+              ...(entry.cpe ? { cpes: [retainText(entry.cpe, 300)] } : {}),
             };
           },
           // Why only for a new id: a vulners id always names the same CVE and page.
@@ -340,6 +375,56 @@ export class NmapParser extends XmlScanParser {
         );
       }
     }
+  }
+
+  /** The findings an NSE script's output reports on a port (or the host, for host scripts). */
+  private addScriptFindings(
+    asset: Asset,
+    port: PortState | null,
+    script: ScriptOutput,
+    firstSeen: string | undefined,
+    scanTime: Date,
+  ): void {
+    const results = interpretScript(script.id, script.output, { scanTime });
+    for (const result of results) {
+      const occurrence: CompleteOccurrence =
+        port === null
+          ? { asset, severity: result.severity }
+          : this.occurrenceOf(asset, port, firstSeen, result.severity);
+      if (port === null && firstSeen !== undefined) occurrence.firstSeen = firstSeen;
+      const output = [result.detail, `[${script.id}]\n${script.output.trim()}`].filter((p) => p).join('\n\n');
+      occurrence.evidence = { output: retainText(output, LIMITS.evidenceChars) };
+      this.stats.scriptOccurrences++;
+      const groupKey = `script|${result.scriptId}|${result.condition ?? ''}`;
+      const known = this.merger.has(groupKey);
+      this.merger.add(groupKey, occurrence, result.severity, () => this.seedScriptFinding(result, port), {
+        cves: result.cves,
+        references: known
+          ? undefined
+          : [
+              ...(result.references ?? []),
+              `https://nmap.org/nsedoc/scripts/${encodeURIComponent(result.scriptId)}.html`,
+            ],
+      });
+    }
+  }
+
+  private seedScriptFinding(result: ScriptResult, port: PortState | null) {
+    return {
+      source: { scanner: 'nmap' as const },
+      ruleId: retainText(result.scriptId, LIMITS.keyChars),
+      title: retainText(result.title, LIMITS.titleChars),
+      severity: result.severity,
+      severityRaw: result.severity,
+      confidence: null,
+      description: '',
+      impact: null,
+      remediation: null,
+      cvss: [],
+      checkType: NSE_SCRIPT_CHECK_TYPE,
+      ...(result.condition ? { matcherName: result.condition } : {}),
+      ...(port !== null && port.cpes.length > 0 ? { cpes: port.cpes } : {}),
+    };
   }
 
   private occurrenceOf(

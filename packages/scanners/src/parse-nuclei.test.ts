@@ -78,13 +78,39 @@ describe('NucleiParser input shapes', () => {
   });
 
   it('rejects records that are not Nuclei results', () => {
-    expect(parseError('{"@version": "2.11", "site": []}').message).toMatch(/line 1 has no template-id/);
+    expect(parseError('{"@version": "2.11", "site": []}').message).toMatch(
+      /line 1 has no template-id, so the file is not a Nuclei export \(its keys: @version, site\)/,
+    );
+    // A pretty-printed JSON report (ZAP, Semgrep, ...) is no Nuclei export, not a JSON error.
+    expect(parseError('{\n  "@version": "2.11",\n  "site": []\n}\n').message).toMatch(
+      /^The file is not a Nuclei export: it holds one JSON document spread over several lines/,
+    );
     expect(parseError('["a"]\n').message).toMatch(/expected a JSON object/);
     expect(parseError('"just a string"').message).toMatch(/not a JSON object/);
   });
 });
 
 describe('NucleiParser fields', () => {
+  it('keeps the tags and the CPE of the template, and groups by template and matcher', () => {
+    const result = nuclei(
+      [
+        record({
+          'matcher-name': 'strict-transport-security',
+          info: { name: 'H', severity: 'info', tags: 'Misconfig,headers' },
+        }),
+        record({ 'matcher-name': 'x-frame-options', info: { name: 'H', severity: 'info', tags: ['misconfig'] } }),
+        record({
+          info: { name: 'S', severity: 'medium', classification: { cpe: 'cpe:2.3:a:openbsd:openssh:*:*:*:*:*:*:*:*' } },
+        }),
+      ].join('\n'),
+    );
+    expect(result.findings.map((f) => [f.groupKey, f.ruleId, f.matcherName, f.tags, f.cpes])).toEqual([
+      ['t|strict-transport-security', 't', 'strict-transport-security', ['misconfig', 'headers'], undefined],
+      ['t|x-frame-options', 't', 'x-frame-options', ['misconfig'], undefined],
+      ['t|', 't', undefined, undefined, ['cpe:2.3:a:openbsd:openssh:*:*:*:*:*:*:*:*']],
+    ]);
+  });
+
   it('accepts the legacy aliases (rule U2)', () => {
     const legacy = JSON.stringify({
       templateID: 'old',

@@ -273,6 +273,19 @@ export class NucleiParser {
         column = position - lineStart + (lineStart < 0 ? indent : 0);
       }
       const hint = this.shape === 'jsonl' ? ' Nuclei output must be JSON lines (-jsonl) or a JSON array (-je).' : '';
+      // Why: a pretty-printed JSON document (ZAP, Semgrep, ... reports) fails on its first line `{`;
+      // saying that it is no Nuclei export helps more than the JSON error.
+      const notNuclei =
+        this.shape === 'jsonl' && this.stats.records === 0 && /^[{[]\s*$/.test(text.split('\n', 1)[0]!.trim())
+          ? 'The file is not a Nuclei export: it holds one JSON document spread over several lines, while '
+          : '';
+      if (notNuclei !== '')
+        throw new ScanParseError(
+          'nuclei',
+          `${notNuclei}Nuclei writes one JSON result per line (-jsonl) or a JSON array of results (-je). ` +
+            'Reports of other tools (ZAP, Semgrep, ...) cannot be imported as Nuclei.',
+          { line, cause: error },
+        );
       throw new ScanParseError(
         'nuclei',
         `Nuclei record is not valid JSON${describePosition(errorLine, column)}: ${reason}.${hint}`,
@@ -299,7 +312,8 @@ export class NucleiParser {
     if (templateId === undefined) {
       throw new ScanParseError(
         'nuclei',
-        `Nuclei record at line ${line} has no template-id; is this a Nuclei JSON export?`,
+        `Nuclei record at line ${line} has no template-id, so the file is not a Nuclei export` +
+          `${describeKeys(record)}; reports of other tools (ZAP, Semgrep, ...) cannot be imported as Nuclei.`,
         { line },
       );
     }
@@ -413,6 +427,10 @@ function seedFinding(
   const type = stringOf(record.type);
   if (type !== undefined) seed.checkType = clampText(type, 100);
   if (matcherName !== '') seed.matcherName = clampText(matcherName, 500);
+  const tags = [...new Set(toStringList(info.tags).map((t) => t.trim().toLowerCase()))].filter((t) => t !== '');
+  if (tags.length > 0) seed.tags = tags.slice(0, LIMITS.tags).map((t) => clampText(t, 100));
+  const cpes = toStringList(classification.cpe).filter((c) => c.trim() !== '');
+  if (cpes.length > 0) seed.cpes = cpes.slice(0, LIMITS.cpes).map((c) => clampText(c.trim(), 300));
   const epss = classification['epss-score'];
   if (typeof epss === 'number' && epss >= 0 && epss <= 1) seed.epssScore = epss;
   return seed;
@@ -529,6 +547,12 @@ export function hostnameOf(value: string): string {
   // Why only one colon: a bare IPv6 address has several and no port.
   if (colon >= 0 && colon === authority.lastIndexOf(':')) return authority.slice(0, colon).toLowerCase();
   return authority.toLowerCase();
+}
+
+/** ` (its keys: a, b, c)`, naming what the record holds instead of Nuclei's fields. */
+function describeKeys(record: JsonObject): string {
+  const keys = Object.keys(record).slice(0, 5);
+  return keys.length === 0 ? '' : ` (its keys: ${keys.map((k) => clampText(k, 40)).join(', ')})`;
 }
 
 function stringOf(value: unknown): string | undefined {

@@ -41,6 +41,8 @@ export interface NmapStats extends CommonStats {
   hostsWithOpenPorts: number;
   openPortOccurrences: number;
   vulnersOccurrences: number;
+  /** occurrences of findings NSE script output reports (ssl-cert:expired, ftp-anon, ...) */
+  scriptOccurrences: number;
   /** port state → ports listed on up hosts */
   portStates: Record<string, number>;
   /** `port:<script id>` / `host:<script id>` → script elements on up hosts */

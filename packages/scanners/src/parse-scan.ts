@@ -37,7 +37,11 @@ export function parseScan(bytes: Uint8Array, options: ParseScanOptions = {}): Pa
       bytes.length === 0
         ? 'The file is empty, so its format cannot be recognised; choose the format ' +
             'explicitly (an empty Nuclei export is valid).'
-        : 'The file is not a recognised scanner export. Supported: Nessus (.nessus, ' +
+        : startsAsJson(bytes)
+          ? 'The file is JSON but not a Nuclei export: no record names a Nuclei template (template-id). ' +
+            'Reports of other tools (ZAP, Semgrep, ...) are not supported. Supported: Nessus, Burp Suite XML, ' +
+            'Nmap XML (-oX), Nuclei JSON lines or JSON array.'
+          : 'The file is not a recognised scanner export. Supported: Nessus (.nessus, ' +
             'NessusClientData_v2), Burp Suite XML issue export, Nmap XML (-oX), Nuclei JSON ' +
             'lines or JSON array.',
     );
@@ -63,6 +67,12 @@ export async function parseScanStream(
     writeInPieces(sink, chunk);
   }
   return sink.end();
+}
+
+function startsAsJson(bytes: Uint8Array): boolean {
+  let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x09 || bytes[i] === 0x0a || bytes[i] === 0x0d)) i++;
+  return bytes[i] === 0x7b || bytes[i] === 0x5b;
 }
 
 function createSink(format: ScanFormat): ScanSink {

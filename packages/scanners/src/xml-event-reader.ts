@@ -88,10 +88,22 @@ export class XmlEventReader {
     this.feed(this.decode(bytes, false));
   }
 
-  end(): void {
+  /**
+   * Ends the document. A file that ends inside an element (an interrupted scan, a cut download) is
+   * an error; with `tolerateTruncation` that error is returned instead of thrown, so the caller can
+   * keep what was complete.
+   */
+  end(tolerateTruncation = false): ScanParseError | null {
     if (this.head !== null) this.startBody();
     this.feed(this.decode(new Uint8Array(0), true));
-    this.run(() => this.parser.close());
+    const open = this.depth;
+    try {
+      this.run(() => this.parser.close());
+    } catch (error) {
+      if (tolerateTruncation && open > 0 && error instanceof ScanParseError) return error;
+      throw error;
+    }
+    return null;
   }
 
   private startBody(): void {

@@ -2,6 +2,7 @@ import { OccurrenceMerger } from './merge-occurrences.ts';
 import type { CompleteFinding } from './normalized-finding.ts';
 import type { CommonStats } from './parse-result.ts';
 import { ROOT_ELEMENT_OF, type XmlScanFormat } from './scan-format.ts';
+import type { ScanParseError } from './scan-parse-error.ts';
 import { WarningList } from './warning-list.ts';
 import { XmlEventReader, type XmlElementHandler } from './xml-event-reader.ts';
 
@@ -41,8 +42,9 @@ export abstract class XmlScanParser implements XmlElementHandler {
   abstract closeElement(name: string, text: string, depth: number): void;
 
   /** Ends the document, stamps every finding's source and fills the common stats. */
-  protected finish(stats: CommonStats): XmlParseOutcome {
-    this.reader.end();
+  protected finish(stats: CommonStats, acceptTruncation?: (error: ScanParseError) => boolean): XmlParseOutcome {
+    const truncation = this.reader.end(acceptTruncation !== undefined);
+    if (truncation !== null && !acceptTruncation?.(truncation)) throw truncation;
     const findings = this.merger.findings();
     const scanner = this.format;
     const version = this.scannerVersion;

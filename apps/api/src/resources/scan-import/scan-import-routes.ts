@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { Type } from 'typebox';
 import { PayloadTooLargeError, ValidationError, type UploadedFile } from '@service/http';
 import { SeveritySchema, Uuid, type Severity } from '@service/report-model';
+import { MATCHED_ON } from '@service/library';
 import { NormalizedFindingSchema, SCAN_FORMATS, type NormalizedFinding, type ScanFormat } from '@service/scanners';
 import type { AppContext } from '../../app-context.ts';
 import { defineRestRoute } from '../../rest/define-rest-route.ts';
@@ -69,10 +70,11 @@ const ImportResult = Type.Object({
             key: Type.Union([Type.String(), Type.Null()], {
               description: 'The global library key of the template; null for your own.',
             }),
-            matchedOn: Type.Enum(['rule', 'cve', 'cwe', 'titlePattern'], {
+            matchedOn: Type.Enum([...MATCHED_ON], {
               description:
-                'What matched: the scanner rule id the template declares, a CVE, a CWE, or a ' +
-                'title pattern (in that precedence).',
+                'What matched: the scanner rule id the template declares, a rule of several conditions, a ' +
+                'compliance result, a CVE, a title pattern, a plugin family, a CPE, a Nuclei tag, a check ' +
+                'type or a CWE (see docs/library-authoring.md for the precedence).',
             }),
             detail: Type.String({
               description: 'Which one: `nessus:57608`, `CVE-2021-44228`, `CWE-89` or `/^PHP < \\d/`.',
