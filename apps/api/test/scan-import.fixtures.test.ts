@@ -160,6 +160,7 @@ describe('POST /reports/{id}/import-scan with real scanner files', () => {
       key: null,
       matchedOn: 'rule',
       detail: 'nuclei:git-config',
+      confidence: 'high',
     });
     expect(log4j.template).toEqual({
       id: byCve.body.id,
@@ -167,6 +168,7 @@ describe('POST /reports/{id}/import-scan with real scanner files', () => {
       key: null,
       matchedOn: 'cve',
       detail: 'CVE-2021-44228',
+      confidence: expect.any(String),
     });
     expect(plain.template).toBeNull();
     const stored = (await actor.api.get(`/findings/${git.id}`)).body;

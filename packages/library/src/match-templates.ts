@@ -566,6 +566,7 @@ export const FINDING_TEMPLATE_MATCH_COLUMNS = [
   'match_cves',
   'match_cwes',
   'title_patterns',
+  'match_fallback',
 ] as const;
 
 export interface FindingTemplateMatchRow {
@@ -577,7 +578,7 @@ export interface FindingTemplateMatchRow {
   match_cves: string[];
   match_cwes: number[];
   title_patterns: Partial<Record<ScanFormat, string[]>> | null;
-  /** the template's `match.fallback`, once the workspace stores it (not in FINDING_TEMPLATE_MATCH_COLUMNS yet) */
+  /** the template's `match.fallback`: generic, it loses to any more specific template */
   match_fallback?: boolean | null;
 }
 

@@ -112,6 +112,7 @@ function findingTemplateRow(item: LibraryItemOf<'finding-template'>): Record<str
     match_cves: f.match.cves,
     match_cwes: f.match.cwes,
     title_patterns: json(f.match.titlePatterns),
+    match_fallback: f.match.fallback,
     language: f.language,
     translations: json(f.translations),
   };

@@ -20,6 +20,7 @@ import {
   matchableTemplateOfRow,
   matchTemplates,
   type FindingTemplateMatchRow,
+  type MatchConfidence,
   type MatchedOn,
   type TemplateMatch as LibraryMatch,
 } from '@service/library';
@@ -50,6 +51,7 @@ export interface TemplateMatch {
   /** Why it matched: the scanner rule id, a CVE, a CWE or a title pattern, and which one. */
   matchedOn: MatchedOn;
   detail: string;
+  confidence: MatchConfidence;
 }
 
 function findingTemplatesDeclaration() {
@@ -120,6 +122,16 @@ function findingTemplatesDeclaration() {
         create: 'optional',
         update: true,
         json: true,
+      },
+      matchFallback: {
+        column: 'match_fallback',
+        schema: Type.Boolean({
+          description:
+            'A generic template (missing patches, outdated software): it matches only when no more specific ' +
+            'template does.',
+        }),
+        create: 'optional',
+        update: true,
       },
       ...languageField,
       translations: {
@@ -219,6 +231,7 @@ export class FindingTemplateRepository extends ResourceRepository<
       matches.set(key, {
         template: templates.get(match.templateKey)!,
         matchedOn: match.matchedOn,
+        confidence: match.confidence,
         detail: match.detail,
       });
     return matches;

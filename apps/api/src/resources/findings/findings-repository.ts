@@ -43,6 +43,7 @@ export interface ImportedFinding {
     title: string;
     key: string | null;
     matchedOn: TemplateMatch['matchedOn'];
+    confidence: TemplateMatch['confidence'];
     detail: string;
   } | null;
 }
@@ -253,7 +254,14 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
         outcome: 'created',
         assetsAdded: created.affectedAssets.length,
         template: t
-          ? { id: t.id, title: t.content.title, key: t.globalKey, matchedOn: match!.matchedOn, detail: match!.detail }
+          ? {
+              id: t.id,
+              title: t.content.title,
+              key: t.globalKey,
+              matchedOn: match!.matchedOn,
+              detail: match!.detail,
+              confidence: match!.confidence,
+            }
           : null,
       });
     }

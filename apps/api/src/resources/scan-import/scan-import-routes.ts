@@ -79,6 +79,11 @@ const ImportResult = Type.Object({
             detail: Type.String({
               description: 'Which one: `nessus:57608`, `CVE-2021-44228`, `CWE-89` or `/^PHP < \\d/`.',
             }),
+            confidence: Type.Enum(['high', 'medium', 'low'], {
+              description:
+                'How sure the match is: high for the exact rule id, lower for broader rules such as a title ' +
+                'pattern, a plugin family or a CWE (docs/library-authoring.md says which).',
+            }),
           }),
           Type.Null(),
         ],
