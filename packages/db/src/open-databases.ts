@@ -1,3 +1,4 @@
+import { Socket } from 'node:net';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import { DATABASE_FOLDERS, DATABASE_NAMES, type DatabaseName } from './database-names.ts';
@@ -77,10 +78,12 @@ type PgQueryCallback = (err: Error | null, result?: unknown) => void;
 function dropConnectionOnReadTimeout(connection: pg.Client): void {
   const query = connection.query.bind(connection) as (...args: unknown[]) => unknown;
   const drop = (err: unknown) => {
-    if ((err as Error | null)?.message === QUERY_READ_TIMEOUT)
-      (connection as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+    if (!(err instanceof Error) || err.message !== QUERY_READ_TIMEOUT) return;
+    // Why by reflection: pg keeps the socket in its connection object, which it does not type.
+    const socket: unknown = Reflect.get(Reflect.get(connection, 'connection') ?? {}, 'stream');
+    if (socket instanceof Socket) socket.destroy();
   };
-  (connection as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+  const wrapped = (...args: unknown[]) => {
     const at = args.findIndex((a) => typeof a === 'function');
     if (at >= 0) {
       const callback = args[at] as PgQueryCallback;
@@ -93,6 +96,7 @@ function dropConnectionOnReadTimeout(connection: pg.Client): void {
     if (at < 0 && result instanceof Promise) result.catch(drop);
     return result;
   };
+  Object.defineProperty(connection, 'query', { value: wrapped, writable: true, configurable: true });
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { WriteStream } from 'node:fs';
+import { WriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
@@ -102,16 +102,11 @@ function jsonBodyParser(limit: number, method: string): Middleware {
   };
 }
 
-/** The parts of a formidable file this module touches (its write stream is not public API). */
-interface FormidableFileLike {
-  filepath: string;
-  _writeStream?: WriteStream | null;
-}
-
 /** Removes a temporary upload once formidable's write stream to it is closed, so nothing recreates it. */
-async function removeUpload(file: FormidableFileLike): Promise<void> {
-  const stream = file._writeStream;
-  if (stream && !stream.closed) {
+async function removeUpload(file: { filepath: string }): Promise<void> {
+  // Why by reflection: formidable keeps the stream in a field that is not part of its typed API.
+  const stream: unknown = Reflect.get(file, '_writeStream');
+  if (stream instanceof WriteStream && !stream.closed) {
     await new Promise<void>((resolve) => {
       stream.once('close', () => resolve());
       if (!stream.writableFinished) stream.destroy();
@@ -141,7 +136,7 @@ function multipartBodyParser(
       throw new PayloadTooLargeError(`The upload is larger than this endpoint accepts (${maxBytes} bytes per file).`);
     }
     if (uploadDir) await mkdir(uploadDir, { recursive: true });
-    const created: FormidableFileLike[] = [];
+    const created: Array<{ filepath: string }> = [];
     const problems: ErrorDetail[] = [];
     const seen = new Set<string>();
     const parse = koaBody({
@@ -177,7 +172,7 @@ function multipartBodyParser(
           }
         },
         onFileBegin(_name, file) {
-          created.push(file as unknown as FormidableFileLike);
+          created.push(file);
         },
       },
     });

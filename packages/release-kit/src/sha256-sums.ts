@@ -75,7 +75,7 @@ export function parseSha256Sums(text: string, source = 'SHA256SUMS'): Map<string
         hint: 'The package was altered or damaged; get it again from the vendor.',
       });
     }
-    const [, digest, file] = match as unknown as [string, string, string];
+    const [, digest, file] = match;
     assertSafeRelativePath(file, `${source} line ${i + 1}`);
     if (sums.has(file)) throw new ReleaseKitError('invalid_sums', `${source} lists ${file} twice (line ${i + 1})`);
     sums.set(file, digest);

@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { Readable, Writable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import * as tar from 'tar';
@@ -111,7 +111,7 @@ function octal(value: number, width: number): string {
 export interface ArchiveEntry {
   name: string;
   size: number;
-  content: Readable;
+  content: tar.ReadEntry;
 }
 
 /**
@@ -181,7 +181,7 @@ export async function readArchive(
     queue = queue
       .then(async () => {
         if (stopped) return entry.resume();
-        if ((await onEntry({ name, size: entry.size ?? 0, content: entry as unknown as Readable })) === 'stop') {
+        if ((await onEntry({ name, size: entry.size ?? 0, content: entry })) === 'stop') {
           // Why stop by closing the source: reading on would gunzip the whole archive for nothing.
           stopped = true;
           source.unpipe();
@@ -195,7 +195,7 @@ export async function readArchive(
         entry.resume();
       });
   });
-  source.pipe(gunzip).pipe(parser as unknown as Writable);
+  source.pipe(gunzip).pipe(parser);
   await done;
   await queue;
   if (failures.length > 0) throw failures[0]!;

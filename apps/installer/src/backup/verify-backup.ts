@@ -127,12 +127,12 @@ export async function verifyBackup(
   return { manifest: m, files: found.length, dumpEntries };
 }
 
-async function readSmall(content: NodeJS.ReadableStream, size: number, name: string): Promise<string> {
+async function readSmall(content: AsyncIterable<Buffer>, size: number, name: string): Promise<string> {
   if (size > MAX_SMALL_ENTRY)
     throw new OperatorError(`${name} in the backup is ${size} bytes, too large to be a manifest`, {
       hint: 'Use a backup written by `install.sh backup`.',
     });
   const chunks: Buffer[] = [];
-  for await (const chunk of content) chunks.push(chunk as Buffer);
+  for await (const chunk of content) chunks.push(chunk);
   return Buffer.concat(chunks).toString('utf8');
 }
