@@ -1,4 +1,8 @@
-import type { EvidenceTarget } from './markdown-blocks.ts';
+/** Where an image of a report's Markdown points: one of the report's evidence images, by content. */
+export interface EvidenceTarget {
+  sha256: string;
+  contentType: string | null;
+}
 
 const EVIDENCE_TARGET = /^evidence:sha256:([0-9a-fA-F]{64})(?:\?type=([a-z]+\/[a-z0-9.+-]+))?$/;
 

@@ -1,6 +1,8 @@
 import markdownIt from 'markdown-it';
-import { parseEvidenceTarget } from './evidence-target.ts';
+import { parseEvidenceTarget, type EvidenceTarget } from './evidence-target.ts';
 import { keepXmlCharacters } from './xml-text.ts';
+
+export type { EvidenceTarget } from './evidence-target.ts';
 
 /**
  * Markdown as both DOCX renderers draw it: a small tree of blocks and styled text, read once with
@@ -20,11 +22,6 @@ export type Inline =
   | { kind: 'break' }
   /** An image: `evidence` when its target is `evidence:sha256:<hex>`, otherwise only its text is shown. */
   | { kind: 'image'; alt: string; src: string; title: string | null; evidence: EvidenceTarget | null };
-
-export interface EvidenceTarget {
-  sha256: string;
-  contentType: string | null;
-}
 
 export type Block =
   | { kind: 'heading'; level: number; inlines: Inline[] }

@@ -1,5 +1,6 @@
 import { OperatorError } from '@service/cli-kit';
-import { isReleaseVersion } from '@service/release-kit';
+import { createHash } from 'node:crypto';
+import { formatSha256Sums, isReleaseVersion } from '@service/release-kit';
 import type { SchemaHeads } from '../install-dir/install-layout.ts';
 
 export const BACKUP_FORMAT = 'service-backup-v1';
@@ -72,4 +73,21 @@ export function parseBackupFileName(name: string): { version: string; createdAt:
     `${t.slice(0, 4)}-${t.slice(4, 6)}-${t.slice(6, 8)}T${t.slice(9, 11)}:${t.slice(11, 13)}:${t.slice(13, 15)}Z`,
   );
   return Number.isNaN(createdAt.getTime()) ? null : { version: match[1]!, createdAt };
+}
+
+/** A folder part's digest: of its SHA256SUMS lines, so it changes with any file's name or content. */
+export function folderPart(
+  name: string,
+  prefix: string,
+  files: Array<{ name: string; sha256: string; size: number }>,
+): BackupPart {
+  const listing = files.length === 0 ? '' : formatSha256Sums(files.map((f) => ({ path: f.name, sha256: f.sha256 })));
+  return {
+    name,
+    path: `${prefix}/`,
+    kind: 'folder',
+    files: files.length,
+    bytes: files.reduce((n, f) => n + f.size, 0),
+    sha256: createHash('sha256').update(listing).digest('hex'),
+  };
 }

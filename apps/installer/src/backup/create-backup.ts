@@ -14,6 +14,7 @@ import {
   BACKUP_MANIFEST_ENTRY,
   BACKUP_SUMS_ENTRY,
   backupFileName,
+  folderPart,
   type BackupManifest,
   type BackupPart,
 } from './backup-manifest.ts';
@@ -245,23 +246,6 @@ async function collectFolder(dir: string, archivePrefix: string, reporter: Repor
   }
   bar?.stop();
   return result;
-}
-
-/** A folder part's digest: of its SHA256SUMS lines, so it changes with any file's name or content. */
-export function folderPart(
-  name: string,
-  prefix: string,
-  files: Array<{ name: string; sha256: string; size: number }>,
-): BackupPart {
-  const listing = files.length === 0 ? '' : formatSha256Sums(files.map((f) => ({ path: f.name, sha256: f.sha256 })));
-  return {
-    name,
-    path: `${prefix}/`,
-    kind: 'folder',
-    files: files.length,
-    bytes: files.reduce((n, f) => n + f.size, 0),
-    sha256: createHash('sha256').update(listing).digest('hex'),
-  };
 }
 
 function bufferEntry(name: string, text: string, mtime: Date): ArchiveEntrySource {

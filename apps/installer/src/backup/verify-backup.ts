@@ -12,10 +12,10 @@ import { readArchive } from './backup-archive.ts';
 import {
   BACKUP_MANIFEST_ENTRY,
   BACKUP_SUMS_ENTRY,
+  folderPart,
   parseBackupManifest,
   type BackupManifest,
 } from './backup-manifest.ts';
-import { folderPart } from './create-backup.ts';
 
 const MAX_SMALL_ENTRY = 64 * 1024 * 1024;
 

@@ -1,3 +1,4 @@
+import type { CommandDefinition } from '@service/cli-kit';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -9,12 +10,8 @@ export interface LibraryCommandContext {
   print(line: string): void;
 }
 
-export interface LibraryCommand<O> {
-  name: string;
-  summary: string;
-  options: Array<{ flags: string; description: string; defaultValue?: string }>;
-  run(ctx: LibraryCommandContext, options: O): Promise<void>;
-}
+/** A library command: a command of the CLI kit, run with the library's context. */
+export type LibraryCommand<O> = CommandDefinition<LibraryCommandContext, O>;
 
 /** packages/library/src/cli -> the repository root. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
