@@ -30,7 +30,12 @@ const longDescription = () => {
 function bigReport(): ReportDocument {
   const base = structuredClone(SAMPLE_REPORT);
   base.title = 'PDF check report';
-  base.tabs.push({ title: 'Notes in other scripts', content: `${ARABIC}\n\n${HEBREW}\n\n${MARKUP}`, evidence: [] });
+  base.tabs.push({
+    title: 'Notes in other scripts',
+    content: `${ARABIC}\n\n${HEBREW}\n\n${MARKUP}`,
+    placement: 'before',
+    evidence: [],
+  });
   base.findings[0]!.description += `\n\n${MARKUP}`;
   base.findings.push({
     ...structuredClone(base.findings[1]!),

@@ -48,6 +48,7 @@ function fieldColumns(name: FindingFieldName, f: FindingFieldDeclaration): CsvCo
     case 'severity':
     case 'status':
     case 'markdown':
+    case 'note':
       return [{ header: f.label, cell: (x) => value(x) as string }];
     case 'cvss': {
       const primary = (x: ReportDocumentFinding) => primaryCvss(value(x) as Cvss[]);

@@ -56,7 +56,8 @@ export type FindingFieldShape =
   | 'markdown'
   | 'referenceList'
   | 'assets'
-  | 'source';
+  | 'source'
+  | 'note';
 
 /** `content` is the text a finding shares with finding templates; `state` is the finding's own. */
 export type FindingFieldPart = 'content' | 'state';
@@ -173,6 +174,20 @@ export const FINDING_FIELDS = {
     shape: 'assets',
     label: 'Affected assets',
     empty: () => [],
+  }),
+  severityReason: field({
+    schema: Type.String({
+      maxLength: 2_000,
+      description:
+        "Why the severity differs from the CVSS score's band; required when it does (set by imports from the " +
+        "scanner's own rating).",
+    }),
+    column: 'severity_reason',
+    storage: 'value',
+    part: 'state',
+    shape: 'note',
+    label: 'Severity reason',
+    empty: () => '',
   }),
   description: markdownField('description', 'Description'),
   impact: markdownField('impact', 'Impact'),

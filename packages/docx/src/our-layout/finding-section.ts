@@ -58,6 +58,14 @@ export function findingSection(
     ),
   );
   out.push(factsTable(f, ctx));
+  // Why right under the scores: a severity other than the score's band is explained where it is read.
+  if (f.severityReason.trim() !== '')
+    out.push(
+      paragraph(
+        { spacing: { before: 60, after: 120 } },
+        run(`${FINDING_FIELDS.severityReason.label}: `, { bold: true }) + run(f.severityReason, { italic: true }),
+      ),
+    );
   const shown = new Set<string>();
   const section = (title: string, blocks: Block[]) => {
     if (blocks.length === 0) return;

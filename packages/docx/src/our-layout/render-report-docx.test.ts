@@ -64,7 +64,11 @@ describe('renderReportDocx', () => {
 
   it('never fails on hostile text: control characters, lone surrogates, markup', async () => {
     const nasty = 'a\u0000b\u0001c\ud800d </w:t><w:p> ]]> &amp;';
-    const report = { ...SAMPLE_REPORT, title: nasty, tabs: [{ title: nasty, content: nasty, evidence: [] }] };
+    const report = {
+      ...SAMPLE_REPORT,
+      title: nasty,
+      tabs: [{ title: nasty, content: nasty, placement: 'before' as const, evidence: [] }],
+    };
     const doc = text(
       await renderReportDocx(report, { style: resolveReportStyle(null), loadImage: async () => null }),
       'word/document.xml',

@@ -83,6 +83,7 @@ const FINDING: TagScope = {
     ),
     references: 'strings',
     source: 'text',
+    severityReason: 'text',
     affectedAssets: { list: ASSET },
     assetCount: 'text',
     evidence: { list: EVIDENCE },
@@ -285,6 +286,7 @@ export function buildTemplateData(
         ...markdown,
         references: f.references,
         source: describeFindingSource(f.source),
+        severityReason: f.severityReason,
         affectedAssets: f.affectedAssets.map((a) => ({
           host: a.host ?? '',
           ip: a.ip ?? '',
