@@ -1,6 +1,7 @@
 import { imageSize } from 'image-size';
 import type { EvidenceRef, ReportDocument } from '@service/report-model';
 import type { Block, Inline } from './markdown-blocks.ts';
+import type { ReportLocale } from './messages/report-locale.ts';
 
 /** What a renderer needs to draw an image: its bytes, the DOCX picture type, and its size in pixels. */
 export interface EvidenceImage {
@@ -47,16 +48,19 @@ export function readEvidenceImage(bytes: Uint8Array | null): LoadedEvidence {
   return { bytes, type, width, height };
 }
 
-/** The placeholder line a renderer writes for an image it cannot draw. */
-export function missingImageText(name: string, why: MissingImage): string {
-  if (why.detail === 'not an evidence image') return `[Image ${name}: only evidence images of this report are shown]`;
-  const reason = {
-    'not-found': 'was not found',
-    unsupported: `cannot be embedded (${why.detail ?? 'format'}; use PNG, JPEG or GIF)`,
-    'too-large': `is too large to embed (${why.detail ?? ''})`,
-    unreadable: 'could not be read',
-  }[why.missing];
-  return `[Image ${name} ${reason}]`;
+/** The placeholder line a renderer writes for an image it cannot draw, in the report's language. */
+export function missingImageText(name: string, why: MissingImage, locale: ReportLocale): string {
+  if (why.detail === 'not an evidence image') return locale.text('imageNotEvidence', { name });
+  switch (why.missing) {
+    case 'not-found':
+      return locale.text('imageNotFound', { name });
+    case 'unsupported':
+      return locale.text('imageUnsupported', { name, detail: why.detail ?? 'format' });
+    case 'too-large':
+      return locale.text('imageTooLarge', { name, detail: why.detail ?? '' });
+    case 'unreadable':
+      return locale.text('imageUnreadable', { name });
+  }
 }
 
 /** Every image a report shows: the evidence lists of tabs and findings, and `evidence:` images inside Markdown. */

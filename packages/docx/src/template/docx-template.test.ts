@@ -182,6 +182,110 @@ describe('tags', () => {
   });
 });
 
+describe('labels in the report language', () => {
+  it('fill label tags and translated values from the catalogue, for English and German reports', async () => {
+    const body = [
+      para('{label.findings}: {findingCount} | {label.summaryOfFindings} | {label.contents}'),
+      para('{#findings}{label.severity}: {severity}; {label.status}: {status}; {label.cvss} {cvssScore}{/findings}'),
+      para('{label.severity.critical}/{label.status.accepted-risk}/{label.reportStatus.final}: {status}'),
+      para('{label.affectedAssets}, {label.description}, {label.page} 1 {label.of} 2'),
+    ].join('');
+    const render = async (language: string) =>
+      documentText(await renderTemplateDocx(templateWithBody(body), { ...SAMPLE_REPORT, language }, options));
+    const en = await render('en');
+    expect(en).toContain('Findings: 2 | Summary of findings | Contents');
+    expect(en).toContain('Severity: High; Status: Open; CVSS 9.8');
+    expect(en).toContain('Critical/Accepted risk/Final: Draft');
+    expect(en).toContain('Affected assets, Description, Page 1 of 2');
+    const de = await render('de-DE');
+    expect(de).toContain('Befunde: 2 | Übersicht der Befunde | Inhalt');
+    expect(de).toContain('Schweregrad: Hoch; Status: Offen; CVSS 9,8');
+    expect(de).toContain('Kritisch/Risiko akzeptiert/Final: Entwurf');
+    expect(de).toContain('Betroffene Systeme, Beschreibung, Seite 1 von 2');
+  });
+
+  it('fill the example template in German, with its contents written out and Word asked to update fields', async () => {
+    const shipped = readFileSync(
+      new URL('../../../../library/report-styles/word-template-example.docx', import.meta.url),
+    );
+    const out = await renderTemplateDocx(shipped, { ...SAMPLE_REPORT, language: 'de' }, options);
+    const doc = documentText(out);
+    for (const word of ['Inhalt', 'Kunde', 'Befunde im Überblick', 'Gesamt', 'Schweregrad', 'Nachweise'])
+      expect(doc, word).toContain(`${word}</w:t>`);
+    // The contents field holds one entry per heading until Word or the PDF export adds the pages.
+    const field = doc.slice(doc.indexOf('TOC \\o'), doc.indexOf('w:fldCharType="end"', doc.indexOf('TOC \\o')));
+    for (const entry of [
+      'Zusammenfassung',
+      'Scope',
+      'Befunde im Überblick',
+      '1. SQL injection',
+      '2. Missing security headers',
+    ])
+      expect(field, entry).toContain(`>${entry}</w:t>`);
+    expect(field).not.toContain('Contents');
+    const settings = new TextDecoder().decode(
+      readZip(out, { maxEntries: 1000, maxEntryBytes: 1e9, maxTotalBytes: 1e9 }).get('word/settings.xml')!,
+    );
+    expect(settings).toMatch(/<w:updateFields w:val="true"\/><w:compat>/);
+  });
+});
+
+describe('severity colours', () => {
+  const cellOf = (xml: string, text: string) => {
+    const at = xml.indexOf(`>${text}</w:t>`);
+    return xml.slice(xml.lastIndexOf('<w:tc>', at), xml.indexOf('</w:tc>', at));
+  };
+  const paragraphOf = (xml: string, text: string) => {
+    const at = xml.indexOf(text);
+    return xml.slice(xml.lastIndexOf('<w:p>', at), xml.indexOf('</w:p>', at));
+  };
+
+  it('shade a table cell or a paragraph, or colour text, with the severity colours of the style', async () => {
+    const row = (cells: string[]) =>
+      `<w:tr>${cells.map((c) => `<w:tc><w:tcPr><w:tcW w:w="2000" w:type="dxa"/><w:vAlign w:val="center"/></w:tcPr>${para(c)}</w:tc>`).join('')}</w:tr>`;
+    const body = [
+      `<w:tbl><w:tblPr/><w:tblGrid><w:gridCol w:w="2000"/><w:gridCol w:w="2000"/></w:tblGrid>`,
+      row(['{#findings}{shadeCell}{title}', '{severity}{/findings}']),
+      '</w:tbl>',
+      para('{#findings}'),
+      `<w:p><w:pPr><w:pStyle w:val="Heading2"/><w:jc w:val="left"/></w:pPr><w:r><w:rPr><w:b/><w:sz w:val="28"/></w:rPr><w:t xml:space="preserve">{shadeParagraph}Heading {number}</w:t></w:r></w:p>`,
+      para('Before the tag {colorText}score {cvssScore}'),
+      para('{/findings}'),
+      para('{#severities}'),
+      para('{shadeParagraph}{severity}: {count}'),
+      para('{/severities}'),
+    ].join('');
+    const style = resolveReportStyle({ name: 'Acme', severityColors: { high: '#AA0000', low: '#FFEE58' } });
+    const xml = documentText(await renderTemplateDocx(templateWithBody(body), SAMPLE_REPORT, { ...options, style }));
+    expect(xml).not.toMatch(/[\uE000\uE001]/);
+    // A cell: shading in schema order (after tcW, before vAlign), text in white on dark red.
+    const high = cellOf(xml, 'SQL injection');
+    expect(high).toContain(
+      '<w:tcPr><w:tcW w:w="2000" w:type="dxa"/><w:shd w:val="clear" w:color="auto" w:fill="AA0000"/><w:vAlign',
+    );
+    expect(high).toContain('<w:color w:val="FFFFFF"/>');
+    expect(cellOf(xml, 'Missing security headers')).toContain('w:fill="FFEE58"');
+    expect(cellOf(xml, 'Missing security headers')).toContain('<w:color w:val="1A1A1A"/>');
+    expect(cellOf(xml, 'High')).not.toContain('w:shd');
+    // A paragraph: shading before jc, its run coloured for contrast before its size.
+    const heading = paragraphOf(xml, 'Heading 1');
+    expect(heading).toContain('<w:pStyle w:val="Heading2"/><w:shd w:val="clear" w:color="auto" w:fill="AA0000"/><w:jc');
+    expect(heading).toContain('<w:rPr><w:b/><w:color w:val="FFFFFF"/><w:sz w:val="28"/></w:rPr>');
+    // Text: the run holding the tag and those after it take the severity colour.
+    expect(paragraphOf(xml, 'score 9.8')).toContain('<w:color w:val="AA0000"/>');
+    expect(paragraphOf(xml, 'Critical: 0')).toContain(`w:fill="${style.severityColors.critical.slice(1)}"`);
+  });
+
+  it('are known to the linter inside findings and severities only', () => {
+    expect(
+      lintDocxTemplate(templateWithBody(para('{#findings}{shadeCell}{colorText}{shadeParagraph}{/findings}'))).ok,
+    ).toBe(true);
+    const outside = lintDocxTemplate(templateWithBody(para('{shadeCell}')));
+    expect(outside.ok).toBe(false);
+    expect(outside.errors[0]!.message).toMatch(/unknown tag "shadeCell"/);
+  });
+});
+
 describe('untrusted template files', () => {
   it('refuses a file over the size cap', async () => {
     const err = await refusal(new Uint8Array(11 * 1024 * 1024));

@@ -16,7 +16,10 @@ import type { WordmlContext } from '../wordml/markdown-to-wordml.ts';
 import { PackageAdditions } from '../wordml/package-additions.ts';
 import { withXmlCharactersOnly } from '../xml-text.ts';
 import { writeZip } from '../zip-archive.ts';
+import { reportLocale } from '../messages/report-locale.ts';
+import { fillTableOfContents } from './contents-entries.ts';
 import { readTemplatePackage } from './read-template-package.ts';
+import { applySeverityColours, hasColourMarkers } from './severity-colours.ts';
 import { buildTemplateData } from './template-data.ts';
 import { partParagraphs } from './template-paragraphs.ts';
 import { paragraphAt } from './template-paragraphs.ts';
@@ -184,6 +187,9 @@ export function renderCompiledTemplateWith(
     textWidth,
     parts: new PackageAdditions(text(files.get('word/numbering.xml'))),
     figures: { count: 0 },
+    locale: reportLocale(doc.language),
+    // Why 11 pt: a template's table style is unknown here; measuring at a common body size errs roomy.
+    tableFontSize: 22,
     tableLook: {
       headerFill: style.colors.tableHeader.replace('#', ''),
       headerText: textColourOn(style.colors.tableHeader),
@@ -205,6 +211,21 @@ export function renderCompiledTemplateWith(
     if (entry.dir) continue;
     out.set(name, entry.asUint8Array());
   }
+  for (const [name, part] of out) {
+    if (!/^word\/[^/]+\.xml$/.test(name)) continue;
+    const xml = typeof part === 'string' ? part : new TextDecoder().decode(part);
+    if (hasColourMarkers(xml)) out.set(name, applySeverityColours(xml));
+  }
+  const filled = out.get('word/document.xml');
+  if (filled !== undefined)
+    out.set(
+      'word/document.xml',
+      fillTableOfContents(
+        typeof filled === 'string' ? filled : new TextDecoder().decode(filled),
+        text(files.get('word/styles.xml')),
+        textWidth,
+      ),
+    );
   ctx.parts.applyTo(out);
   askWordToUpdateFields(out);
   const types = out.get('[Content_Types].xml')!;
@@ -215,16 +236,18 @@ export function renderCompiledTemplateWith(
 const AFTER_UPDATE_FIELDS =
   /<w:(hdrShapeDefaults|footnotePr|endnotePr|compat|docVars|rsids|attachedSchema|themeFontLang|clrSchemeMapping|doNotIncludeSubdocsInStats|doNotAutoCompressPictures|forceUpgrade|captions|readModeInkLockDown|smartTagType|shapeDefaults|doNotEmbedSmartTags|decimalSymbol|listSeparator)\b|<m:mathPr\b|<sl:schemaLibrary\b|<\/w:settings>/;
 
-/** A template with a table of contents: Word refreshes it (and page numbers) on opening, since the headings changed. */
-function askWordToUpdateFields(files: Map<string, Uint8Array | string>): void {
-  const doc = files.get('word/document.xml');
+/**
+ * Asks Word to update every field when the filled-in document is opened: the contents, page
+ * numbers and references follow the report's text, not the template's. Word asks the reader
+ * once ("This document contains fields that may refer to other files...") before it does.
+ */
+export function askWordToUpdateFields(files: Map<string, Uint8Array | string>): void {
   const settings = files.get('word/settings.xml');
-  if (doc === undefined || settings === undefined) return;
-  const docXml = typeof doc === 'string' ? doc : new TextDecoder().decode(doc);
-  if (!/<w:instrText[^>]*>\s*TOC\b|w:instr="\s*TOC\b/.test(docXml)) return;
+  if (settings === undefined) return;
   const xml = typeof settings === 'string' ? settings : new TextDecoder().decode(settings);
-  if (xml.includes('<w:updateFields')) return;
-  const at = xml.search(AFTER_UPDATE_FIELDS);
+  if (/<w:updateFields\b[^>]*w:val="(true|1|on)"/.test(xml)) return;
+  const cleaned = xml.replace(/<w:updateFields\b[^>]*\/>/g, '');
+  const at = cleaned.search(AFTER_UPDATE_FIELDS);
   if (at < 0) return;
-  files.set('word/settings.xml', `${xml.slice(0, at)}<w:updateFields w:val="true"/>${xml.slice(at)}`);
+  files.set('word/settings.xml', `${cleaned.slice(0, at)}<w:updateFields w:val="true"/>${cleaned.slice(at)}`);
 }
