@@ -50,9 +50,14 @@ export async function renderReportDocx(report: ReportDocument, options: RenderRe
     yield* tabs;
     for (const f of findings) yield* Object.values(f);
   };
-  const images = await loadEvidenceImages(collectEvidenceRefs(doc, allMarkdown()), options.loadImage);
   const style = withXmlCharactersOnly(options.style);
   const geometry = pageGeometry(style.pageSize);
+  const images = await loadEvidenceImages(
+    collectEvidenceRefs(doc, allMarkdown()),
+    options.loadImage,
+    geometry.printBox,
+    options.scaleImages ?? true,
+  );
   const locale = reportLocale(doc.language);
   const skeleton = await packSkeleton(doc, options, style, geometry, locale);
   const files: Map<string, Uint8Array | string> = readZip(skeleton, {

@@ -16,6 +16,7 @@ import type { WordmlContext } from '../wordml/markdown-to-wordml.ts';
 import { PackageAdditions } from '../wordml/package-additions.ts';
 import { withXmlCharactersOnly } from '../xml-text.ts';
 import { writeZip } from '../zip-archive.ts';
+import type { PrintBox } from '../evidence-print.ts';
 import { reportLocale } from '../messages/report-locale.ts';
 import { fillTableOfContents } from './contents-entries.ts';
 import { readTemplatePackage } from './read-template-package.ts';
@@ -23,7 +24,7 @@ import { applySeverityColours, hasColourMarkers } from './severity-colours.ts';
 import { buildTemplateData } from './template-data.ts';
 import { partParagraphs } from './template-paragraphs.ts';
 import { paragraphAt } from './template-paragraphs.ts';
-import { templateStyles, templateTextWidth, type TemplateStyles } from './template-styles.ts';
+import { templateStyles, templateTextHeight, templateTextWidth, type TemplateStyles } from './template-styles.ts';
 import { checkTemplateTags, type TagPart } from './template-tags.ts';
 
 interface DocxtemplaterError {
@@ -134,7 +135,12 @@ export async function renderCompiledTemplate(
 ): Promise<Uint8Array> {
   const doc = withXmlCharactersOnly(report);
   const parse = markdownCache();
-  const images = await loadEvidenceImages(collectEvidenceRefs(doc, allMarkdown(doc, parse)), options.loadImage);
+  const images = await loadEvidenceImages(
+    collectEvidenceRefs(doc, allMarkdown(doc, parse)),
+    options.loadImage,
+    templatePrintBox(text(compiled.files.get('word/document.xml')) ?? ''),
+    options.scaleImages ?? true,
+  );
   return renderCompiledTemplateWith(
     compiled,
     doc,
@@ -143,6 +149,16 @@ export async function renderCompiledTemplate(
     options.now ?? new Date(),
     parse,
   );
+}
+
+/** Where a template's evidence images are drawn: its text width, and (as before) at most 620 pixels high. */
+function templatePrintBox(documentXml: string): PrintBox {
+  const height = Math.floor((templateTextHeight(documentXml) / 1440) * 96);
+  return {
+    width: Math.floor((templateTextWidth(documentXml) / 1440) * 96),
+    height: Math.min(620, Math.floor(height * 0.62)),
+    sliceHeight: Math.floor(height * 0.88),
+  };
 }
 
 function markdownCache(): (markdown: string) => Block[] {
@@ -179,11 +195,12 @@ export function renderCompiledTemplateWith(
   const { doc: templater, files } = compiled;
   const documentXml = text(files.get('word/document.xml')) ?? '';
   const textWidth = templateTextWidth(documentXml);
+  const box = templatePrintBox(documentXml);
   const ctx: WordmlContext = {
     styles: compiled.styles.styles,
     monoFont: style.fonts.mono,
     images,
-    maxImage: { width: Math.floor((textWidth / 1440) * 96), height: 620 },
+    maxImage: { width: box.width, height: box.height },
     textWidth,
     parts: new PackageAdditions(text(files.get('word/numbering.xml'))),
     figures: { count: 0 },

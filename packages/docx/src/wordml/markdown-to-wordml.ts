@@ -276,6 +276,31 @@ export function picture(
       drawn: false,
     };
   }
+  if (loaded.slices && loaded.slices.length > 0) {
+    // A tall screenshot: its parts one under the other at full width, one page high at most each;
+    // only the last keeps with the caption that follows.
+    const last = loaded.slices.length - 1;
+    const xml = loaded.slices
+      .map((slice, i) =>
+        paragraph(
+          { keepNext: i === last, align: 'center', spacing: { before: i === 0 ? 120 : 0, after: i === last ? 60 : 0 } },
+          drawing(
+            ctx.parts.image(`${sha256}-${i + 1}`, {
+              ...slice,
+              width: slice.display.width,
+              height: slice.display.height,
+            }),
+            ctx.parts.drawingId(),
+            slice.display.width,
+            slice.display.height,
+            `${name} (${i + 1}/${last + 1})`,
+            description,
+          ),
+        ),
+      )
+      .join('');
+    return { xml, drawn: true };
+  }
   const size = fitImage(loaded, ctx.maxImage.width, ctx.maxImage.height);
   return {
     xml: paragraph(
