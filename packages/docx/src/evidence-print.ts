@@ -12,7 +12,7 @@ import type { EvidenceImage, ImageSlice } from './evidence-images.ts';
  */
 
 /** The resolution images are kept at for the size they are printed. */
-export const PRINT_DPI = 200;
+export const PRINT_DPI = 150;
 /** A tall image is cut into at most this many page-high parts; a taller one is scaled down to fit them. */
 export const MAX_IMAGE_SLICES = 6;
 /** Input images over this many pixels are embedded as they are (decoding them would take too much memory). */
@@ -28,6 +28,22 @@ export interface PrintBox {
 }
 
 type Sharp = typeof import('sharp')['default'];
+
+/** Images scaled at once: each holds a decoded image (tens of megabytes); two keep both cores busy. */
+const SCALING_CONCURRENCY = 2;
+let scaling = 0;
+const waiting: Array<() => void> = [];
+
+async function fewAtATime<T>(work: () => Promise<T>): Promise<T> {
+  if (scaling >= SCALING_CONCURRENCY) await new Promise<void>((resolve) => waiting.push(resolve));
+  scaling++;
+  try {
+    return await work();
+  } finally {
+    scaling--;
+    waiting.shift()?.();
+  }
+}
 let sharpModule: Promise<Sharp | null> | null = null;
 
 function loadSharp(): Promise<Sharp | null> {
@@ -74,26 +90,38 @@ export async function webpToPng(bytes: Uint8Array): Promise<Uint8Array | null> {
 export async function prepareForPrint(image: EvidenceImage, box: PrintBox): Promise<EvidenceImage> {
   if (image.type === 'gif') return image; // may be animated; GIFs are small and rare as evidence
   if (image.width * image.height > MAX_INPUT_PIXELS) return image;
+  const fullWidth = Math.min(1, box.width / image.width);
+  const fitted = Math.min(fullWidth, box.height / image.height);
+  const tall = fitted < READABLE_SHARE * fullWidth && image.height * fullWidth > box.sliceHeight;
+  const target = printPixels(image.width * fitted);
+  if (!tall && !worthScaling(image, target)) return image;
+  // Why loaded only now: most reports' images need nothing, and libvips costs memory once loaded.
   const sharp = await loadSharp();
   if (!sharp) return image;
   try {
-    const fullWidth = Math.min(1, box.width / image.width);
-    const fitted = Math.min(fullWidth, box.height / image.height);
-    const tall = fitted < READABLE_SHARE * fullWidth && image.height * fullWidth > box.sliceHeight;
-    if (tall) return await sliceTall(sharp, image, box, fullWidth);
-    const displayWidth = image.width * fitted;
-    const target = printPixels(displayWidth);
-    // Why a margin: re-encoding an image that is only a little too large gains little and costs a generation.
-    if (target >= image.width * 0.9) return image;
-    const resized = sharp(image.bytes, { limitInputPixels: MAX_INPUT_PIXELS }).rotate().resize({ width: target });
-    const bytes =
-      image.type === 'jpg'
-        ? await resized.jpeg({ quality: 82, mozjpeg: true }).toBuffer()
-        : await resized.png({ compressionLevel: 6, palette: false }).toBuffer();
-    return { ...image, bytes: new Uint8Array(bytes) };
+    if (tall) return await fewAtATime(() => sliceTall(sharp, image, box, fullWidth));
+    const bytes = await fewAtATime(() => {
+      const resized = sharp(image.bytes, { limitInputPixels: MAX_INPUT_PIXELS }).rotate().resize({ width: target });
+      return image.type === 'jpg'
+        ? resized.jpeg({ quality: 82, mozjpeg: true }).toBuffer()
+        : resized.png({ compressionLevel: 6, palette: false }).toBuffer();
+    });
+    // Why keep the original when it is smaller: a screenshot of flat colours can compress better
+    // at full size than resampled (smoothing adds shades); fewer bytes and more pixels both win.
+    return bytes.byteLength < image.bytes.byteLength ? { ...image, bytes: new Uint8Array(bytes) } : image;
   } catch {
     return image;
   }
+}
+
+/**
+ * Whether scaling to `target` pixels across is worth it. A JPEG is re-encoded when it is 10 % over
+ * (its size drops steeply anyway). A PNG only when it has well over what print needs (two thirds
+ * more): resampling text adds shades of grey that PNG compresses worse, so a screenshot only a
+ * little over the print size comes out larger, not smaller.
+ */
+function worthScaling(image: EvidenceImage, target: number): boolean {
+  return target < image.width * (image.type === 'jpg' ? 0.9 : 0.6);
 }
 
 /** A tall image at full text width, cut into parts of at most a page's height (at most MAX_IMAGE_SLICES of them). */
@@ -102,7 +130,8 @@ async function sliceTall(sharp: Sharp, image: EvidenceImage, box: PrintBox, full
   if (image.height * scale > box.sliceHeight * MAX_IMAGE_SLICES)
     scale = (box.sliceHeight * MAX_IMAGE_SLICES) / image.height;
   const displayWidth = image.width * scale;
-  const pixelWidth = Math.min(image.width, printPixels(displayWidth));
+  const target = printPixels(displayWidth);
+  const pixelWidth = worthScaling(image, target) ? target : image.width;
   const { data, info } = await sharp(image.bytes, { limitInputPixels: MAX_INPUT_PIXELS })
     .rotate()
     .resize({ width: pixelWidth })

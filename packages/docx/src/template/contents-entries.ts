@@ -53,65 +53,93 @@ function levelsOf(instruction: string): { from: number; to: number } {
   return m ? { from: Number(m[1]), to: Number(m[2]) } : { from: 1, to: 3 };
 }
 
-const TOC_INSTRUCTION = /<w:instrText\b[^>]*>\s*TOC\b([^<]*)<\/w:instrText>/;
-const FIELD_CHAR = /<w:fldChar\b[^>]*w:fldCharType="(begin|separate|end)"[^>]*\/>/g;
+const INSTRUCTION = '<w:instrText';
+const FIELD_CHAR = 'w:fldCharType="';
+
+/** The first TOC field's instruction: its switches, and where it ends. */
+function findTocInstruction(xml: Buffer): { switches: string; end: number } | null {
+  for (let at = xml.indexOf(INSTRUCTION); at >= 0; at = xml.indexOf(INSTRUCTION, at + 1)) {
+    const gt = xml.indexOf('>', at);
+    const close = xml.indexOf('</w:instrText>', gt);
+    if (gt < 0 || close < 0) return null;
+    const text = xml.subarray(gt + 1, Math.min(close, gt + 1 + 500)).toString('utf8');
+    const m = /^\s*TOC\b([^<]*)$/.exec(text);
+    if (m) return { switches: m[1]!, end: close };
+  }
+  return null;
+}
 
 /**
- * `documentXml` with the saved result of its first TOC field replaced by the headings of the
- * document; unchanged when it has no such field (or one this does not understand).
+ * A document (UTF-8 XML) with the saved result of its first TOC field replaced by the headings of
+ * the document; unchanged when it has no such field (or one this does not understand).
+ *
+ * Why on bytes: the document of a 5,000-finding report is tens of megabytes; only the headings
+ * and the field are decoded.
  */
-export function fillTableOfContents(documentXml: string, stylesXml: string | null, textWidth: number): string {
-  const instr = TOC_INSTRUCTION.exec(documentXml);
-  if (!instr) return documentXml;
+export function fillTableOfContents(document: Uint8Array, stylesXml: string | null, textWidth: number): Uint8Array {
+  const xml = Buffer.from(document.buffer, document.byteOffset, document.byteLength);
+  const instr = findTocInstruction(xml);
+  if (!instr) return document;
   // The field's separator and end: the first "separate" after the instruction, and the "end" that
   // closes this field (fields inside its result, such as PAGEREF, open and close their own).
-  FIELD_CHAR.lastIndex = instr.index + instr[0].length;
   let separate = -1;
   let end = -1;
   let depth = 0;
-  for (let m = FIELD_CHAR.exec(documentXml); m !== null; m = FIELD_CHAR.exec(documentXml)) {
-    if (m[1] === 'begin') depth++;
-    else if (m[1] === 'separate' && depth === 0 && separate < 0) separate = m.index + m[0].length;
-    else if (m[1] === 'end') {
+  for (let at = xml.indexOf(FIELD_CHAR, instr.end); at >= 0; at = xml.indexOf(FIELD_CHAR, at + 1)) {
+    const type = xml.subarray(at + FIELD_CHAR.length, at + FIELD_CHAR.length + 8).toString('latin1');
+    if (type.startsWith('begin')) depth++;
+    else if (type.startsWith('separate') && depth === 0 && separate < 0) separate = at;
+    else if (type.startsWith('end')) {
       if (depth === 0) {
-        end = m.index;
+        end = at;
         break;
       }
       depth--;
     }
   }
-  if (separate < 0 || end < 0) return documentXml;
+  if (separate < 0 || end < 0) return document;
   // Cut after the run holding the separator, and before the run holding the end.
-  const resultStart = documentXml.indexOf('</w:r>', separate);
-  const resultEnd = Math.max(documentXml.lastIndexOf('<w:r>', end), documentXml.lastIndexOf('<w:r ', end));
-  if (resultStart < 0 || resultEnd < 0 || resultEnd < resultStart) return documentXml;
+  const resultStart = xml.indexOf('</w:r>', separate);
+  const resultEnd = Math.max(xml.lastIndexOf('<w:r>', end), xml.lastIndexOf('<w:r ', end));
+  if (resultStart < 0 || resultEnd < 0 || resultEnd < resultStart) return document;
   const cutFrom = resultStart + '</w:r>'.length;
 
   const styles = readStyles(stylesXml);
-  const { from, to } = levelsOf(instr[1]!);
+  const { from, to } = levelsOf(instr.switches);
   const tocStyle = new Map<number, string>();
   for (const [id, s] of styles) {
     const level = /^toc (\d)$/.exec(s.name)?.[1];
     if (level) tocStyle.set(Number(level), id);
   }
+  // Where headings are: paragraphs with a heading style, or an outline level of their own.
+  const heading = [...styles.keys()].filter((id) => {
+    const outline = outlineOf(styles, id);
+    return outline !== null && outline + 1 >= from && outline + 1 <= to;
+  });
+  const marks: number[] = [];
+  for (const needle of [...heading.map((id) => `<w:pStyle w:val="${id}"/>`), '<w:outlineLvl w:val="'])
+    for (let at = xml.indexOf(needle); at >= 0; at = xml.indexOf(needle, at + needle.length))
+      if (at < cutFrom || at >= end) marks.push(at);
+  marks.sort((a, b) => a - b);
   const entries: Array<{ level: number; text: string }> = [];
-  const scan = (xml: string) => {
-    for (const p of xml.matchAll(/<w:p\b[^>]*?(?:\/>|>([\s\S]*?)<\/w:p>)/g)) {
-      const body = p[1] ?? '';
-      const own = /<w:outlineLvl w:val="(\d)"/.exec(/<w:pPr>[\s\S]*?<\/w:pPr>/.exec(body)?.[0] ?? '')?.[1];
-      const styleId = /<w:pStyle w:val="([^"]*)"/.exec(body)?.[1];
-      const outline = own !== undefined ? Number(own) : outlineOf(styles, styleId);
-      if (outline === null || outline + 1 < from || outline + 1 > to) continue;
-      let text = '';
-      for (const t of body.matchAll(/<w:t(?:\s[^>]*)?>([^<]*)<\/w:t>/g)) text += decode(t[1]!);
-      text = text.replace(/\s+/g, ' ').trim();
-      if (text !== '') entries.push({ level: outline + 1, text });
-    }
-  };
-  const bodyStart = documentXml.indexOf('<w:body>');
-  scan(documentXml.slice(bodyStart < 0 ? 0 : bodyStart, cutFrom));
-  scan(documentXml.slice(end));
-  if (entries.length === 0) return documentXml.slice(0, cutFrom) + documentXml.slice(resultEnd);
+  let after = 0;
+  for (const at of marks) {
+    if (at < after) continue;
+    const start = paragraphStart(xml, at);
+    const close = xml.indexOf('</w:p>', at);
+    if (start < 0 || close < 0) continue;
+    after = close;
+    const body = xml.subarray(start, close).toString('utf8');
+    const properties = /<w:pPr>[\s\S]*?<\/w:pPr>/.exec(body)?.[0] ?? '';
+    const own = /<w:outlineLvl w:val="(\d)"/.exec(properties)?.[1];
+    const styleId = /<w:pStyle w:val="([^"]*)"/.exec(properties)?.[1];
+    const outline = own !== undefined ? Number(own) : outlineOf(styles, styleId);
+    if (outline === null || outline + 1 < from || outline + 1 > to) continue;
+    let text = '';
+    for (const t of body.matchAll(/<w:t(?:\s[^>]*)?>([^<]*)<\/w:t>/g)) text += decode(t[1]!);
+    text = text.replace(/\s+/g, ' ').trim();
+    if (text !== '') entries.push({ level: outline + 1, text });
+  }
 
   const entryParagraph = (e: { level: number }) => {
     const style = tocStyle.get(e.level);
@@ -122,9 +150,21 @@ export function fillTableOfContents(documentXml: string, stylesXml: string | nul
     );
   };
   const runOf = (text: string) => `<w:r><w:t xml:space="preserve">${escapeXml(text)}</w:t></w:r>`;
-  let result = runOf(entries[0]!.text);
   // The first entry shares the paragraph of the field's start; each other one gets its own, and the
   // run that ends the field follows the last entry (whatever the saved result looked like).
+  let result = entries.length > 0 ? runOf(entries[0]!.text) : '';
   for (const e of entries.slice(1)) result += `</w:p>${entryParagraph(e)}${runOf(e.text)}`;
-  return documentXml.slice(0, cutFrom) + result + documentXml.slice(resultEnd);
+  return new Uint8Array(Buffer.concat([xml.subarray(0, cutFrom), Buffer.from(result), xml.subarray(resultEnd)]));
+}
+
+/**
+ * Where the paragraph holding `at` starts, looking back at most 64 KB (a heading's properties are
+ * near its start): `lastIndexOf` alone would scan back to the start of the document whenever one
+ * spelling of the tag does not occur, for every heading.
+ */
+function paragraphStart(xml: Buffer, at: number): number {
+  const from = Math.max(0, at - 65_536);
+  const window = xml.subarray(from, at);
+  const found = Math.max(window.lastIndexOf('<w:p>'), window.lastIndexOf('<w:p '));
+  return found < 0 ? -1 : from + found;
 }

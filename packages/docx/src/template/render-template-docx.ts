@@ -14,7 +14,7 @@ import type { PrintBox } from '../evidence-print.ts';
 import { reportLocale } from '../messages/report-locale.ts';
 import { fillTableOfContents } from './contents-entries.ts';
 import { readTemplatePackage } from './read-template-package.ts';
-import { applySeverityColours, hasColourMarkers } from './severity-colours.ts';
+import { applySeverityColours } from './severity-colours.ts';
 import { buildTemplateData } from './template-data.ts';
 import { paragraphAt, partParagraphs } from './template-paragraphs.ts';
 import { partLabel, problemAt, scanTemplate, type TemplateLocation } from './template-scan.ts';
@@ -246,15 +246,14 @@ export function renderCompiledTemplateWith(
   }
   for (const [name, part] of out) {
     if (!/^word\/[^/]+\.xml$/.test(name)) continue;
-    const xml = typeof part === 'string' ? part : new TextDecoder().decode(part);
-    if (hasColourMarkers(xml)) out.set(name, applySeverityColours(xml));
+    out.set(name, applySeverityColours(typeof part === 'string' ? new TextEncoder().encode(part) : part));
   }
   const filled = out.get('word/document.xml');
   if (filled !== undefined)
     out.set(
       'word/document.xml',
       fillTableOfContents(
-        typeof filled === 'string' ? filled : new TextDecoder().decode(filled),
+        typeof filled === 'string' ? new TextEncoder().encode(filled) : filled,
         text(files.get('word/styles.xml')),
         textWidth,
       ),

@@ -21,11 +21,6 @@ export function colourMarker(directive: ColourDirective, colour: string): string
   return `${OPEN}${directive}:${colour.replace('#', '').toUpperCase()}${CLOSE}`;
 }
 
-/** Whether a part holds any marker (most do not: the rewrite is skipped). */
-export function hasColourMarkers(xml: string): boolean {
-  return xml.includes(OPEN);
-}
-
 const TOKEN = /<w:(tc|p|r)\b[^>]*?(\/?)>|<\/w:(tc|p|r)>|\uE000(cell|paragraph|text):([0-9A-F]{6})\uE001/g;
 
 // The children that must come after the one we set, in each properties element (ECMA-376 order),
@@ -150,13 +145,95 @@ function findDirectives(xml: string): Found {
   return found;
 }
 
+const OPEN_BYTES = Buffer.from(OPEN, 'utf8');
+const MARKER_BYTES = 3 + 'paragraph:'.length + 6 + 3;
+
 /**
- * A part with every colour directive carried out and its markers removed. Text colours: runs in a
- * shaded cell or paragraph get black or white for contrast; runs after a `{colorText}` marker in
- * its paragraph get the severity colour.
+ * A part (UTF-8 XML) with every colour directive carried out and its markers removed. Text
+ * colours: runs in a shaded cell or paragraph get black or white for contrast; runs after a
+ * `{colorText}` marker in its paragraph get the severity colour.
+ *
+ * Why on bytes and by region: a 5,000-finding report is tens of megabytes of XML with a few
+ * markers per finding; only the cell or paragraph around each marker is decoded and rewritten,
+ * the rest is copied as it is.
  */
-export function applySeverityColours(xml: string): string {
-  if (!hasColourMarkers(xml)) return xml;
+export function applySeverityColours(part: Uint8Array): Uint8Array {
+  const xml = Buffer.from(part.buffer, part.byteOffset, part.byteLength);
+  const regions: Array<{ start: number; end: number }> = [];
+  for (let at = xml.indexOf(OPEN_BYTES); at >= 0; at = xml.indexOf(OPEN_BYTES, at + 1)) {
+    const head = xml.subarray(at + OPEN_BYTES.length, at + MARKER_BYTES).toString('latin1');
+    const cell = head.startsWith('cell:') ? enclosing(xml, at, 'tc') : null;
+    const region = cell ?? enclosing(xml, at, 'p');
+    if (!region) continue;
+    const last = regions[regions.length - 1];
+    if (last && region.start < last.end) {
+      last.start = Math.min(last.start, region.start);
+      last.end = Math.max(last.end, region.end);
+    } else regions.push(region);
+  }
+  if (regions.length === 0) return part;
+  const out: Uint8Array[] = [];
+  let copied = 0;
+  for (const r of regions) {
+    out.push(xml.subarray(copied, r.start), Buffer.from(rewriteRegion(xml.subarray(r.start, r.end).toString('utf8'))));
+    copied = r.end;
+  }
+  out.push(xml.subarray(copied));
+  return new Uint8Array(Buffer.concat(out));
+}
+
+/** Whether the byte at `i` ends a tag name (`<w:p>` or `<w:p ...>`, not `<w:pPr>`). */
+const endsName = (xml: Buffer, i: number) => xml[i] === 0x3e || xml[i] === 0x20;
+
+/** The start of the `<w:name>` element (not `<w:namePr>` and the like) that opens before `at`, or -1. */
+function lastOpenTag(xml: Buffer, name: string, at: number): number {
+  const tag = `<w:${name}`;
+  for (let i = xml.lastIndexOf(tag, at); i >= 0; i = i === 0 ? -1 : xml.lastIndexOf(tag, i - 1))
+    if (endsName(xml, i + tag.length)) return i;
+  return -1;
+}
+
+/** The whole `<w:tc>` or `<w:p>` element holding position `at` (nested ones of the same name skipped). */
+function enclosing(xml: Buffer, at: number, name: 'tc' | 'p'): { start: number; end: number } | null {
+  const close = `</w:${name}>`;
+  const tag = `<w:${name}`;
+  let depth = 0;
+  let i = at;
+  let start = -1;
+  for (;;) {
+    const open = lastOpenTag(xml, name, i);
+    if (open < 0) return null;
+    const closed = xml.lastIndexOf(close, i);
+    if (closed > open) {
+      depth++;
+      i = closed - 1;
+    } else if (depth === 0) {
+      start = open;
+      break;
+    } else {
+      depth--;
+      i = open - 1;
+    }
+  }
+  depth = 0;
+  for (let j = at; ; ) {
+    const end = xml.indexOf(close, j);
+    if (end < 0) return null;
+    let open = xml.indexOf(tag, j);
+    while (open >= 0 && open < end && !endsName(xml, open + tag.length)) open = xml.indexOf(tag, open + 1);
+    if (open >= 0 && open < end) {
+      depth++;
+      j = open + 1;
+    } else if (depth === 0) return { start, end: end + close.length };
+    else {
+      depth--;
+      j = end + close.length;
+    }
+  }
+}
+
+/** One cell or paragraph (whole elements only) with its directives carried out. */
+function rewriteRegion(xml: string): string {
   const found = findDirectives(xml);
   const out: string[] = [];
   // The text colour for runs at each open level (null: leave alone).
@@ -164,7 +241,7 @@ export function applySeverityColours(xml: string): string {
   let textFrom: { colour: string; run: number } | null = null;
   let at = 0;
   const props = (name: 'tcPr' | 'pPr' | 'rPr', from: number) => {
-    const m = new RegExp(`^<w:${name}\\b[^>]*?(?:/>|>([\\s\\S]*?)</w:${name}>)`).exec(xml.slice(from, from + 20_000));
+    const m = new RegExp(`^<w:${name}\\b[^>]*?(?:/>|>([\\s\\S]*?)</w:${name}>)`).exec(xml.slice(from));
     return m ? { length: m[0].length, inner: m[1] ?? '' } : null;
   };
   TOKEN.lastIndex = 0;
@@ -210,7 +287,7 @@ export function applySeverityColours(xml: string): string {
       continue;
     }
     // A run: coloured when it is after a {colorText} marker, or inside a shaded cell or paragraph.
-    const shaded = [...scopes].reverse().find((s) => s.colour !== null)?.colour ?? null;
+    const shaded = [...scopes].reverse().find((sc) => sc.colour !== null)?.colour ?? null;
     const ink = textFrom !== null && m.index >= textFrom.run ? textFrom.colour : shaded;
     if (ink === null || selfClosing) {
       out.push(m[0]);
