@@ -87,6 +87,22 @@ describe('DocxPdfConverter', () => {
     expect(await readdir(jobs)).toEqual([]);
   });
 
+  it('on close, cancels what waits and kills what runs, and takes nothing new', async () => {
+    const started = path.join(root, 'started');
+    const converter = new DocxPdfConverter({
+      command: stub(`--started=${started}`, `--release=${path.join(root, 'never')}`),
+      tempDir: jobs,
+    });
+    const running = converter.convert(DOCX).catch((e: unknown) => e);
+    await vi.waitFor(() => expect(existsSync(started)).toBe(true), { timeout: 20_000 });
+    const waiting = converter.convert(DOCX).catch((e: unknown) => e);
+    converter.close();
+    for (const err of await Promise.all([running, waiting]))
+      expect((err as PdfConversionError).reason).toBe('cancelled');
+    expect(((await converter.convert(DOCX).catch((e: unknown) => e)) as PdfConversionError).reason).toBe('cancelled');
+    expect(await readdir(jobs)).toEqual([]);
+  });
+
   it('kills the whole process group when the time limit passes, and removes its files', async () => {
     const pidFile = path.join(root, 'helper.pid');
     const converter = new DocxPdfConverter({ command: stub(`--hang=${pidFile}`), timeoutMs: 1000, tempDir: jobs });

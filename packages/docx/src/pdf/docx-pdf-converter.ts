@@ -76,6 +76,8 @@ export class DocxPdfConverter {
   private readonly maxDocxBytes: number;
   private readonly queue: Job[] = [];
   private running: Job | null = null;
+  private cancelRunning: (() => void) | null = null;
+  private closed = false;
   /** Durations of the last few conversions, for Retry-After. */
   private readonly recent: number[] = [];
 
@@ -108,7 +110,7 @@ export class DocxPdfConverter {
       return Promise.reject(
         new PdfConversionError(`the document is over ${this.maxDocxBytes / 1048576} MB`, 'too-large'),
       );
-    if (options.signal?.aborted) return Promise.reject(cancelled());
+    if (options.signal?.aborted || this.closed) return Promise.reject(cancelled());
     if (this.running !== null && this.queue.length >= this.maxQueued)
       return Promise.reject(
         new PdfQueueFullError(
@@ -133,6 +135,19 @@ export class DocxPdfConverter {
     });
   }
 
+  /**
+   * For shutdown: refuses new conversions, cancels the waiting ones and kills the running one (its
+   * LibreOffice runs in a process group of its own and would otherwise outlive the service).
+   */
+  close(): void {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) {
+      if (job.onAbort) job.signal?.removeEventListener('abort', job.onAbort);
+      job.reject(cancelled());
+    }
+    this.cancelRunning?.();
+  }
+
   /** Seconds until a place in the queue is likely free: the average recent run times everyone ahead. */
   retryAfterSeconds(): number {
     const average = this.recent.length === 0 ? 30_000 : this.recent.reduce((a, b) => a + b, 0) / this.recent.length;
@@ -145,8 +160,14 @@ export class DocxPdfConverter {
     if (!job) return;
     if (job.onAbort) job.signal?.removeEventListener('abort', job.onAbort);
     this.running = job;
+    // Why a controller of our own: the request's signal and close() both stop the run.
+    const controller = new AbortController();
+    const forward = () => controller.abort();
+    job.signal?.addEventListener('abort', forward, { once: true });
+    if (job.signal?.aborted) controller.abort();
+    this.cancelRunning = forward;
     const started = performance.now();
-    this.run(job.docx, job.signal)
+    this.run(job.docx, controller.signal)
       .then(
         (pdf) => {
           this.recent.push(performance.now() - started);
@@ -156,7 +177,9 @@ export class DocxPdfConverter {
         (err: Error) => job.reject(err),
       )
       .finally(() => {
+        job.signal?.removeEventListener('abort', forward);
         this.running = null;
+        this.cancelRunning = null;
         this.next();
       });
   }
