@@ -97,7 +97,7 @@ describe('report round trip', () => {
     const text = exportReportMarkdown(empty);
     expect(text).toBe(
       '---\nformat: service-report/1\ntitle: Empty\nstatus: draft\nlanguage: ' +
-        'en\nclient: C\nproject:\n  name: P\n  startDate: null\n  endDate: null\nstyle: ' +
+        'en\nfindingOrder: manual\nclient: C\nproject:\n  name: P\n  startDate: null\n  endDate: null\nstyle: ' +
         'null\ntemplate: null\n---\n\n# Summary\n\n# Tabs\n\n# Links\n\n# Findings\n',
     );
     expect(importReportMarkdown(text).document).toEqual(empty);

@@ -148,6 +148,20 @@ export const FINDING_FIELDS = {
     label: 'CVSS',
     empty: () => [],
   }),
+  severityReason: field({
+    schema: Type.String({
+      maxLength: 2_000,
+      description:
+        "Why the severity differs from the CVSS score's band; required when it does (set by imports from the " +
+        "scanner's own rating).",
+    }),
+    column: 'severity_reason',
+    storage: 'value',
+    part: 'state',
+    shape: 'note',
+    label: 'Severity reason',
+    empty: () => '',
+  }),
   cves: field({
     schema: Type.Array(CveIdSchema, { maxItems: TEXT_LIMITS.cves, uniqueItems: true }),
     column: 'cves',
@@ -174,20 +188,6 @@ export const FINDING_FIELDS = {
     shape: 'assets',
     label: 'Affected assets',
     empty: () => [],
-  }),
-  severityReason: field({
-    schema: Type.String({
-      maxLength: 2_000,
-      description:
-        "Why the severity differs from the CVSS score's band; required when it does (set by imports from the " +
-        "scanner's own rating).",
-    }),
-    column: 'severity_reason',
-    storage: 'value',
-    part: 'state',
-    shape: 'note',
-    label: 'Severity reason',
-    empty: () => '',
   }),
   description: markdownField('description', 'Description'),
   impact: markdownField('impact', 'Impact'),

@@ -167,6 +167,7 @@ export const GERMAN: MessageCatalogue = {
   'field.remediation': 'Empfehlung',
   'field.references': 'Referenzen',
   'field.source': 'Quelle',
+  'field.severityReason': 'Begründung der Einstufung',
 };
 
 /** The catalogues by primary language subtag; any other language is written in English. */

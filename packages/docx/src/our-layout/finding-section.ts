@@ -64,7 +64,7 @@ export function findingSection(
     out.push(
       paragraph(
         { spacing: { before: 60, after: 120 } },
-        run(`${FINDING_FIELDS.severityReason.label}: `, { bold: true }) + run(f.severityReason, { italic: true }),
+        run(`${locale.fieldLabel('severityReason')}: `, { bold: true }) + run(f.severityReason, { italic: true }),
       ),
     );
   const shown = new Set<string>();

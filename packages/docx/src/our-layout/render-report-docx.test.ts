@@ -125,6 +125,7 @@ describe('renderReportDocx', () => {
         {
           title: 'Wide table',
           content: `| ${headers.join(' | ')} |\n|${headers.map(() => '---').join('|')}|\n| ${headers.map((_, i) => (i === 2 ? 'A long cell that wants a lot of the width of the table to itself' : 'x')).join(' | ')} |`,
+          placement: 'before' as const,
           evidence: [],
         },
       ],
