@@ -11,7 +11,7 @@ import {
   TabStopType,
   TextRun,
 } from 'docx';
-import type { ReportDocument } from '@service/report-model';
+import type { ReportDocument, TabPlacement } from '@service/report-model';
 import { reportLocale, type ReportLocale } from '../messages/report-locale.ts';
 import { collectEvidenceRefs, loadEvidenceImages } from '../evidence-images.ts';
 import { isHyperlinkTarget, parseMarkdownBlocks, type Block } from '../markdown-blocks.ts';
@@ -91,13 +91,17 @@ export async function renderReportDocx(report: ReportDocument, options: RenderRe
     body.push(heading1('report_summary', locale.text('summary')));
     body.push(markdownToWordml(summary, ctx, { baseHeading: 2 }));
   }
-  doc.tabs.forEach((tab, i) => {
-    body.push(heading1(`tab_${i + 1}`, tab.title));
-    const shown = new Set<string>();
-    body.push(markdownToWordml(tabs[i]!, ctx, { baseHeading: 2, shown }));
-    for (const e of tab.evidence)
-      if (!shown.has(e.sha256)) body.push(figure(e.sha256, e.caption, e.fileName, ctx, shown));
-  });
+  // Why by placement: sections before the findings (summary, scope) open the report; appendices close it.
+  const writeTabs = (placement: TabPlacement) =>
+    doc.tabs.forEach((tab, i) => {
+      if (tab.placement !== placement) return;
+      body.push(heading1(`tab_${i + 1}`, tab.title));
+      const shown = new Set<string>();
+      body.push(markdownToWordml(tabs[i]!, ctx, { baseHeading: 2, shown }));
+      for (const e of tab.evidence)
+        if (!shown.has(e.sha256)) body.push(figure(e.sha256, e.caption, e.fileName, ctx, shown));
+    });
+  writeTabs('before');
   body.push(findingsOverview(doc.findings, ctx));
   if (doc.findings.length > 0) {
     body.push(heading1('findings', locale.text('findings')));
@@ -107,6 +111,7 @@ export async function renderReportDocx(report: ReportDocument, options: RenderRe
       findings[i] = findingMarkdown(f, () => []);
     });
   }
+  writeTabs('after');
   if (doc.links.length > 0) {
     body.push(
       paragraph({ style: 'Heading1' }, bookmark(ctx.parts.bookmarkId(), 'report_links', run(locale.text('links')))),
@@ -160,7 +165,11 @@ async function packSkeleton(
   // contents as written, without updating it; Word updates it, with page numbers, on opening.
   const entries: Array<{ title: string; level: number; href: string }> = [];
   if (doc.summary.trim() !== '') entries.push({ title: locale.text('summary'), level: 1, href: 'report_summary' });
-  doc.tabs.forEach((t, i) => entries.push({ title: t.title, level: 1, href: `tab_${i + 1}` }));
+  const tabEntries = (placement: TabPlacement) =>
+    doc.tabs.forEach((t, i) => {
+      if (t.placement === placement) entries.push({ title: t.title, level: 1, href: `tab_${i + 1}` });
+    });
+  tabEntries('before');
   entries.push({ title: locale.text('findingsOverview'), level: 1, href: OVERVIEW_BOOKMARK });
   if (doc.findings.length > 0) {
     entries.push({ title: locale.text('summaryOfFindings'), level: 2, href: SUMMARY_TABLE_BOOKMARK });
@@ -169,6 +178,7 @@ async function packSkeleton(
       entries.push({ title: `${i + 1}. ${f.title}`, level: 2, href: findingBookmark(i + 1) }),
     );
   }
+  tabEntries('after');
   if (doc.links.length > 0) entries.push({ title: locale.text('links'), level: 1, href: 'report_links' });
 
   const rightTab = [{ type: TabStopType.RIGHT, position: g.textWidth }];

@@ -100,7 +100,14 @@ const FINDING: TagScope = {
 };
 const TAB: TagScope = {
   name: 'tabs',
-  tags: { number: 'text', title: 'text', content: 'rich', contentText: 'text', evidence: { list: EVIDENCE } },
+  tags: {
+    number: 'text',
+    title: 'text',
+    placement: 'text',
+    content: 'rich',
+    contentText: 'text',
+    evidence: { list: EVIDENCE },
+  },
 };
 const LINK: TagScope = { name: 'links', tags: { title: 'text', url: 'text' } };
 const SEVERITY_ROW: TagScope = {
@@ -138,6 +145,9 @@ export const TEMPLATE_TAGS: TagScope = {
     hasLinks: 'text',
     findings: { list: FINDING },
     tabs: { list: TAB },
+    // The same tabs by where they belong: before the findings, and after them (appendices).
+    tabsBefore: { list: TAB },
+    tabsAfter: { list: TAB },
     links: { list: LINK },
     // `{label.findings}`, `{label.severity}`, `{label.severity.high}`...: the words of the message catalogue.
     ...Object.fromEntries(LABEL_TAGS.map(({ tag }) => [tag, 'text'])),
@@ -222,6 +232,18 @@ export function buildTemplateData(
         ),
       );
   }
+  const tabs = doc.tabs.map((t, i) => {
+    const shown = new Set<string>();
+    const content = rich(t.content, 2, shown);
+    return {
+      number: String(i + 1),
+      title: t.title,
+      placement: t.placement,
+      content: content.xml,
+      contentText: content.text,
+      evidence: evidenceItems(t.evidence, shown),
+    };
+  });
   return {
     title: doc.title,
     client: doc.client.name,
@@ -253,17 +275,9 @@ export function buildTemplateData(
       ...colours(style.severityColors[s]),
     })),
     ...Object.fromEntries(LABEL_TAGS.map(({ tag, key }) => [tag, locale.text(key)])),
-    tabs: doc.tabs.map((t, i) => {
-      const shown = new Set<string>();
-      const content = rich(t.content, 2, shown);
-      return {
-        number: String(i + 1),
-        title: t.title,
-        content: content.xml,
-        contentText: content.text,
-        evidence: evidenceItems(t.evidence, shown),
-      };
-    }),
+    tabs,
+    tabsBefore: tabs.filter((t) => t.placement === 'before'),
+    tabsAfter: tabs.filter((t) => t.placement === 'after'),
     links: doc.links.map((l) => ({ title: l.title, url: l.url })),
     hasFindings: doc.findings.length > 0,
     hasLinks: doc.links.length > 0,
