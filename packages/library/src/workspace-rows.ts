@@ -53,6 +53,7 @@ export function workspaceRowOf(
         header_text: s.headerText ?? '',
         footer_text: s.footerText ?? '',
         page_size: s.pageSize ?? 'A4',
+        evidence_mode: s.evidenceMode ?? 'excerpt',
         logo_image_id: null,
         template_file_name: templateFile?.fileName ?? null,
         template_storage_key: templateFile?.storageKey ?? null,
@@ -66,7 +67,9 @@ export function workspaceRowOf(
         name: t.name,
         description: t.description,
         // Why only title and content: the workspace's tabs are what a new report starts with.
-        tabs: JSON.stringify(t.tabs.map((tab) => ({ title: tab.title, content: tab.content, placement: tab.placement }))),
+        tabs: JSON.stringify(
+          t.tabs.map((tab) => ({ title: tab.title, content: tab.content, placement: tab.placement })),
+        ),
         language: t.language,
         style_id: t.style === null ? null : (ids.reportStyles.get(t.style) ?? null),
       };
