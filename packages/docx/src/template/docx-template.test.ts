@@ -7,6 +7,8 @@ import { para, templateWithBody } from '../testing/template-fixtures.ts';
 import { exampleTemplateParts } from './example-template.ts';
 import { readZip, writeZip } from '../zip-archive.ts';
 import { SAMPLE_REPORT } from './sample-report.ts';
+import { compileTemplate, renderCompiledTemplateWith } from './render-template-docx.ts';
+import { parseMarkdownBlocks } from '../markdown-blocks.ts';
 
 const options = { style: resolveReportStyle(null), loadImage: async () => null, now: new Date('2024-03-10T00:00:00Z') };
 const documentText = (docx: Uint8Array) =>
@@ -80,6 +82,35 @@ describe('tags', () => {
     expect(out).toContain('<w:pStyle w:val="Quote"/>');
     expect(out).toContain('<w:tblStyle w:val="TableGrid"/>');
     expect(out).toContain('<w:rStyle w:val="CodeChar"/>');
+  });
+
+  it('parses each Markdown field the template shows once, and builds nothing for fields it does not show', () => {
+    const cell = (text: string) => `<w:tc><w:tcPr><w:tcW w:w="4000" w:type="dxa"/></w:tcPr>${para(text)}</w:tc>`;
+    const body = [
+      para('{#findings}'),
+      para('{@description}'),
+      para('{descriptionText}'),
+      // The same field again, and in a table cell that holds nothing else.
+      `<w:tbl><w:tblGrid><w:gridCol w:w="4000"/></w:tblGrid><w:tr>${cell('{@description}')}</w:tr></w:tbl>`,
+      para('{/findings}'),
+    ].join('');
+    const compiled = compileTemplate(templateWithBody(body));
+    const parsed: string[] = [];
+    const parse = (markdown: string) => {
+      parsed.push(markdown);
+      return parseMarkdownBlocks(markdown);
+    };
+    const docx = renderCompiledTemplateWith(compiled, SAMPLE_REPORT, options.style, new Map(), options.now, parse);
+    const descriptions = SAMPLE_REPORT.findings.map((f) => f.description);
+    expect(parsed.sort()).toEqual([...descriptions].sort());
+    const out = documentText(docx);
+    expect(out).toContain('Headers are missing.');
+    expect(out).not.toContain('Little.');
+    expect(out).not.toContain('<!--');
+    // The cell keeps the description's paragraphs (a list item among them), and nothing is left of the tag's own paragraph.
+    const table = /<w:tbl>[\s\S]*?<\/w:tbl>/.exec(out)![0];
+    expect(table).toContain('<w:pStyle w:val="ListNumber"/>');
+    expect(table).not.toContain('{@description}');
   });
 
   it('keeps text that looks like XML or Word markup literal', async () => {

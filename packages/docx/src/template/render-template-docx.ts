@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import Docxtemplater from 'docxtemplater';
 import PizZip from 'pizzip';
 import { FINDING_MARKDOWN_FIELDS, type ReportDocument, type ResolvedReportStyle } from '@service/report-model';
@@ -15,11 +16,11 @@ import { reportLocale } from '../messages/report-locale.ts';
 import { fillTableOfContents } from './contents-entries.ts';
 import { readTemplatePackage } from './read-template-package.ts';
 import { applySeverityColours } from './severity-colours.ts';
-import { buildTemplateData } from './template-data.ts';
+import { buildTemplateData, buildUsedValues, mayHoldImage } from './template-data.ts';
 import { paragraphAt, partParagraphs } from './template-paragraphs.ts';
 import { partLabel, problemAt, scanTemplate, type TemplateLocation } from './template-scan.ts';
 import { templateStyles, templateTextHeight, templateTextWidth, type TemplateStyles } from './template-styles.ts';
-import { checkTemplateTags } from './template-tags.ts';
+import { checkTemplateTags, type TagPart } from './template-tags.ts';
 
 interface DocxtemplaterError {
   message?: string;
@@ -38,6 +39,16 @@ export interface CompiledTemplate {
   files: Map<string, Uint8Array>;
   problems: TemplateProblem[];
   styles: TemplateStyles;
+  /** Every tag name the template has, in any scope (what the report data must provide). */
+  usedTags: Set<string>;
+}
+
+function tagNames(parts: readonly TagPart[], into: Set<string>): Set<string> {
+  for (const part of parts) {
+    if (part.value !== undefined) into.add(part.value.trim());
+    if (part.subparsed) tagNames(part.subparsed, into);
+  }
+  return into;
 }
 
 const text = (bytes: Uint8Array | undefined) => (bytes ? new TextDecoder().decode(bytes) : null);
@@ -105,7 +116,9 @@ export function compileTemplate(template: Uint8Array): CompiledTemplate {
     }
   }
   problems.sort((a, b) => partOrder(a) - partOrder(b) || (a.paragraphNumber ?? 0) - (b.paragraphNumber ?? 0));
-  if (problems.length > 0) return { doc: null, files, problems, styles };
+  const usedTags = new Set<string>();
+  for (const part of scan.parts) tagNames(part.tags, usedTags);
+  if (problems.length > 0) return { doc: null, files, problems, styles, usedTags };
   const zip = new PizZip();
   for (const [name, data] of files) zip.file(name, data);
   let doc: Docxtemplater;
@@ -115,9 +128,9 @@ export function compileTemplate(template: Uint8Array): CompiledTemplate {
     doc = new Docxtemplater(zip, { paragraphLoop: true, linebreaks: true, nullGetter: () => '', errorLogging: false });
   } catch (err) {
     if ((err as DocxtemplaterError).properties === undefined) throw err;
-    return { doc: null, files, problems: templateProblemsOf(err, files), styles };
+    return { doc: null, files, problems: templateProblemsOf(err, files), styles, usedTags };
   }
-  return { doc, files, problems: [], styles };
+  return { doc, files, problems: [], styles, usedTags };
 }
 
 const partOrder = (p: TemplateProblem) => (p.part === undefined || p.part === 'body' ? 0 : 1);
@@ -177,20 +190,27 @@ function templatePrintBox(documentXml: string): PrintBox {
   };
 }
 
+/**
+ * Parses Markdown; a text parsed once to find its images is not parsed again for the document.
+ * Why only those are kept: parsed Markdown takes far more memory than its text, and the document
+ * needs each field's parse only until its paragraphs are written.
+ */
 function markdownCache(): (markdown: string) => Block[] {
   const parsed = new Map<string, Block[]>();
-  const parse = (markdown: string) => {
+  return (markdown: string) => {
+    if (!mayHoldImage(markdown)) return parseMarkdownBlocks(markdown);
     let blocks = parsed.get(markdown);
     if (!blocks) parsed.set(markdown, (blocks = parseMarkdownBlocks(markdown)));
     return blocks;
   };
-  return parse;
 }
 
+/** The Markdown texts of a report that may draw images, parsed (the others hold no image, so need no parse here). */
 function* allMarkdown(doc: ReportDocument, parse: (markdown: string) => Block[]): Generator<Block[]> {
-  yield parse(doc.summary);
-  for (const t of doc.tabs) yield parse(t.content);
-  for (const f of doc.findings) for (const { name } of FINDING_MARKDOWN_FIELDS) yield parse(f[name]);
+  const texts = [doc.summary, ...doc.tabs.map((t) => t.content)];
+  for (const text of texts) if (mayHoldImage(text)) yield parse(text);
+  for (const f of doc.findings)
+    for (const { name } of FINDING_MARKDOWN_FIELDS) if (mayHoldImage(f[name])) yield parse(f[name]);
 }
 
 /** The evidence of a report with the same bytes for every image (the linter's sample). */
@@ -230,7 +250,13 @@ export function renderCompiledTemplateWith(
       grid: 'A6A6A6',
     },
   };
-  const data = buildTemplateData(doc, style, ctx, now, parse);
+  const rawParts = new RawParts();
+  const data = buildTemplateData(doc, style, ctx, now, {
+    parse,
+    raw: (xml) => rawParts.stand(xml),
+    uses: (name) => compiled.usedTags.has(name),
+  });
+  buildUsedValues(data, (name) => compiled.usedTags.has(name));
   try {
     templater!.render(data);
   } catch (err) {
@@ -246,7 +272,9 @@ export function renderCompiledTemplateWith(
   }
   for (const [name, part] of out) {
     if (!/^word\/[^/]+\.xml$/.test(name)) continue;
-    out.set(name, applySeverityColours(typeof part === 'string' ? new TextEncoder().encode(part) : part));
+    // Why before the Markdown goes back in: colour directives are the template's, never the report's text.
+    const coloured = applySeverityColours(typeof part === 'string' ? new TextEncoder().encode(part) : part);
+    out.set(name, rawParts.putBack(coloured));
   }
   const filled = out.get('word/document.xml');
   if (filled !== undefined)
@@ -282,4 +310,52 @@ export function askWordToUpdateFields(files: Map<string, Uint8Array | string>): 
   const at = cleaned.search(AFTER_UPDATE_FIELDS);
   if (at < 0) return;
   files.set('word/settings.xml', `${cleaned.slice(0, at)}<w:updateFields w:val="true"/>${cleaned.slice(at)}`);
+}
+
+/**
+ * Rich values (Markdown as paragraphs, pictures) stand in the rendered template as short
+ * placeholders and are put back afterwards. Why: docxtemplater checks and re-encodes every string
+ * it outputs in JavaScript, which on a report's Markdown sections costs more than the rest of the
+ * render. A placeholder opens and closes with the same elements as its XML (a paragraph or a
+ * table), so docxtemplater repairs a table cell or a table's end exactly as it would with the XML.
+ * It carries a random key, so no text of a template or report can pass for one (report text is
+ * escaped anyway: it cannot hold `<!--`).
+ */
+class RawParts {
+  private readonly key = randomBytes(8).toString('hex');
+  // As UTF-8 bytes: the strings they were built from can go at once, and bytes are half the size.
+  private readonly values: Buffer[] = [];
+
+  /** The placeholder of `xml` (or `xml` itself when it is not one element after another). */
+  stand(xml: string): string {
+    const open = /^<([\w:]+)[\s>/]/.exec(xml)?.[1];
+    // Why not a regular expression anchored at the end: it would be tried at every `<` of the XML.
+    const closing = xml.endsWith('>') ? xml.lastIndexOf('</') : -1;
+    const close = closing < 0 ? undefined : /^<\/([\w:]+)>$/.exec(xml.slice(closing))?.[1];
+    if (open === undefined || close === undefined) return xml;
+    this.values.push(Buffer.from(xml, 'utf8'));
+    return `<${open}><!--raw:${this.key}:${this.values.length - 1}--></${close}>`;
+  }
+
+  /** A rendered part with its placeholders replaced by their XML (as bytes: the part may be tens of MB). */
+  putBack(part: Uint8Array): Uint8Array {
+    if (this.values.length === 0) return part;
+    const bytes = Buffer.from(part.buffer, part.byteOffset, part.byteLength);
+    const head = Buffer.from(`<!--raw:${this.key}:`, 'latin1');
+    const pieces: Uint8Array[] = [];
+    let copied = 0;
+    for (let at = bytes.indexOf(head); at >= 0; at = bytes.indexOf(head, at + head.length)) {
+      // The placeholder is `<open><!--raw:key:n--></close>`: from the `<` before the comment to the `>` after it.
+      const start = bytes.lastIndexOf(0x3c, at - 1);
+      const commentEnd = bytes.indexOf('-->', at);
+      const end = commentEnd < 0 ? -1 : bytes.indexOf(0x3e, commentEnd + 3);
+      const value = this.values[Number(bytes.subarray(at + head.length, commentEnd).toString('latin1'))];
+      if (start < copied || end < 0 || value === undefined) continue;
+      pieces.push(bytes.subarray(copied, start), value);
+      copied = end + 1;
+    }
+    if (pieces.length === 0) return part;
+    pieces.push(bytes.subarray(copied));
+    return new Uint8Array(Buffer.concat(pieces));
+  }
 }

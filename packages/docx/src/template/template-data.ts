@@ -202,42 +202,145 @@ function markdownText(blocks: readonly Block[]): string {
 type Data = Record<string, unknown>;
 
 /**
+ * An object whose `lazy` values are computed when a tag first reads them, then kept. Why: a
+ * template uses a few of the tags; docxtemplater reads only the tags a template has, so what no
+ * tag reads (a Markdown field as paragraphs, the severity chart, the evidence plan) is never built.
+ */
+function withLazy(values: Data, lazy: Record<string, () => unknown>): Data {
+  // Why getters that stay (memoised) rather than values written on first read: every object of a
+  // kind keeps one shape, which keeps docxtemplater's lookups fast.
+  for (const [key, compute] of Object.entries(lazy))
+    Object.defineProperty(values, key, { enumerable: true, configurable: true, get: once(compute) });
+  return values;
+}
+
+/**
+ * Builds, before docxtemplater runs, every value of `data` whose name the template uses (in lists
+ * the template uses, item by item), so that docxtemplater only looks them up. Why: built while
+ * docxtemplater renders, the same work costs more (its own render data is alive meanwhile, and
+ * the garbage collector walks it again and again). Values no tag uses stay unbuilt.
+ */
+export function buildUsedValues(data: Data, uses: (name: string) => boolean): void {
+  for (const key of Object.keys(data)) {
+    if (!uses(key)) continue;
+    const value = data[key];
+    if (Array.isArray(value))
+      for (const item of value) if (item !== null && typeof item === 'object') buildUsedValues(item as Data, uses);
+  }
+}
+
+/** A function computed once, on its first call. */
+function once<T>(compute: () => T): () => T {
+  let done = false;
+  let value: T;
+  return () => {
+    if (!done) {
+      value = compute();
+      done = true;
+    }
+    return value;
+  };
+}
+
+/** Evidence images a Markdown text draws as figures (so the evidence list after it leaves them out). */
+function addFigures(blocks: readonly Block[], into: Set<string>): void {
+  for (const b of blocks) {
+    if (b.kind === 'figure') {
+      if (b.image.evidence) into.add(b.image.evidence.sha256);
+    } else if (b.kind === 'list') for (const item of b.items) addFigures(item, into);
+    else if (b.kind === 'quote') addFigures(b.blocks, into);
+  }
+}
+
+/** Whether Markdown may hold an image at all: every image, inline or reference style, starts with `![`. */
+export const mayHoldImage = (markdown: string) => markdown.includes('![');
+
+export interface TemplateDataOptions {
+  /** Parses Markdown (memoised by the caller, so each text is parsed once however often it is read). */
+  parse?: (markdown: string) => Block[];
+  /**
+   * Stands in for a rich value's WordprocessingML while docxtemplater renders; the caller puts the
+   * XML back afterwards. Why: docxtemplater re-encodes everything it outputs in JavaScript, so large
+   * Markdown sections cost more inside it than outside.
+   */
+  raw?: (xml: string) => string;
+  /** Whether the template has a tag of this name (in any scope); without it, every tag counts as used. */
+  uses?: (name: string) => boolean;
+}
+
+/**
  * The values of every tag for one report. Rich values are WordprocessingML built with the
- * template's own styles (`ctx`); text values are plain strings docxtemplater escapes.
+ * template's own styles (`ctx`); text values are plain strings docxtemplater escapes. Values that
+ * cost something to build are built when a tag reads them, and once.
  */
 export function buildTemplateData(
   doc: ReportDocument,
   style: ResolvedReportStyle,
   ctx: WordmlContext,
   now: Date,
-  parse: (markdown: string) => Block[] = parseMarkdownBlocks,
+  options: TemplateDataOptions = {},
 ): Data {
+  const parse = options.parse ?? parseMarkdownBlocks;
+  const raw = options.raw ?? ((xml: string) => xml);
+  const uses = options.uses ?? (() => true);
   const { locale } = ctx;
   const colours = (colour: string) => ({
     shadeCell: colourMarker('cell', colour),
     shadeParagraph: colourMarker('paragraph', colour),
     colorText: colourMarker('text', colour),
   });
-  const rich = (markdown: string, baseHeading: number, shown?: Set<string>) => {
-    const blocks = parse(markdown);
+  /**
+   * A Markdown field as paragraphs (tag `xmlTag`) and as plain text (`textTag`), each built on
+   * first use. It is parsed once, when the first of them is read; the parse is let go as soon as
+   * every form the template uses is built (what it draws as figures is noted first).
+   */
+  const rich = (markdown: string, baseHeading: number, xmlTag: string, textTag: string) => {
+    let blocks: Block[] | null = null;
+    let figures: Set<string> | null = null;
+    let xmlLeft = uses(xmlTag);
+    let textLeft = uses(textTag);
+    const parsed = () => {
+      if (blocks === null) {
+        blocks = parse(markdown);
+        if (figures === null && mayHoldImage(markdown)) addFigures(blocks, (figures = new Set()));
+      }
+      return blocks;
+    };
+    const done = <T>(value: T): T => {
+      if (!xmlLeft && !textLeft) blocks = null;
+      return value;
+    };
     return {
-      xml: blocks.length === 0 ? '' : markdownToWordml(blocks, ctx, { baseHeading, shown }),
-      text: markdownText(blocks),
+      xml: once(() => {
+        const b = parsed();
+        xmlLeft = false;
+        return done(b.length === 0 ? '' : raw(markdownToWordml(b, ctx, { baseHeading })));
+      }),
+      text: once(() => {
+        const b = parsed();
+        textLeft = false;
+        return done(markdownText(b));
+      }),
+      figures: (into: Set<string>) => {
+        if (!mayHoldImage(markdown)) return;
+        if (figures === null) done(parsed());
+        for (const sha of figures ?? []) into.add(sha);
+      },
     };
   };
   const evidenceItems = (list: ReportDocument['tabs'][number]['evidence'], shown: Set<string>) =>
     // Why only the picture: the template styles the caption itself, with {caption} where it wants it.
     list
       .filter((e) => !shown.has(e.sha256))
-      .map((e, i) => ({
-        image: picture(e.sha256, e.fileName, e.caption || e.fileName, ctx).xml,
-        caption: e.caption,
-        fileName: e.fileName,
-        number: String(i + 1),
-      }));
+      .map((e, i) =>
+        withLazy(
+          { caption: e.caption, fileName: e.fileName, number: String(i + 1) },
+          { image: () => raw(picture(e.sha256, e.fileName, e.caption || e.fileName, ctx).xml) },
+        ),
+      );
   const counts = countSeverities(doc.findings);
-  const summary = rich(doc.summary, 2);
-  const plan = planEvidence(doc.findings, style.evidenceMode);
+  const summary = rich(doc.summary, 2, 'summary', 'summaryText');
+  const plan = once(() => planEvidence(doc.findings, style.evidenceMode));
   const ref = (n: number | null) => (n === null ? '' : locale.text('evidenceNumber', { number: n }));
   const appendixTitle = locale.text('evidenceAppendix');
   const leftOutNote = (e: FindingEvidence) => {
@@ -257,11 +360,12 @@ export function buildTemplateData(
     if (notShown > 0) notes.push(locale.plural('evidenceAssetsLeftOut', notShown));
     return notes.join('\n');
   };
-  let severityChart = '';
-  if (doc.findings.length > 0) {
+  const severityChart = () => {
+    if (doc.findings.length === 0) return '';
     const chart = readEvidenceImage(renderSeverityChartPng(counts, style, locale));
-    if (isEvidenceImage(chart))
-      severityChart = paragraph(
+    if (!isEvidenceImage(chart)) return '';
+    return raw(
+      paragraph(
         { align: 'center' },
         drawing(
           ctx.parts.image('severity-chart', chart),
@@ -271,82 +375,34 @@ export function buildTemplateData(
           locale.text('findingsBySeverity'),
           SEVERITIES_DESCENDING.map((s) => `${locale.severity(s)}: ${counts[s]}`).join(', '),
         ),
-      );
-  }
+      ),
+    );
+  };
   const tabs = doc.tabs.map((t, i) => {
-    const shown = new Set<string>();
-    const content = rich(t.content, 2, shown);
-    return {
-      number: String(i + 1),
-      title: t.title,
-      placement: t.placement,
-      content: content.xml,
-      contentText: content.text,
-      evidence: evidenceItems(t.evidence, shown),
-    };
+    const content = rich(t.content, 2, 'content', 'contentText');
+    const shown = once(() => {
+      const set = new Set<string>();
+      content.figures(set);
+      return set;
+    });
+    return withLazy(
+      { number: String(i + 1), title: t.title, placement: t.placement },
+      { content: content.xml, contentText: content.text, evidence: () => evidenceItems(t.evidence, shown()) },
+    );
   });
-  return {
-    title: doc.title,
-    client: doc.client.name,
-    project: doc.project.name,
-    status: locale.reportStatus(doc.status),
-    language: doc.language,
-    startDate: locale.date(doc.project.startDate),
-    endDate: locale.date(doc.project.endDate),
-    testingPeriod: formatTestingPeriod(doc.project, locale),
-    date: formatDay(now, locale),
-    coverTitle: style.coverPage.title ?? locale.text('securityAssessmentReport'),
-    coverSubtitle: style.coverPage.subtitle ?? '',
-    headerText: style.headerText,
-    footerText: style.footerText,
-    summary: summary.xml,
-    summaryText: summary.text,
-    severityChart,
-    findingCount: locale.integer(doc.findings.length),
-    criticalCount: locale.integer(counts.critical),
-    highCount: locale.integer(counts.high),
-    mediumCount: locale.integer(counts.medium),
-    lowCount: locale.integer(counts.low),
-    infoCount: locale.integer(counts.info),
-    severities: SEVERITIES_DESCENDING.map((s) => ({
-      severity: locale.severity(s),
-      severityKey: s,
-      count: locale.integer(counts[s]),
-      color: style.severityColors[s].replace('#', ''),
-      ...colours(style.severityColors[s]),
-    })),
-    ...Object.fromEntries(LABEL_TAGS.map(({ tag, key }) => [tag, locale.text(key)])),
-    tabs,
-    tabsBefore: tabs.filter((t) => t.placement === 'before'),
-    tabsAfter: tabs.filter((t) => t.placement === 'after'),
-    links: doc.links.map((l) => ({ title: l.title, url: l.url })),
-    evidenceMode: style.evidenceMode,
-    hasEvidenceAppendix: plan.appendix.length > 0,
-    evidenceAppendix: plan.appendix.map((e) => ({
-      number: ref(e.number),
-      findingNumber: String(e.findingNumber),
-      findingTitle: e.findingTitle,
-      location: assetLocation(e.asset),
-      url: e.asset.url ?? '',
-      evidence: e.evidence,
-    })),
-    hasFindings: doc.findings.length > 0,
-    hasLinks: doc.links.length > 0,
-    findings: doc.findings.map((f, i) => {
-      const shown = new Set<string>();
-      const markdown = Object.fromEntries(
-        FINDING_MARKDOWN_FIELDS.flatMap(({ name }) => {
-          const value = rich(f[name], 3, shown);
-          return [
-            [name, value.xml],
-            [`${name}Text`, value.text],
-          ];
-        }),
-      );
-      const cvss = primaryCvss(f.cvss);
-      const evidence = plan.findings[i]!;
-      const views = new Map(evidence.assets.map((v) => [v.asset, v]));
-      return {
+  const finding = (f: ReportDocument['findings'][number], i: number): Data => {
+    const fields = FINDING_MARKDOWN_FIELDS.map(({ name }) => ({ name, value: rich(f[name], 3, name, `${name}Text`) }));
+    // Images the finding's Markdown draws, from every Markdown field whether the template shows it or not.
+    const shown = once(() => {
+      const set = new Set<string>();
+      for (const { value } of fields) value.figures(set);
+      return set;
+    });
+    const cvss = primaryCvss(f.cvss);
+    const evidence = () => plan().findings[i]!;
+    const views = once(() => new Map(evidence().assets.map((v) => [v.asset, v])));
+    return withLazy(
+      {
         number: String(i + 1),
         title: f.title,
         severity: locale.severity(f.severity),
@@ -357,42 +413,112 @@ export function buildTemplateData(
         cvssScore: cvss ? locale.score(cvss.score) : '',
         cvssVector: cvss?.vector ?? '',
         cvssVersion: cvss?.version ?? '',
-        cvss: cvssRatings(f.cvss).map((c) => ({
-          version: c.version,
-          vector: c.vector ?? '',
-          score: locale.score(c.score),
-        })),
         cves: f.cves,
         cveList: f.cves.join(', '),
-        cwes: f.cwes.map((c) => `CWE-${c}`),
-        cweList: f.cwes.map((c) => `CWE-${c}`).join(', '),
-        ...markdown,
         references: f.references,
         source: describeFindingSource(f.source),
         severityReason: f.severityReason,
-        affectedAssets: f.affectedAssets.map((a) => ({
-          host: a.host ?? '',
-          ip: a.ip ?? '',
-          port: a.port === undefined || a.port === null ? '' : String(a.port),
-          protocol: a.protocol ?? '',
-          service: a.service ?? '',
-          url: a.url ?? '',
-          parameter: a.parameter ?? '',
-          location: assetLocation(a),
-          evidence: views.get(a)?.shown ?? '',
-          excerpt: views.get(a)?.excerpt ?? '',
-          fullEvidence: a.evidence ?? '',
-          evidenceNumber: ref(views.get(a)?.appendixNumber ?? null),
-        })),
         assetCount: locale.integer(f.affectedAssets.length),
-        hasAssetEvidence: evidence.assets.some((v) => v.shown !== ''),
-        evidenceLeftOut: leftOutNote(evidence),
-        evidence: evidenceItems(f.evidence, shown),
         hasAssets: f.affectedAssets.length > 0,
         hasReferences: f.references.length > 0,
-        hasEvidence: f.evidence.some((e) => !shown.has(e.sha256)),
         hasCves: f.cves.length > 0,
-      };
-    }),
+      },
+      {
+        ...Object.fromEntries(
+          fields.flatMap(({ name, value }) => [
+            [name, value.xml],
+            [`${name}Text`, value.text],
+          ]),
+        ),
+        cvss: () =>
+          cvssRatings(f.cvss).map((c) => ({
+            version: c.version,
+            vector: c.vector ?? '',
+            score: locale.score(c.score),
+          })),
+        cwes: () => f.cwes.map((c) => `CWE-${c}`),
+        cweList: () => f.cwes.map((c) => `CWE-${c}`).join(', '),
+        affectedAssets: () =>
+          f.affectedAssets.map((a) =>
+            withLazy(
+              {
+                host: a.host ?? '',
+                ip: a.ip ?? '',
+                port: a.port === undefined || a.port === null ? '' : String(a.port),
+                protocol: a.protocol ?? '',
+                service: a.service ?? '',
+                url: a.url ?? '',
+                parameter: a.parameter ?? '',
+                fullEvidence: a.evidence ?? '',
+              },
+              {
+                location: () => assetLocation(a),
+                evidence: () => views().get(a)?.shown ?? '',
+                excerpt: () => views().get(a)?.excerpt ?? '',
+                evidenceNumber: () => ref(views().get(a)?.appendixNumber ?? null),
+              },
+            ),
+          ),
+        hasAssetEvidence: () => evidence().assets.some((v) => v.shown !== ''),
+        evidenceLeftOut: () => leftOutNote(evidence()),
+        evidence: () => evidenceItems(f.evidence, shown()),
+        hasEvidence: () => f.evidence.some((e) => !shown().has(e.sha256)),
+      },
+    );
   };
+  return withLazy(
+    {
+      title: doc.title,
+      client: doc.client.name,
+      project: doc.project.name,
+      status: locale.reportStatus(doc.status),
+      language: doc.language,
+      coverTitle: style.coverPage.title ?? locale.text('securityAssessmentReport'),
+      coverSubtitle: style.coverPage.subtitle ?? '',
+      headerText: style.headerText,
+      footerText: style.footerText,
+      findingCount: locale.integer(doc.findings.length),
+      criticalCount: locale.integer(counts.critical),
+      highCount: locale.integer(counts.high),
+      mediumCount: locale.integer(counts.medium),
+      lowCount: locale.integer(counts.low),
+      infoCount: locale.integer(counts.info),
+      evidenceMode: style.evidenceMode,
+      hasFindings: doc.findings.length > 0,
+      hasLinks: doc.links.length > 0,
+      links: doc.links.map((l) => ({ title: l.title, url: l.url })),
+      tabs,
+      tabsBefore: tabs.filter((t) => t.placement === 'before'),
+      tabsAfter: tabs.filter((t) => t.placement === 'after'),
+      findings: doc.findings.map(finding),
+    },
+    {
+      startDate: () => locale.date(doc.project.startDate),
+      endDate: () => locale.date(doc.project.endDate),
+      testingPeriod: () => formatTestingPeriod(doc.project, locale),
+      date: () => formatDay(now, locale),
+      summary: summary.xml,
+      summaryText: summary.text,
+      severityChart,
+      severities: () =>
+        SEVERITIES_DESCENDING.map((s) => ({
+          severity: locale.severity(s),
+          severityKey: s,
+          count: locale.integer(counts[s]),
+          color: style.severityColors[s].replace('#', ''),
+          ...colours(style.severityColors[s]),
+        })),
+      ...Object.fromEntries(LABEL_TAGS.map(({ tag, key }) => [tag, () => locale.text(key)])),
+      hasEvidenceAppendix: () => plan().appendix.length > 0,
+      evidenceAppendix: () =>
+        plan().appendix.map((e) => ({
+          number: ref(e.number),
+          findingNumber: String(e.findingNumber),
+          findingTitle: e.findingTitle,
+          location: assetLocation(e.asset),
+          url: e.asset.url ?? '',
+          evidence: e.evidence,
+        })),
+    },
+  );
 }
