@@ -113,6 +113,53 @@ describe('tags', () => {
     expect(table).not.toContain('{@description}');
   });
 
+  it("numbers figures in document order, and lists a finding's images but those its shown Markdown draws", async () => {
+    const sha = (c: string) => c.repeat(64);
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const first = SAMPLE_REPORT.findings[0]!;
+    const report = {
+      ...SAMPLE_REPORT,
+      summary: `Overview.\n\n![In the summary](evidence:sha256:${sha('a')})`,
+      findings: [
+        {
+          ...first,
+          impact: `![In the impact](evidence:sha256:${sha('b')})`,
+          evidence: [
+            { sha256: sha('b'), fileName: 'drawn.png', caption: 'Drawn above', contentType: 'image/png' as const },
+            { sha256: sha('c'), fileName: 'listed.png', caption: 'Only listed', contentType: 'image/png' as const },
+          ],
+        },
+      ],
+    };
+    // The template shows the finding before the summary; the first time not the impact, which draws an image.
+    const body = [
+      para('{#findings}'),
+      para('{@description}'),
+      para('{#evidence}'),
+      para('{caption}'),
+      para('{/evidence}'),
+      para('{/findings}'),
+      para('{@summary}'),
+    ].join('');
+    const render = async (template: string) =>
+      documentText(
+        await renderTemplateDocx(templateWithBody(template), report, { ...options, loadImage: async () => png }),
+      );
+    const out = await render(body);
+    expect(out).toContain('Only listed');
+    // The impact is not shown, so its image is listed (and numbers no figure).
+    expect(out).toContain('Drawn above');
+    expect(out).toMatch(/Figure 1: <\/w:t>[\s\S]*In the summary/);
+    const withImpact = await render(body.replace(para('{@description}'), para('{@description}') + para('{@impact}')));
+    expect(withImpact).toContain('Only listed');
+    expect(withImpact).not.toContain('Drawn above');
+    // Figures are numbered as they come in the document.
+    expect(withImpact).toMatch(/Figure 1: <\/w:t>[\s\S]*In the impact[\s\S]*Figure 2: <\/w:t>[\s\S]*In the summary/);
+  });
+
   it('keeps text that looks like XML or Word markup literal', async () => {
     const nasty = 'A </w:t><w:p> & ]]> <w:r><w:t>x</w:t></w:r> {title}';
     const report = {

@@ -16,7 +16,7 @@ import { reportLocale } from '../messages/report-locale.ts';
 import { fillTableOfContents } from './contents-entries.ts';
 import { readTemplatePackage } from './read-template-package.ts';
 import { applySeverityColours } from './severity-colours.ts';
-import { buildTemplateData, buildUsedValues, mayHoldImage } from './template-data.ts';
+import { buildTemplateData, mayHoldImage } from './template-data.ts';
 import { paragraphAt, partParagraphs } from './template-paragraphs.ts';
 import { partLabel, problemAt, scanTemplate, type TemplateLocation } from './template-scan.ts';
 import { templateStyles, templateTextHeight, templateTextWidth, type TemplateStyles } from './template-styles.ts';
@@ -256,7 +256,6 @@ export function renderCompiledTemplateWith(
     raw: (xml) => rawParts.stand(xml),
     uses: (name) => compiled.usedTags.has(name),
   });
-  buildUsedValues(data, (name) => compiled.usedTags.has(name));
   try {
     templater!.render(data);
   } catch (err) {

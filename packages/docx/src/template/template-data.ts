@@ -214,21 +214,6 @@ function withLazy(values: Data, lazy: Record<string, () => unknown>): Data {
   return values;
 }
 
-/**
- * Builds, before docxtemplater runs, every value of `data` whose name the template uses (in lists
- * the template uses, item by item), so that docxtemplater only looks them up. Why: built while
- * docxtemplater renders, the same work costs more (its own render data is alive meanwhile, and
- * the garbage collector walks it again and again). Values no tag uses stay unbuilt.
- */
-export function buildUsedValues(data: Data, uses: (name: string) => boolean): void {
-  for (const key of Object.keys(data)) {
-    if (!uses(key)) continue;
-    const value = data[key];
-    if (Array.isArray(value))
-      for (const item of value) if (item !== null && typeof item === 'object') buildUsedValues(item as Data, uses);
-  }
-}
-
 /** A function computed once, on its first call. */
 function once<T>(compute: () => T): () => T {
   let done = false;
@@ -321,8 +306,9 @@ export function buildTemplateData(
         textLeft = false;
         return done(markdownText(b));
       }),
+      /** Adds the evidence images it draws as figures, when the template shows it as paragraphs. */
       figures: (into: Set<string>) => {
-        if (!mayHoldImage(markdown)) return;
+        if (!uses(xmlTag) || !mayHoldImage(markdown)) return;
         if (figures === null) done(parsed());
         for (const sha of figures ?? []) into.add(sha);
       },
@@ -392,7 +378,7 @@ export function buildTemplateData(
   });
   const finding = (f: ReportDocument['findings'][number], i: number): Data => {
     const fields = FINDING_MARKDOWN_FIELDS.map(({ name }) => ({ name, value: rich(f[name], 3, name, `${name}Text`) }));
-    // Images the finding's Markdown draws, from every Markdown field whether the template shows it or not.
+    // Images the finding's Markdown draws where the template shows it: the evidence list leaves them out.
     const shown = once(() => {
       const set = new Set<string>();
       for (const { value } of fields) value.figures(set);
@@ -487,10 +473,6 @@ export function buildTemplateData(
       hasFindings: doc.findings.length > 0,
       hasLinks: doc.links.length > 0,
       links: doc.links.map((l) => ({ title: l.title, url: l.url })),
-      tabs,
-      tabsBefore: tabs.filter((t) => t.placement === 'before'),
-      tabsAfter: tabs.filter((t) => t.placement === 'after'),
-      findings: doc.findings.map(finding),
     },
     {
       startDate: () => locale.date(doc.project.startDate),
@@ -500,6 +482,10 @@ export function buildTemplateData(
       summary: summary.xml,
       summaryText: summary.text,
       severityChart,
+      tabs: () => tabs,
+      tabsBefore: () => tabs.filter((t) => t.placement === 'before'),
+      tabsAfter: () => tabs.filter((t) => t.placement === 'after'),
+      findings: () => doc.findings.map(finding),
       severities: () =>
         SEVERITIES_DESCENDING.map((s) => ({
           severity: locale.severity(s),
