@@ -14,7 +14,8 @@
 // convertHTML}`): HTML read with htmlparser2, paragraphs, runs, lists and tables built as objects
 // of the `docx` library, serialised with the `xml` package. Here the same steps, written for this
 // bench, run on the report's Markdown rendered to HTML beforehand (untimed: pwndoc-ng stores
-// HTML). Left out: pwndoc-ng's angular-expressions parser (its filter syntax; docxtemplater's
+// HTML); pwndoc-ng also makes a `docx` Document per field, which this leaves out, so its real cost
+// is higher still. Left out: pwndoc-ng's angular-expressions parser (its filter syntax; docxtemplater's
 // default parser looks names up faster) and its image module (the report has no images).
 // "docxtemplater, plain paragraphs" is a lower bound for reference: each Markdown field as plain
 // paragraphs (split at blank lines, escaped), the least any rich-text conversion does.
