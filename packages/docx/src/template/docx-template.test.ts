@@ -7,7 +7,7 @@ import { para, templateWithBody } from '../testing/template-fixtures.ts';
 import { exampleTemplateParts } from './example-template.ts';
 import { readZip, writeZip } from '../zip-archive.ts';
 import { SAMPLE_REPORT } from './sample-report.ts';
-import { compileTemplate, renderCompiledTemplateWith } from './render-template-docx.ts';
+import { compileTemplate, markdownCache, renderCompiledTemplateWith } from './render-template-docx.ts';
 import { parseMarkdownBlocks } from '../markdown-blocks.ts';
 
 const options = { style: resolveReportStyle(null), loadImage: async () => null, now: new Date('2024-03-10T00:00:00Z') };
@@ -111,6 +111,24 @@ describe('tags', () => {
     const table = /<w:tbl>[\s\S]*?<\/w:tbl>/.exec(out)![0];
     expect(table).toContain('<w:pStyle w:val="ListNumber"/>');
     expect(table).not.toContain('{@description}');
+  });
+
+  it('parses a text that several findings share once', () => {
+    const compiled = compileTemplate(
+      templateWithBody([para('{#findings}'), para('{@description}'), para('{/findings}')].join('')),
+    );
+    const [a, b] = SAMPLE_REPORT.findings;
+    const report = { ...SAMPLE_REPORT, findings: [a!, b!, { ...b!, title: 'Again' }, a!] };
+    const parsed: string[] = [];
+    const parse = markdownCache(report, compiled.usedTags, (markdown) => {
+      parsed.push(markdown);
+      return parseMarkdownBlocks(markdown);
+    });
+    const out = documentText(
+      renderCompiledTemplateWith(compiled, report, options.style, new Map(), options.now, parse),
+    );
+    expect(parsed.sort()).toEqual([a!.description, b!.description].sort());
+    expect(out.match(/Headers are missing\./g)).toHaveLength(2);
   });
 
   it("numbers figures in document order, and lists a finding's images but those its shown Markdown draws", async () => {

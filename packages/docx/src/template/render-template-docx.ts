@@ -163,7 +163,7 @@ export async function renderCompiledTemplate(
   options: RenderReportOptions,
 ): Promise<Uint8Array> {
   const doc = withXmlCharactersOnly(report);
-  const parse = markdownCache();
+  const parse = markdownCache(doc, compiled.usedTags);
   const images = await loadEvidenceImages(
     collectEvidenceRefs(doc, allMarkdown(doc, parse)),
     options.loadImage,
@@ -191,16 +191,37 @@ function templatePrintBox(documentXml: string): PrintBox {
 }
 
 /**
- * Parses Markdown; a text parsed once to find its images is not parsed again for the document.
- * Why only those are kept: parsed Markdown takes far more memory than its text, and the document
- * needs each field's parse only until its paragraphs are written.
+ * Parses Markdown for one render. Kept parsed: a text parsed to find its images (the document
+ * needs it again), and a text several fields the template shows share (a library finding's text
+ * on many findings), until the last of them is built. Any other parse is left to its field, which
+ * lets it go once written: parsed Markdown takes far more memory than its text.
  */
-function markdownCache(): (markdown: string) => Block[] {
+export function markdownCache(
+  doc?: ReportDocument,
+  usedTags?: ReadonlySet<string>,
+  parseBlocks: (markdown: string) => Block[] = parseMarkdownBlocks,
+): (markdown: string) => Block[] {
   const parsed = new Map<string, Block[]>();
+  const usesLeft = new Map<string, number>();
+  if (doc && usedTags) {
+    const shows = (name: string) => usedTags.has(name) || usedTags.has(`${name}Text`);
+    const count = (text: string) => {
+      if (text.trim() !== '' && !mayHoldImage(text)) usesLeft.set(text, (usesLeft.get(text) ?? 0) + 1);
+    };
+    if (shows('summary')) count(doc.summary);
+    if (shows('content')) for (const t of doc.tabs) count(t.content);
+    for (const { name } of FINDING_MARKDOWN_FIELDS) if (shows(name)) for (const f of doc.findings) count(f[name]);
+    for (const [text, uses] of usesLeft) if (uses < 2) usesLeft.delete(text);
+  }
   return (markdown: string) => {
-    if (!mayHoldImage(markdown)) return parseMarkdownBlocks(markdown);
+    const left = usesLeft.get(markdown);
+    if (left === undefined && !mayHoldImage(markdown)) return parseBlocks(markdown);
     let blocks = parsed.get(markdown);
-    if (!blocks) parsed.set(markdown, (blocks = parseMarkdownBlocks(markdown)));
+    if (!blocks) parsed.set(markdown, (blocks = parseBlocks(markdown)));
+    if (left === 1) {
+      usesLeft.delete(markdown);
+      parsed.delete(markdown);
+    } else if (left !== undefined) usesLeft.set(markdown, left - 1);
     return blocks;
   };
 }
