@@ -296,6 +296,7 @@ export function renderCompiledTemplateWith(
     const coloured = applySeverityColours(typeof part === 'string' ? new TextEncoder().encode(part) : part);
     out.set(name, rawParts.putBack(coloured));
   }
+  rawParts.release();
   const filled = out.get('word/document.xml');
   if (filled !== undefined)
     out.set(
@@ -355,6 +356,11 @@ class RawParts {
     if (open === undefined || close === undefined) return xml;
     this.values.push(Buffer.from(xml, 'utf8'));
     return `<${open}><!--raw:${this.key}:${this.values.length - 1}--></${close}>`;
+  }
+
+  /** Lets the XML go once every part has it back. */
+  release(): void {
+    this.values.length = 0;
   }
 
   /** A rendered part with its placeholders replaced by their XML (as bytes: the part may be tens of MB). */
