@@ -77,7 +77,10 @@ function assetEntries(a: AffectedAsset): Array<[string, YamlValue]> {
 
 function writeFinding(blocks: string[], f: ReportDocumentFinding): void {
   blocks.push(heading('##', f.title), yamlBlock(findingYamlEntries(f, true)));
-  for (const { field, heading: name } of FINDING_SECTIONS) {
+  for (const { field, heading: name, part } of FINDING_SECTIONS) {
+    // Why: a finding's own text sections (scanner details) are written only when they hold text,
+    // so files of findings without them read as before.
+    if (part === 'state' && f[field] === '') continue;
     blocks.push(`### ${name}`);
     pushField(blocks, f[field]);
   }

@@ -1,6 +1,7 @@
 import { describeBand, severityDisagreement, type Finding } from '@service/report-model';
 import { SCAN_FORMAT_LABELS, type ScanFormat } from './scan-format.ts';
 import { affectedAssetsOf } from './affected-assets.ts';
+import { complianceChecksTable } from './compliance-checks.ts';
 import type { CompleteFinding } from './normalized-finding.ts';
 
 const nonBlank = (text: string | null | undefined): text is string => !!text && text.trim() !== '';
@@ -29,6 +30,7 @@ export function findingOfScanResult(f: CompleteFinding): Finding {
     description: [f.summary, f.description].filter(nonBlank).join('\n\n'),
     impact: f.impact ?? '',
     remediation: f.remediation ?? '',
+    details: complianceChecksTable(f),
     references: f.references,
     source: {
       kind: 'scanner',

@@ -168,6 +168,7 @@ export const GERMAN: MessageCatalogue = {
   'field.references': 'Referenzen',
   'field.source': 'Quelle',
   'field.severityReason': 'Begründung der Einstufung',
+  'field.details': 'Details',
 };
 
 /** The catalogues by primary language subtag; any other language is written in English. */

@@ -289,6 +289,7 @@ export const findingArb: fc.Arbitrary<ReportDocumentFinding> = fc
       affectedAssets: fc.array(assetArb, { maxLength: 3 }),
       source: sourceArb,
       severityReason: fc.oneof(fc.constant(''), shortText(2000)),
+      details: fc.oneof(fc.constant(''), anyText()),
       evidence: fc.array(evidenceArb, { maxLength: 3 }),
     }),
   )
@@ -299,6 +300,7 @@ export const findingArb: fc.Arbitrary<ReportDocumentFinding> = fc
       affectedAssets: rest.affectedAssets,
       source: rest.source,
       severityReason: rest.severityReason,
+      details: rest.details,
       evidence: rest.evidence,
     };
     if (rest.id !== undefined) f.id = rest.id;
