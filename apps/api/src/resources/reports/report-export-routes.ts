@@ -118,9 +118,10 @@ export function registerReportExports(app: AppContext, exports: ReportExportServ
       },
     },
     async handler(ctx, { params, principal }) {
-      const { title, body } = await exports.docx(principal.tenant, principal, params.id);
+      const { title, body, etag } = await exports.docx(principal.tenant, principal, params.id);
       ctx.type = DOCX_TYPE;
       ctx.set('Content-Disposition', attachment(title, 'docx'));
+      if (etag) ctx.set('ETag', etag);
       ctx.body = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
     },
   });
