@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { ifNoneMatchHits } from '@service/http';
 import type { AppContext } from '../app-context.ts';
 
 const SIZE = 32;
@@ -116,7 +117,7 @@ export function registerFavicon(app: AppContext): void {
     ctx.type = 'image/x-icon';
     ctx.etag = icon.etag;
     ctx.status = 200;
-    if (ctx.fresh) {
+    if (ifNoneMatchHits(ctx.get('If-None-Match'), icon.etag)) {
       ctx.status = 304;
       return;
     }
