@@ -63,7 +63,10 @@ describe('every list of the REST API', () => {
     for (const { path, op } of lists) {
       const url = path.replace(/\/([a-z-]+)\/\{id\}/g, (_, resource: string) => `/${resource}/${rows[resource]}`);
       const query = (op.parameters ?? []).filter((p): p is Parameter => 'in' in p && p.in === 'query');
-      const requests = [[], ...query.flatMap((p) => valuesOf(p.schema).map((v) => [[p.name, v]]))];
+      const requests: Array<Array<[string, string]>> = [
+        [],
+        ...query.flatMap((p) => valuesOf(p.schema).map((v): Array<[string, string]> => [[p.name, v]])),
+      ];
       for (const params of requests) {
         const target = `${url}${params.length ? `?${new URLSearchParams(params)}` : ''}`;
         const res = await api.get(target);
