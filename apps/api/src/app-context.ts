@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import type { ApiKeyRepository, License, SessionPrincipal, SessionRepository, UserRepository } from '@service/auth';
 import type { Config } from '@service/config';
 import type { Databases } from '@service/db';
+import type { DocxPdfConverter } from '@service/docx';
 import type { JsonLogger, OpenApiRegistry, RateLimitStore, RouteDefaults } from '@service/http';
 import type { TenantRouter } from '@service/tenancy';
 import type { BuildInfo } from './build-info.ts';
@@ -22,6 +23,8 @@ export interface AppDeps {
   rateLimitStore: RateLimitStore;
   /** Each organization's tenant database (self-hosted: always `dbs.tenant`). The caller closes it on shutdown. */
   tenants: TenantRouter;
+  /** DOCX to PDF conversion; default one of its own, closed by `App.close`. */
+  pdf?: DocxPdfConverter;
 }
 
 export interface Identity {

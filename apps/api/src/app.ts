@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import Koa from 'koa';
+import { DocxPdfConverter } from '@service/docx';
 import { ApiKeyRepository, SessionRepository, UserRepository } from '@service/auth';
 import { isDatabaseUnavailableError } from '@service/db';
 import {
@@ -46,6 +47,8 @@ export interface App {
   registry: OpenApiRegistry;
   repositories: AppContext['repositories'];
   services: AppContext['services'];
+  /** Stops what the app runs besides requests (PDF conversions); call on shutdown. */
+  close(): Promise<void>;
 }
 
 /** Builds the Koa app from its dependencies. No globals: tests build as many as they like. */
@@ -64,6 +67,7 @@ export function createApp(deps: AppDeps): App {
   // Why: self-hosted has one tenant database; hosted maps organizations to theirs through the
   // control plane. Handlers only ever use the handle leased here, never deps.dbs.tenant directly.
   const tenantOf = createTenantOf(deps.tenants);
+  const pdf = deps.pdf ?? new DocxPdfConverter();
   const repositories = createWorkspaceRepositories({
     filesDir: deps.config.filesDir,
     evidenceMaxBytes: deps.config.evidenceMaxBytes,
@@ -76,7 +80,7 @@ export function createApp(deps: AppDeps): App {
     routeCosts: new RouteCosts(router),
     identity,
     repositories,
-    services: createWorkspaceServices(repositories),
+    services: createWorkspaceServices(repositories, { pdf }),
     tenantOf,
     sessionOf: createSessionResolver(sessions),
   };
@@ -160,5 +164,11 @@ export function createApp(deps: AppDeps): App {
   koa.use(answerUnrouted(router));
   // Why: Koa would otherwise print every error a second time to stderr.
   koa.silent = true;
-  return { koa, registry, repositories: app.repositories, services: app.services };
+  return {
+    koa,
+    registry,
+    repositories: app.repositories,
+    services: app.services,
+    close: async () => pdf.close(),
+  };
 }

@@ -79,7 +79,15 @@ async function main(): Promise<void> {
     logger,
   });
 
-  const { koa } = createApp({ config, dbs, logger, build, currentLicense: () => license, rateLimitStore, tenants });
+  const { koa, close: closeApp } = createApp({
+    config,
+    dbs,
+    logger,
+    build,
+    currentLicense: () => license,
+    rateLimitStore,
+    tenants,
+  });
   const server: Server = createServer(koa.callback());
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 300_000;
@@ -127,8 +135,8 @@ async function main(): Promise<void> {
     // Stop accepting, let in-flight requests finish, then close the pools and, last, the embedded server.
     server.close(() => {
       clearTimeout(force);
-      tenants
-        .close()
+      closeApp()
+        .then(() => tenants.close())
         .then(() => dbs.close())
         .catch((err: unknown) =>
           logger.error('shutdown_failed', { error: { name: (err as Error)?.name, message: (err as Error)?.message } }),

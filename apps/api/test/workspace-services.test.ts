@@ -7,6 +7,7 @@ import path from 'node:path';
 import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
+import { DocxPdfConverter } from '@service/docx';
 import { HttpError } from '@service/http';
 import type { RestPrincipal } from '../src/rest/rest-pipeline.ts';
 import { createWorkspaceRepositories } from '../src/resources/workspace-repositories.ts';
@@ -45,7 +46,7 @@ beforeAll(async () => {
   app = await startTestApp();
   db = app.dbs.tenant;
   const repositories = createWorkspaceRepositories({ filesDir: app.config.filesDir, evidenceMaxBytes: 1_000_000 });
-  services = createWorkspaceServices(repositories);
+  services = createWorkspaceServices(repositories, { pdf: new DocxPdfConverter() });
   const userId = randomUUID();
   const [client] = await db('clients').insert({ name: 'Service Corp', created_by: userId }).returning('id');
   const [project] = await db('projects')

@@ -2,13 +2,15 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { resolveReportStyle, type ReportDocument } from '@service/report-model';
 import { renderReportDocx, renderTemplateDocx } from './index.ts';
-import { convertDocxToPdfText, officeAvailable } from './testing/convert-to-pdf.ts';
+import { convertDocxToPdfText, officeAvailable, pdfPages } from './testing/convert-to-pdf.ts';
 import { readZip } from './zip-archive.ts';
 import { SAMPLE_REPORT } from './template/sample-report.ts';
 
 /**
- * DOCX exports opened by a real office suite: LibreOffice converts them to PDF without errors, and
- * the PDF's text holds the report's content. One soffice run converts all four documents.
+ * DOCX exports opened by a real office suite: LibreOffice converts them to PDF (with the PDF
+ * export's profile and macro: every index and field updated) without errors, the PDF's text holds
+ * the report's content, the contents page lists each section with the page it is on, and a German
+ * report is German throughout. One soffice run converts all six documents.
  */
 
 const MARKUP = 'Literal </w:t><w:p> & ]]> markup';
@@ -30,7 +32,12 @@ const longDescription = () => {
 function bigReport(): ReportDocument {
   const base = structuredClone(SAMPLE_REPORT);
   base.title = 'PDF check report';
-  base.tabs.push({ title: 'Notes in other scripts', content: `${ARABIC}\n\n${HEBREW}\n\n${MARKUP}`, evidence: [] });
+  base.tabs.push({
+    title: 'Notes in other scripts',
+    content: `${ARABIC}\n\n${HEBREW}\n\n${MARKUP}`,
+    placement: 'before',
+    evidence: [],
+  });
   base.findings[0]!.description += `\n\n${MARKUP}`;
   base.findings.push({
     ...structuredClone(base.findings[1]!),
@@ -48,6 +55,28 @@ function bigReport(): ReportDocument {
     description: longDescription(),
   });
   return base;
+}
+
+const german = (): ReportDocument => ({
+  ...structuredClone(SAMPLE_REPORT),
+  title: 'Deutscher Bericht',
+  language: 'de-DE',
+});
+
+/**
+ * The page each contents entry names, and the page the heading is really on (the first page after
+ * the contents whose text starts with it, below the running header).
+ */
+function contentsPages(text: string, headings: string[]): Array<{ heading: string; listed: number; actual: number }> {
+  const pages = pdfPages(text);
+  const contents = pages.findIndex((p) => /^(Contents|Inhalt)$/m.test(p));
+  expect(contents, 'a contents page').toBeGreaterThanOrEqual(0);
+  return headings.map((heading) => {
+    const escaped = heading.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const listed = new RegExp(`^${escaped}[ .\u2026]*(\\d+)\\s*$`, 'm').exec(pages[contents]!)?.[1];
+    const actual = pages.findIndex((p, i) => i > contents && new RegExp(`^${escaped}\\s*$`, 'm').test(p));
+    return { heading, listed: Number(listed), actual: actual + 1 };
+  });
 }
 
 const noFindings = (): ReportDocument => ({
@@ -72,12 +101,14 @@ describe.skipIf(!officeAvailable())(
         template: await renderTemplateDocx(template, report, options),
         layoutEmpty: await renderReportDocx(noFindings(), options),
         templateEmpty: await renderTemplateDocx(template, noFindings(), options),
+        layoutGerman: await renderReportDocx(german(), options),
+        templateGerman: await renderTemplateDocx(template, german(), options),
       };
       const description = new TextDecoder().decode(
         readZip(docs.layout, { maxEntries: 1000, maxEntryBytes: 1e9, maxTotalBytes: 1e9 }).get('word/document.xml')!,
       );
       expect(description).toContain('End of the long description.');
-      const pdf = convertDocxToPdfText(docs);
+      const pdf = await convertDocxToPdfText(docs);
       for (const kind of ['layout', 'template'] as const) {
         const text = plain(pdf[kind].text);
         expect(text).toContain('PDF check report');
@@ -93,6 +124,28 @@ describe.skipIf(!officeAvailable())(
       }
       expect(plain(pdf.layoutEmpty.text)).toContain('No findings were identified');
       expect(plain(pdf.templateEmpty.text)).toContain('No findings were identified');
+
+      // The contents page gives each section's real page, in our layout and in the template.
+      for (const kind of ['layout', 'template'] as const) {
+        const entries = contentsPages(plain(pdf[kind].text), [
+          'Summary',
+          'Findings overview',
+          '1. SQL injection',
+          'Links',
+        ]);
+        for (const e of entries) expect(e.listed, `${kind}: ${e.heading}`).toBe(e.actual);
+      }
+      for (const kind of ['layoutGerman', 'templateGerman'] as const) {
+        const text = plain(pdf[kind].text);
+        const entries = contentsPages(text, ['Zusammenfassung', 'Befunde im Überblick', '1. SQL injection', 'Links']);
+        for (const e of entries) expect(e.listed, `${kind}: ${e.heading}`).toBe(e.actual);
+        for (const word of ['Inhalt', 'Kunde', 'Prüfzeitraum', 'Schweregrad', 'Betroffene Systeme', 'Beschreibung'])
+          expect(text, `${kind}: ${word}`).toContain(word);
+        for (const word of ['Hoch', 'Niedrig', 'Offen', 'Behoben', 'Entwurf', '4. März 2024', 'Seite 2 von'])
+          expect(text, `${kind}: ${word}`).toContain(word);
+        for (const english of ['Contents', 'Severity', 'Affected assets', 'Description', 'Page 2 of'])
+          expect(text, `${kind}: ${english}`).not.toContain(english);
+      }
     });
   },
 );

@@ -1,13 +1,27 @@
 import { imageSize } from 'image-size';
 import type { EvidenceRef, ReportDocument } from '@service/report-model';
 import type { Block, Inline } from './markdown-blocks.ts';
+import { prepareForPrint, webpToPng, type PrintBox } from './evidence-print.ts';
+import type { ReportLocale } from './messages/report-locale.ts';
 
-/** What a renderer needs to draw an image: its bytes, the DOCX picture type, and its size in pixels. */
+/**
+ * What a renderer needs to draw an image: its bytes, the DOCX picture type, and its size in pixels
+ * as taken (which sets the size it is printed at; the bytes may hold fewer pixels once scaled for
+ * print), and, for a very tall screenshot, the page-high parts to draw instead.
+ */
 export interface EvidenceImage {
   bytes: Uint8Array;
   type: 'png' | 'jpg' | 'gif';
   width: number;
   height: number;
+  slices?: ImageSlice[];
+}
+
+/** One part of a tall image, top to bottom, with the size to draw it at (pixels at 96 per inch). */
+export interface ImageSlice {
+  bytes: Uint8Array;
+  type: 'png' | 'jpg';
+  display: { width: number; height: number };
 }
 
 /** Why an image is shown as a placeholder line instead. */
@@ -25,8 +39,8 @@ const LOAD_CONCURRENCY = 8;
 
 /**
  * Checks image bytes by content (never by name) and reads their size. PNG, JPEG and GIF are
- * embedded; WebP and anything else are reported as unsupported (Word and LibreOffice versions in
- * use do not all draw WebP, and no WebP decoder ships with the service).
+ * embedded as they are; WebP and anything else are reported as unsupported here (Word and
+ * LibreOffice versions in use do not all draw WebP): `loadEvidenceImages` turns WebP into PNG.
  */
 export function readEvidenceImage(bytes: Uint8Array | null): LoadedEvidence {
   if (bytes === null) return { missing: 'not-found' };
@@ -47,16 +61,19 @@ export function readEvidenceImage(bytes: Uint8Array | null): LoadedEvidence {
   return { bytes, type, width, height };
 }
 
-/** The placeholder line a renderer writes for an image it cannot draw. */
-export function missingImageText(name: string, why: MissingImage): string {
-  if (why.detail === 'not an evidence image') return `[Image ${name}: only evidence images of this report are shown]`;
-  const reason = {
-    'not-found': 'was not found',
-    unsupported: `cannot be embedded (${why.detail ?? 'format'}; use PNG, JPEG or GIF)`,
-    'too-large': `is too large to embed (${why.detail ?? ''})`,
-    unreadable: 'could not be read',
-  }[why.missing];
-  return `[Image ${name} ${reason}]`;
+/** The placeholder line a renderer writes for an image it cannot draw, in the report's language. */
+export function missingImageText(name: string, why: MissingImage, locale: ReportLocale): string {
+  if (why.detail === 'not an evidence image') return locale.text('imageNotEvidence', { name });
+  switch (why.missing) {
+    case 'not-found':
+      return locale.text('imageNotFound', { name });
+    case 'unsupported':
+      return locale.text('imageUnsupported', { name, detail: why.detail ?? 'format' });
+    case 'too-large':
+      return locale.text('imageTooLarge', { name, detail: why.detail ?? '' });
+    case 'unreadable':
+      return locale.text('imageUnreadable', { name });
+  }
 }
 
 /** Every image a report shows: the evidence lists of tabs and findings, and `evidence:` images inside Markdown. */
@@ -89,12 +106,16 @@ function addImage(i: Inline, refs: Map<string, EvidenceRef>): void {
 }
 
 /**
- * Loads each image once (by SHA-256), a few at a time. A loader that throws or returns null for
- * one image gives that image a placeholder; it never fails the export.
+ * Loads each image once (by SHA-256), a few at a time, and makes it ready for print in `box`
+ * (scaled to print resolution, tall ones cut into parts, WebP as PNG) unless `scale` is false. A
+ * loader that throws or returns null for one image gives that image a placeholder; it never fails
+ * the export.
  */
 export async function loadEvidenceImages(
   refs: Map<string, EvidenceRef>,
   loadImage: (ref: EvidenceRef) => Promise<Uint8Array | null>,
+  box: PrintBox,
+  scale = true,
 ): Promise<Map<string, LoadedEvidence>> {
   const out = new Map<string, LoadedEvidence>();
   const queue = [...refs.values()];
@@ -106,7 +127,13 @@ export async function loadEvidenceImages(
       } catch {
         bytes = null;
       }
-      out.set(ref.sha256, readEvidenceImage(bytes));
+      let loaded = readEvidenceImage(bytes);
+      if (scale && !isEvidenceImage(loaded) && loaded.missing === 'unsupported' && loaded.detail === 'webp') {
+        const png = await webpToPng(bytes!);
+        if (png) loaded = readEvidenceImage(png);
+      }
+      if (scale && isEvidenceImage(loaded)) loaded = await prepareForPrint(loaded, box);
+      out.set(ref.sha256, loaded);
     }
   };
   await Promise.all(Array.from({ length: Math.min(LOAD_CONCURRENCY, queue.length) }, worker));

@@ -7,3 +7,12 @@ export { EXPECTED_STYLES, TEMPLATE_STYLE_NAMES } from './template/template-style
 export { InvalidTemplateError, describeProblem, type TemplateProblem } from './invalid-template-error.ts';
 export type { RenderReportOptions } from './render-options.ts';
 export { MAX_EVIDENCE_IMAGE_BYTES } from './evidence-images.ts';
+export {
+  convertDocxToPdf,
+  DocxPdfConverter,
+  PdfConversionError,
+  PdfQueueFullError,
+  type DocxPdfConverterOptions,
+} from './pdf/docx-pdf-converter.ts';
+export { reportLocale, type ReportLocale } from './messages/report-locale.ts';
+export { ENGLISH, GERMAN, LABEL_TAGS, type MessageKey } from './messages/report-messages.ts';

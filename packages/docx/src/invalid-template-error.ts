@@ -1,11 +1,14 @@
 /**
- * One problem of a Word template: the tag concerned (null when none), the text of the paragraph it is in, and what is
- * wrong.
+ * One problem of a Word template: the tag concerned (null when none), the text around it in its
+ * paragraph, what is wrong, and where: the part (`body`, `header (header1.xml)`, `footer (...)`)
+ * and the paragraph's number in it (1-based, counting every paragraph, table cells included).
  */
 export interface TemplateProblem {
   tag: string | null;
   paragraph: string;
   message: string;
+  part?: string;
+  paragraphNumber?: number;
 }
 
 /**
@@ -31,9 +34,13 @@ export class InvalidTemplateError extends Error {
   }
 }
 
+/** One line: `{tag}: message (body, paragraph 12: "text around it")`. */
 export function describeProblem(d: TemplateProblem): string {
-  const where = d.paragraph
-    ? ` (in the paragraph "${d.paragraph.length > 120 ? `${d.paragraph.slice(0, 117)}...` : d.paragraph}")`
-    : '';
+  const text = d.paragraph.length > 120 ? `${d.paragraph.slice(0, 117)}...` : d.paragraph;
+  const place = [d.part, d.paragraphNumber !== undefined ? `paragraph ${d.paragraphNumber}` : null]
+    .filter((x) => x)
+    .join(', ');
+  const where =
+    place && text ? ` (${place}: "${text}")` : place ? ` (${place})` : text ? ` (in the paragraph "${text}")` : '';
   return `${d.tag !== null ? `{${d.tag}}: ` : ''}${d.message}${where}`;
 }

@@ -10,4 +10,9 @@ export interface RenderReportOptions {
   logo?: Uint8Array | null;
   /** The date printed on the cover page; today when left out. */
   now?: Date;
+  /**
+   * Scale evidence images to print resolution and cut very tall ones into page-high parts
+   * (default). `false` embeds them as uploaded (the benchmark compares the two).
+   */
+  scaleImages?: boolean;
 }

@@ -3,45 +3,17 @@ import {
   SEVERITIES_DESCENDING,
   type AffectedAsset,
   type Cvss,
-  type FindingStatus,
   type ReportDocument,
   type ReportDocumentFinding,
-  type ReportStatus,
   type Severity,
 } from '@service/report-model';
+import type { ReportLocale } from './messages/report-locale.ts';
 
 /**
- * The words and numbers a report shows for its values, the same in our layout and in a
- * customer's template: severity and status names, counts, the CVSS rating a table shows, dates.
+ * The values a report shows the same way in our layout and in a customer's template: counts per
+ * severity, the CVSS rating a table shows, asset locations, dates. Words come from the message
+ * catalogue (`messages/`), through the report's locale.
  */
-
-export const SEVERITY_LABELS: Readonly<Record<Severity, string>> = {
-  critical: 'Critical',
-  high: 'High',
-  medium: 'Medium',
-  low: 'Low',
-  info: 'Informational',
-};
-
-const FINDING_STATUS_LABELS: Readonly<Record<FindingStatus, string>> = {
-  open: 'Open',
-  resolved: 'Resolved',
-  'accepted-risk': 'Accepted risk',
-  'false-positive': 'False positive',
-};
-const REPORT_STATUS_LABELS: Readonly<Record<ReportStatus, string>> = {
-  draft: 'Draft',
-  review: 'In review',
-  final: 'Final',
-};
-
-export function findingStatusLabel(status: FindingStatus): string {
-  return FINDING_STATUS_LABELS[status] ?? status;
-}
-
-export function reportStatusLabel(status: ReportStatus): string {
-  return REPORT_STATUS_LABELS[status] ?? status;
-}
 
 /** Findings per severity, every severity present (0 when none), most severe first when iterated. */
 export function countSeverities(findings: readonly ReportDocumentFinding[]): Record<Severity, number> {
@@ -84,10 +56,6 @@ export function primaryCvss(cvss: readonly Cvss[]): CvssRating | null {
   return byVersion.find((r) => r.score !== null) ?? byVersion[0]!;
 }
 
-export function formatScore(score: number | null): string {
-  return score === null ? '' : score.toFixed(1);
-}
-
 /** `host:port/protocol` as one location, e.g. `shop.example.com:443/tcp`; the URL is shown on its own. */
 export function assetLocation(a: AffectedAsset): string {
   let s = a.host ?? a.ip ?? '';
@@ -97,29 +65,15 @@ export function assetLocation(a: AffectedAsset): string {
   return s;
 }
 
-/**
- * A date of the model (`YYYY-MM-DD`) in the report's language, e.g. "4 March 2024"; the raw text when it is not a date.
- */
-export function formatDate(date: string | null, language: string): string {
-  if (!date) return '';
-  const d = new Date(`${date}T00:00:00Z`);
-  if (Number.isNaN(d.getTime())) return date;
-  try {
-    return new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: 'UTC' }).format(d);
-  } catch {
-    return date;
-  }
-}
-
 /** The testing period as the cover page shows it: "4 March 2024 – 8 March 2024", one date, or ''. */
-export function formatTestingPeriod(project: ReportDocument['project'], language: string): string {
-  const start = formatDate(project.startDate, language);
-  const end = formatDate(project.endDate, language);
+export function formatTestingPeriod(project: ReportDocument['project'], locale: ReportLocale): string {
+  const start = locale.date(project.startDate);
+  const end = locale.date(project.endDate);
   if (start && end) return start === end ? start : `${start} – ${end}`;
   return start || end;
 }
 
 /** A moment as a date in the report's language ("now" on the cover page). */
-export function formatDay(now: Date, language: string): string {
-  return formatDate(now.toISOString().slice(0, 10), language);
+export function formatDay(now: Date, locale: ReportLocale): string {
+  return locale.date(now.toISOString().slice(0, 10));
 }

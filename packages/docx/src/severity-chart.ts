@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { Resvg } from '@resvg/resvg-js';
 import type { ResolvedReportStyle, Severity } from '@service/report-model';
-import { SEVERITY_LABELS, SEVERITIES_DESCENDING } from './report-labels.ts';
+import type { ReportLocale } from './messages/report-locale.ts';
+import { SEVERITIES_DESCENDING } from './report-labels.ts';
 import { escapeXml } from './xml-text.ts';
 
 /**
@@ -40,7 +41,11 @@ function chartFontFiles(): string[] {
   return fontFiles;
 }
 
-export function severityChartSvg(counts: Record<Severity, number>, style: ResolvedReportStyle): string {
+export function severityChartSvg(
+  counts: Record<Severity, number>,
+  style: ResolvedReportStyle,
+  locale: ReportLocale,
+): string {
   const { width, height } = SEVERITY_CHART_SIZE;
   const family =
     `'${style.fonts.body.replace(/'/g, '')}', Carlito, 'Liberation Sans', 'DejaVu ` + `Sans', Arial, sans-serif`;
@@ -58,7 +63,7 @@ export function severityChartSvg(counts: Record<Severity, number>, style: Resolv
     const w = counts[s] === 0 ? 0 : Math.max(4, Math.round((counts[s] / max) * barMax));
     parts.push(
       `<text x="${labelWidth}" y="${y + 19}" text-anchor="end" font-size="15" ` +
-        `fill="${style.colors.text}">${escapeXml(SEVERITY_LABELS[s])}</text>`,
+        `fill="${style.colors.text}">${escapeXml(locale.severity(s))}</text>`,
     );
     parts.push(`<rect x="${barLeft}" y="${y + 2}" width="${barMax}" height="24" rx="3" fill="#F1F3F5"/>`);
     if (w > 0)
@@ -67,7 +72,7 @@ export function severityChartSvg(counts: Record<Severity, number>, style: Resolv
       );
     parts.push(
       `<text x="${barLeft + w + 8}" y="${y + 20}" font-size="16" font-weight="bold" ` +
-        `fill="${style.colors.text}">${counts[s]}</text>`,
+        `fill="${style.colors.text}">${locale.integer(counts[s])}</text>`,
     );
   });
   const footY = top + SEVERITIES_DESCENDING.length * rowHeight + 22;
@@ -77,8 +82,7 @@ export function severityChartSvg(counts: Record<Severity, number>, style: Resolv
   );
   parts.push(
     `<text x="${barLeft}" y="${footY}" font-size="14" ` +
-      `fill="${style.colors.secondary}">${total} finding${total === 1 ? '' : 's'} in ` +
-      `total</text>`,
+      `fill="${style.colors.secondary}">${escapeXml(locale.plural('findingsInTotal', total))}</text>`,
   );
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" ` +
@@ -88,9 +92,13 @@ export function severityChartSvg(counts: Record<Severity, number>, style: Resolv
 }
 
 /** The chart as PNG bytes, `SEVERITY_CHART_SIZE` times two. */
-export function renderSeverityChartPng(counts: Record<Severity, number>, style: ResolvedReportStyle): Uint8Array {
+export function renderSeverityChartPng(
+  counts: Record<Severity, number>,
+  style: ResolvedReportStyle,
+  locale: ReportLocale,
+): Uint8Array {
   const files = chartFontFiles();
-  const resvg = new Resvg(severityChartSvg(counts, style), {
+  const resvg = new Resvg(severityChartSvg(counts, style, locale), {
     fitTo: { mode: 'zoom', value: SCALE },
     font:
       files.length > 0

@@ -1,11 +1,12 @@
 /**
  * Text as XML 1.0 can hold it. Both renderers pass every string of a report through here: XML
  * cannot carry most control characters, U+FFFE/U+FFFF or unpaired surrogates, and a DOCX holding
- * one does not open in Word.
+ * one does not open in Word. U+E000 and U+E001 (private use, meaningless in a report) are dropped
+ * too: the template renderer marks colour directives with them (template/severity-colours.ts).
  */
 const NOT_XML =
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-const HAS_NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF\uD800-\uDFFF]/;
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uE000\uE001\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const HAS_NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uE000\uE001\uFFFE\uFFFF\uD800-\uDFFF]/;
 
 /** Drops characters XML cannot hold (unpaired surrogates become U+FFFD). */
 export function keepXmlCharacters(text: string): string {

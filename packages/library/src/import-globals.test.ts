@@ -31,7 +31,7 @@ let otherProcess: Knex;
 /** A valid Word template whose bytes differ per marker. */
 const docxCache = new Map<string, Uint8Array>();
 const fakeDocx = (marker: string) => {
-  if (!docxCache.has(marker)) docxCache.set(marker, wordTemplateVariant({ '>Client<': `>Client ${marker}<` }));
+  if (!docxCache.has(marker)) docxCache.set(marker, wordTemplateVariant({ '>{title}<': `>{title} ${marker}<` }));
   return docxCache.get(marker)!;
 };
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { LanguageSchema, MarkdownText, ReportStyleSchema, TEXT_LIMITS, Title } from '@service/report-model';
+import { ReportTabProperties, LanguageSchema, MarkdownText, ReportStyleSchema, TEXT_LIMITS, Title } from '@service/report-model';
 import { QUESTION_TYPES } from './library-item.ts';
 
 /**
@@ -68,6 +68,7 @@ export const ReportTemplateFileSchema = Type.Object(
           title: Title(300),
           narrative: Type.Optional(KeyRef),
           content: Type.Optional(MarkdownText(TEXT_LIMITS.tabContent)),
+          placement: Type.Optional(ReportTabProperties.placement),
         },
         strict,
       ),

@@ -1,5 +1,10 @@
 import type { ScanFormat } from '@service/scanners';
-import type { FindingContent, FindingTranslation as ModelFindingTranslation, ReportStyle } from '@service/report-model';
+import type {
+  FindingContent,
+  FindingTranslation as ModelFindingTranslation,
+  ReportStyle,
+  TabPlacement,
+} from '@service/report-model';
 
 /** The six kinds of SPEC "Global library", each in its own folder of `library/`. */
 export const LIBRARY_KINDS = [
@@ -73,6 +78,8 @@ export interface ReportTemplateTabContent {
   narrative: string | null;
   /** The tab's Markdown: the narrative's text when `narrative` is set (resolved when the library is read). */
   content: string;
+  /** Before the findings (summary, scope) or after them (appendices). */
+  placement: TabPlacement;
 }
 
 export interface ReportTemplateContent {

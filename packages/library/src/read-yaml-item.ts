@@ -1,3 +1,4 @@
+import type { TabPlacement } from '@service/report-model';
 import type { ReportStyle } from '@service/report-model';
 import {
   ProjectTypeFileSchema,
@@ -85,7 +86,7 @@ function readReportTemplate(
     description?: string;
     language?: string;
     style?: string;
-    tabs: Array<{ title: string; narrative?: string; content?: string }>;
+    tabs: Array<{ title: string; narrative?: string; content?: string; placement?: TabPlacement }>;
   };
   const references: ItemReference[] = [];
   if (f.style !== undefined)
@@ -98,7 +99,12 @@ function readReportTemplate(
         field: `tabs[${i}].narrative`,
         at: source.at(`/tabs/${i}/narrative`),
       });
-    return { title: tab.title, narrative: tab.narrative ?? null, content: tab.content ?? '' };
+    return {
+      title: tab.title,
+      narrative: tab.narrative ?? null,
+      content: tab.content ?? '',
+      placement: tab.placement ?? 'before',
+    };
   });
   const content: ReportTemplateContent = {
     name: f.name,

@@ -31,6 +31,7 @@ function frontMatter(doc: ReportDocument): string {
     ['title', doc.title],
     ['status', doc.status],
     ['language', doc.language],
+    ['findingOrder', doc.findingOrder],
     ['client', doc.client.name],
     ['project', { name: doc.project.name, startDate: doc.project.startDate, endDate: doc.project.endDate }],
     ['style', ref(doc.style)],
@@ -53,7 +54,11 @@ function yamlBlock(entries: ReadonlyArray<readonly [string, YamlValue]>): string
 
 function writeTab(blocks: string[], tab: ReportDocumentTab): void {
   blocks.push(heading('##', tab.title));
-  if (!isHeadingSafe(tab.title)) blocks.push(yamlBlock([['title', tab.title]]));
+  const entries: Array<[string, YamlValue]> = [];
+  if (!isHeadingSafe(tab.title)) entries.push(['title', tab.title]);
+  // Why only `after`: most tabs come before the findings, and their files stay as they were.
+  if (tab.placement === 'after') entries.push(['placement', tab.placement]);
+  if (entries.length > 0) blocks.push(yamlBlock(entries));
   pushField(blocks, tab.content);
   if (tab.evidence.length > 0) blocks.push('### Evidence', tab.evidence.map(evidenceLine).join('\n\n'));
 }

@@ -91,6 +91,7 @@ function inYaml(shape: FindingFieldShape): boolean {
     case 'cweList':
     case 'referenceList':
     case 'source':
+    case 'note':
       return true;
     case 'markdown':
     case 'assets':
@@ -128,6 +129,9 @@ function yamlValue(shape: FindingFieldShape, value: unknown): YamlValue | undefi
       return value as number[];
     case 'source':
       return sourceYaml(value as FindingSource);
+    case 'note':
+      // Why left out when empty: a note is usually absent, and files stay as they were without one.
+      return value === '' ? undefined : (value as string);
     case 'markdown':
     case 'assets':
       return undefined;
@@ -259,6 +263,8 @@ function readYamlValue(
       return r.list(value, path, name, '[https://...]').map((c, i) => r.string(c, `${path}/${i}`, name));
     case 'source':
       return readSource(r, value, path, warnings);
+    case 'note':
+      return r.string(value, path, name);
     case 'markdown':
     case 'assets':
       throw new Error(`${name} is not read from YAML`);

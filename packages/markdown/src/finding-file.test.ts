@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { emptyFinding, type FindingContent } from '@service/report-model';
+import { emptyFinding, findingContentOf, type FindingContent } from '@service/report-model';
 import { MarkdownFormatError, parseFindingFile, serializeFindingFile } from './index.ts';
 import { findingContentArb } from './testing/report-document-arbitraries.ts';
 import { renderedOutline } from './testing/rendered-outline.ts';
@@ -28,8 +28,7 @@ function error(fn: () => unknown): MarkdownFormatError {
 
 /** The content fields of an empty finding. */
 function emptyContent(title: string, severity: FindingContent['severity']): FindingContent {
-  const { status: _s, affectedAssets: _a, source: _o, ...content } = emptyFinding(title, severity);
-  return content;
+  return findingContentOf(emptyFinding(title, severity));
 }
 
 const sample: FindingContent = {

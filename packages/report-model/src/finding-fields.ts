@@ -56,7 +56,8 @@ export type FindingFieldShape =
   | 'markdown'
   | 'referenceList'
   | 'assets'
-  | 'source';
+  | 'source'
+  | 'note';
 
 /** `content` is the text a finding shares with finding templates; `state` is the finding's own. */
 export type FindingFieldPart = 'content' | 'state';
@@ -146,6 +147,20 @@ export const FINDING_FIELDS = {
     shape: 'cvss',
     label: 'CVSS',
     empty: () => [],
+  }),
+  severityReason: field({
+    schema: Type.String({
+      maxLength: 2_000,
+      description:
+        "Why the severity differs from the CVSS score's band; required when it does (set by imports from the " +
+        "scanner's own rating).",
+    }),
+    column: 'severity_reason',
+    storage: 'value',
+    part: 'state',
+    shape: 'note',
+    label: 'Severity reason',
+    empty: () => '',
   }),
   cves: field({
     schema: Type.Array(CveIdSchema, { maxItems: TEXT_LIMITS.cves, uniqueItems: true }),

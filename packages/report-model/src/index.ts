@@ -113,3 +113,10 @@ export {
 } from './report-document.ts';
 export { IsoDate, MarkdownText, TEXT_LIMITS, Timestamp, Title, Uuid } from './text.ts';
 export { applyTemplateContent } from './apply-template-content.ts';
+export {
+  describeBand,
+  primaryCvssRating,
+  severityDisagreement,
+  type SeverityBand,
+} from './severity-coherence.ts';
+export { FINDING_ORDERS, FindingOrderSchema, TAB_PLACEMENTS, type FindingOrder, type TabPlacement } from './report.ts';

@@ -11,11 +11,20 @@ export const LanguageSchema = Type.String({
   description: 'BCP 47 language, e.g. `en` or `de-DE`.',
 });
 
+export const FINDING_ORDERS = ['severity', 'manual'] as const;
+export type FindingOrder = (typeof FINDING_ORDERS)[number];
+export const FindingOrderSchema = Type.Enum([...FINDING_ORDERS], {
+  description:
+    '`severity`: findings worst first (severity, then CVSS base score, then title), kept so after every ' +
+    'import, attachment and change; `manual`: the order set with `PUT /reports/{id}/finding-order`.',
+});
+
 export const ReportProperties = {
   title: Title(),
   status: ReportStatusSchema,
   language: LanguageSchema,
   summary: MarkdownText(),
+  findingOrder: FindingOrderSchema,
 };
 
 export const PROJECT_STATUSES = ['planned', 'active', 'completed', 'archived'] as const;
@@ -47,9 +56,15 @@ export const ClientProperties = {
   contacts: Type.Array(ClientContactSchema, { maxItems: 100 }),
 };
 
+export const TAB_PLACEMENTS = ['before', 'after'] as const;
+export type TabPlacement = (typeof TAB_PLACEMENTS)[number];
+
 export const ReportTabProperties = {
   title: Title(300),
   content: MarkdownText(TEXT_LIMITS.tabContent),
+  placement: Type.Enum([...TAB_PLACEMENTS], {
+    description: 'Whether the section comes before the findings (summary, scope) or after them (appendices).',
+  }),
 };
 
 export const ReportLinkProperties = {
@@ -77,7 +92,11 @@ export type EvidenceRef = Type.Static<typeof EvidenceRefSchema>;
 
 /** A report template: the tabs a new report starts with. */
 export const ReportTemplateTabSchema = Type.Object(
-  { title: Title(300), content: Type.Optional(MarkdownText(TEXT_LIMITS.tabContent)) },
+  {
+    title: Title(300),
+    content: Type.Optional(MarkdownText(TEXT_LIMITS.tabContent)),
+    placement: Type.Optional(ReportTabProperties.placement),
+  },
   { additionalProperties: false },
 );
 export type ReportTemplateTab = Type.Static<typeof ReportTemplateTabSchema>;

@@ -1,4 +1,5 @@
-import type { Finding } from '@service/report-model';
+import { describeBand, severityDisagreement, type Finding } from '@service/report-model';
+import { SCAN_FORMAT_LABELS, type ScanFormat } from './scan-format.ts';
 import { affectedAssetsOf } from './affected-assets.ts';
 import type { CompleteFinding } from './normalized-finding.ts';
 
@@ -10,9 +11,16 @@ const nonBlank = (text: string | null | undefined): text is string => !!text && 
  * description, every occurrence becomes an affected asset with its evidence, the rule is the source.
  */
 export function findingOfScanResult(f: CompleteFinding): Finding {
+  const disagreement = severityDisagreement(f);
   return {
     title: f.title,
     severity: f.severity,
+    // Why: the scanner's own rating is kept; the report says why it differs from the score.
+    severityReason: disagreement
+      ? `Rated ${f.severity} by ${SCAN_FORMAT_LABELS[f.source.scanner as ScanFormat] ?? f.source.scanner}` +
+        `${f.severityRaw && f.severityRaw.toLowerCase() !== f.severity ? ` (${f.severityRaw})` : ''}; ` +
+        `${describeBand(disagreement)}.`
+      : '',
     status: 'open',
     cvss: f.cvss,
     cves: f.cves,

@@ -2,6 +2,7 @@ import type { AppContext } from '../app-context.ts';
 import { defineResource } from './define-resource.ts';
 import { registerEvidenceImages } from './evidence-images/evidence-images-resource.ts';
 import { registerLibraryItems } from './library-items/library-items-routes.ts';
+import { registerFindingOrder } from './reports/finding-order-routes.ts';
 import { registerReportExports } from './reports/report-export-routes.ts';
 import { registerReportImport } from './reports/report-import-routes.ts';
 import { registerScanImport } from './scan-import/scan-import-routes.ts';
@@ -37,6 +38,7 @@ export function registerResources(app: AppContext): void {
   registerShares(app, r.grants, { project: r.projects, report: r.reports });
   registerScanImport(app, app.services.scanImport);
   registerReportExports(app, app.services.reportExports);
+  registerFindingOrder(app, r.reports);
   registerWordTemplateRoutes(app, r.styles, r.files);
   registerReportImport(app, app.services.markdownImport);
 }

@@ -94,6 +94,19 @@ export interface ResourceDeclaration<F extends Fields = Fields, X extends object
    * create and update bodies; throws a 400 naming the field.
    */
   checkInput?(input: Record<string, unknown>): void;
+  /**
+   * Checks of the row as it would be after a create or an update (fields as the API names them;
+   * on create only those given), for rules between fields: throws a 400 naming the field.
+   * `changed` holds the fields the request changes.
+   */
+  checkRow?(next: Record<string, unknown>, changed: Record<string, unknown>): void;
+  /** Runs in the update's transaction after a change was written (e.g. keep a report's order). */
+  afterUpdate?(ctx: {
+    trx: Knex.Transaction;
+    principal: RestPrincipal;
+    row: Row<F, X>;
+    changed: Record<string, unknown>;
+  }): Promise<void>;
   /** Extra response fields computed from the row. */
   present?(row: Row<F, X>, api: Record<string, unknown>): Record<string, unknown>;
   extraResponse?: Record<string, TSchema>;

@@ -30,6 +30,22 @@ export function toPrefixQuery(q: string): string | null {
   return words.length > 0 ? words.map((w) => `${w}:*`).join(' & ') : null;
 }
 
+/** 409 `conflict` when a row's `updatedAt` is not the one the caller read (when it gave one). */
+export function assertUnchangedSince(label: string, updatedAt: Date, expected: string | undefined): void {
+  if (expected === undefined || updatedAt.getTime() === new Date(expected).getTime()) return;
+  throw new ConflictError(
+    `The ${label} was changed since ${expected}; read it again and reapply your change.`,
+    'conflict',
+    [
+      {
+        path: '/expectedUpdatedAt',
+        message: 'the row has changed since; this is its current updatedAt',
+        value: updatedAt.toISOString(),
+      },
+    ],
+  );
+}
+
 /** updated_at always moves forward, even for two writes within one millisecond. */
 export function nextUpdatedAt(db: Knex, alias = ''): Knex.Raw {
   const col = alias ? `${alias}.updated_at` : 'updated_at';
@@ -169,6 +185,7 @@ export class ResourceRepository<F extends Fields = Fields, X extends object = ob
     const create = this.declaration.create;
     if (!create) throw new Error(`${this.label}: no create declared`);
     this.declaration.checkInput?.(input);
+    this.declaration.checkRow?.(input, input);
     const ctx = { trx, principal, input };
     const parent = create.resolveParent ? await create.resolveParent(ctx) : { access: WORKSPACE_WIDE };
     assertAllowed(principal, parent.action ?? 'create', parent.access, this.label);
@@ -216,34 +233,21 @@ export class ResourceRepository<F extends Fields = Fields, X extends object = ob
     this.declaration.checkInput?.(changes);
     return db.transaction(async (trx) => {
       const row = await this.require(trx, principal, id, 'update', { forUpdate: true });
-      if (
-        opts.expectedUpdatedAt !== undefined &&
-        row.updated_at.getTime() !== new Date(opts.expectedUpdatedAt).getTime()
-      ) {
-        throw new ConflictError(
-          `The ${this.label} was changed since ${opts.expectedUpdatedAt}; read it again and reapply your change.`,
-          'conflict',
-          [
-            {
-              path: '/expectedUpdatedAt',
-              message: 'the row has changed since; this is its current updatedAt',
-              value: row.updated_at.toISOString(),
-            },
-          ],
-        );
-      }
+      assertUnchangedSince(this.label, row.updated_at, opts.expectedUpdatedAt);
       await this.checkReferences(trx, principal, changes);
       const current = this.present(row);
       const changed = Object.fromEntries(
         Object.entries(changes).filter(([k, v]) => v !== undefined && !isDeepStrictEqual(current[k], v)),
       );
       if (Object.keys(changed).length === 0) return row;
+      this.declaration.checkRow?.({ ...current, ...changed }, changed);
       await trx(this.table)
         .where({ id })
         .update({
           ...apiToColumns(this.declaration.fields, changed, (f) => f.update === true),
           updated_at: nextUpdatedAt(trx),
         });
+      await this.declaration.afterUpdate?.({ trx, principal, row, changed });
       return (await this.find(trx, principal, id))!;
     });
   }

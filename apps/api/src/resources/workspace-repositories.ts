@@ -40,7 +40,10 @@ export function createWorkspaceRepositories(options: { filesDir: string; evidenc
     ),
     findings,
     reportFindings: new ResourceRepository(
-      reportFindingsDeclaration((trx, reportId) => findings.nextPosition(trx, reportId)),
+      reportFindingsDeclaration({
+        nextPosition: (trx, reportId) => findings.nextPosition(trx, reportId),
+        reorder: (trx, reportId) => findings.orderBySeverity(trx, [reportId]),
+      }),
     ),
     reportLinks: new ResourceRepository(reportLinksDeclaration),
     findingTemplates,

@@ -1,3 +1,4 @@
+import type { DocxPdfConverter } from '@service/docx';
 import { MarkdownImportService } from './reports/markdown-import-service.ts';
 import { ReportExportService } from './reports/report-export-service.ts';
 import { ScanImportService } from './scan-import/scan-import-service.ts';
@@ -7,10 +8,10 @@ import type { WorkspaceRepositories } from './workspace-repositories.ts';
  * The workspace's services: work that spans repositories and parsers or renderers (imports and
  * exports). Handlers call them in a few lines; tests call them without HTTP.
  */
-export function createWorkspaceServices(repositories: WorkspaceRepositories) {
+export function createWorkspaceServices(repositories: WorkspaceRepositories, options: { pdf: DocxPdfConverter }) {
   return {
     scanImport: new ScanImportService(repositories),
-    reportExports: new ReportExportService(repositories),
+    reportExports: new ReportExportService(repositories, options.pdf),
     markdownImport: new MarkdownImportService(repositories),
   };
 }

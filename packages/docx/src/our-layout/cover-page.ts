@@ -13,7 +13,8 @@ import {
 } from 'docx';
 import type { ReportDocument } from '@service/report-model';
 import { fitImage, readEvidenceImage, isEvidenceImage } from '../evidence-images.ts';
-import { formatDay, formatTestingPeriod, reportStatusLabel } from '../report-labels.ts';
+import type { ReportLocale } from '../messages/report-locale.ts';
+import { formatDay, formatTestingPeriod } from '../report-labels.ts';
 import { isRightToLeft } from '../text-direction.ts';
 import { docxColour } from './colours.ts';
 import type { LayoutContext } from './layout-context.ts';
@@ -25,7 +26,7 @@ const NO_BORDERS = { top: NONE, bottom: NONE, left: NONE, right: NONE, insideHor
 /** The first page: logo, the style's cover title, the report's title and subtitle, and who, what and when. */
 export function coverPage(
   doc: ReportDocument,
-  ctx: { style: LayoutContext['style']; geometry: LayoutContext['geometry'] },
+  ctx: { style: LayoutContext['style']; geometry: LayoutContext['geometry']; locale: ReportLocale },
   logo: Uint8Array | null | undefined,
   now: Date,
 ): FileChild[] {
@@ -51,7 +52,10 @@ export function coverPage(
   out.push(new Paragraph({ spacing: { before: 1200, after: 0 } }));
   const subtitle = ctx.style.coverPage.subtitle;
   const band = [
-    new Paragraph({ style: STYLE.coverKicker, text: ctx.style.coverPage.title ?? 'Security assessment report' }),
+    new Paragraph({
+      style: STYLE.coverKicker,
+      text: ctx.style.coverPage.title ?? ctx.locale.text('securityAssessmentReport'),
+    }),
     new Paragraph({
       style: STYLE.coverTitle,
       bidirectional: isRightToLeft(doc.title) || undefined,
@@ -85,13 +89,14 @@ export function coverPage(
     }),
   );
   out.push(new Paragraph({ spacing: { before: 0, after: 480 } }));
-  const period = formatTestingPeriod(doc.project, doc.language);
+  const { locale } = ctx;
+  const period = formatTestingPeriod(doc.project, locale);
   const details: Array<[string, string]> = [
-    ['Client', doc.client.name],
-    ['Project', doc.project.name],
-    ...(period ? ([['Testing period', period]] as Array<[string, string]>) : []),
-    ['Status', reportStatusLabel(doc.status)],
-    ['Date', formatDay(now, doc.language)],
+    [locale.text('client'), doc.client.name],
+    [locale.text('project'), doc.project.name],
+    ...(period ? ([[locale.text('testingPeriod'), period]] as Array<[string, string]>) : []),
+    [locale.text('reportStatus'), locale.reportStatus(doc.status)],
+    [locale.text('date'), formatDay(now, locale)],
   ];
   const labelWidth = 2400;
   const valueWidth = ctx.geometry.textWidth - labelWidth;

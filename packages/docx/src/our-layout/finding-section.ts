@@ -1,14 +1,14 @@
 import {
-  FINDING_FIELDS,
   FINDING_MARKDOWN_FIELDS,
   type AffectedAsset,
   type FindingMarkdownFieldName,
   type ReportDocumentFinding,
 } from '@service/report-model';
 import { isHyperlinkTarget, type Block } from '../markdown-blocks.ts';
-import { assetLocation, cvssRatings, findingStatusLabel, formatScore, SEVERITY_LABELS } from '../report-labels.ts';
+import { assetLocation, cvssRatings } from '../report-labels.ts';
 import { isRightToLeft } from '../text-direction.ts';
-import { columnWidths, figure, markdownToWordml, styledTable, writeCode } from '../wordml/markdown-to-wordml.ts';
+import { fitColumnWidths } from '../wordml/column-widths.ts';
+import { figure, markdownToWordml, styledTable, TABLE_CELL_MARGINS, writeCode } from '../wordml/markdown-to-wordml.ts';
 import { bookmark, hyperlink, paragraph, run } from '../wordml/wordml.ts';
 import { docxColour, textColourOn } from './colours.ts';
 import type { LayoutContext } from './layout-context.ts';
@@ -41,6 +41,7 @@ export function findingSection(
   ctx: LayoutContext,
 ): string {
   const out: string[] = [];
+  const { locale } = ctx;
   const fill = docxColour(ctx.style.severityColors[f.severity]);
   const ink = textColourOn(fill);
   const pad = { color: fill, size: 6, space: 3 };
@@ -58,6 +59,14 @@ export function findingSection(
     ),
   );
   out.push(factsTable(f, ctx));
+  // Why right under the scores: a severity other than the score's band is explained where it is read.
+  if (f.severityReason.trim() !== '')
+    out.push(
+      paragraph(
+        { spacing: { before: 60, after: 120 } },
+        run(`${locale.fieldLabel('severityReason')}: `, { bold: true }) + run(f.severityReason, { italic: true }),
+      ),
+    );
   const shown = new Set<string>();
   const section = (title: string, blocks: Block[]) => {
     if (blocks.length === 0) return;
@@ -65,12 +74,12 @@ export function findingSection(
     out.push(markdownToWordml(blocks, ctx, { baseHeading: 4, shown }));
   };
   if (f.affectedAssets.length > 0) {
-    out.push(heading3(`${FINDING_FIELDS.affectedAssets.label} (${f.affectedAssets.length.toLocaleString('en')})`));
+    out.push(heading3(`${locale.fieldLabel('affectedAssets')} (${locale.integer(f.affectedAssets.length)})`));
     out.push(assetsTable(f.affectedAssets, ctx));
   }
-  for (const { name, label } of FINDING_MARKDOWN_FIELDS) section(label, md[name]);
+  for (const { name } of FINDING_MARKDOWN_FIELDS) section(locale.fieldLabel(name), md[name]);
   if (f.references.length > 0) {
-    out.push(heading3(FINDING_FIELDS.references.label));
+    out.push(heading3(locale.fieldLabel('references')));
     const numId = ctx.parts.list(false, 1);
     for (const r of f.references) {
       const text = run(r, isHyperlinkTarget(r) ? { style: STYLE.hyperlink } : '');
@@ -84,57 +93,91 @@ export function findingSection(
   }
   const evidence = f.evidence.filter((e) => !shown.has(e.sha256));
   if (evidence.length > 0) {
-    out.push(heading3('Evidence'));
+    out.push(heading3(locale.text('evidence')));
     for (const e of evidence) out.push(figure(e.sha256, e.caption, e.fileName, ctx, shown));
   }
   if (f.affectedAssets.some((a) => a.evidence)) out.push(assetEvidence(f.affectedAssets, ctx));
   return out.join('');
 }
 
+/** The cell style and the table font size of our layout's tables (Table Text: 9 pt). */
+const TABLE_FIT = { fontSize: 18, cellMargins: TABLE_CELL_MARGINS };
+
 function factsTable(f: ReportDocumentFinding, ctx: LayoutContext): string {
+  const { locale } = ctx;
   const fill = docxColour(ctx.style.severityColors[f.severity]);
   const label = (t: string) => ({ runs: run(t), style: STYLE.fieldLabel });
+  const texts: string[][] = [
+    [
+      locale.fieldLabel('severity'),
+      locale.severity(f.severity),
+      locale.fieldLabel('status'),
+      locale.findingStatus(f.status),
+    ],
+  ];
   const rows: Array<Array<string | { runs: string; fill?: string; style?: string | null }>> = [
     [
-      label('Severity'),
-      { runs: run(SEVERITY_LABELS[f.severity], { bold: true, color: textColourOn(fill) }), fill },
-      label('Status'),
-      run(findingStatusLabel(f.status)),
+      label(texts[0]![0]!),
+      { runs: run(texts[0]![1]!, { bold: true, color: textColourOn(fill) }), fill },
+      label(texts[0]![2]!),
+      run(texts[0]![3]!),
     ],
   ];
   for (const c of cvssRatings(f.cvss)) {
+    const row = [
+      `CVSS ${c.version}`,
+      c.score === null ? '—' : locale.score(c.score),
+      locale.text('vector'),
+      c.vector ?? locale.text('noVector'),
+    ];
+    texts.push(row);
     rows.push([
-      label(`CVSS ${c.version}`),
-      run(c.score === null ? '—' : formatScore(c.score)),
-      label('Vector'),
-      c.vector ? run(c.vector, { style: STYLE.inlineCode }) : run('no vector', { italic: true }),
+      label(row[0]!),
+      run(row[1]!),
+      label(row[2]!),
+      c.vector ? run(c.vector, { style: STYLE.inlineCode }) : run(row[3]!, { italic: true }),
     ]);
   }
   if (f.cves.length > 0 || f.cwes.length > 0) {
-    rows.push([
-      label('CVE'),
-      run(f.cves.join(', ') || '—'),
-      label('CWE'),
-      run(f.cwes.map((c) => `CWE-${c}`).join(', ') || '—'),
-    ]);
+    const row = [
+      locale.text('cve'),
+      f.cves.join(', ') || '—',
+      locale.text('cwe'),
+      f.cwes.map((c) => `CWE-${c}`).join(', ') || '—',
+    ];
+    texts.push(row);
+    rows.push([label(row[0]!), run(row[1]!), label(row[2]!), run(row[3]!)]);
   }
-  return styledTable({ rows, widths: columnWidths([16, 22, 14, 48], ctx.textWidth), striped: false }, ctx);
+  const widths = fitColumnWidths(
+    [0, 1, 2, 3].map((c) =>
+      c % 2 === 0 ? { labels: texts.map((t) => t[c]!), cells: [] } : { cells: texts.map((t) => t[c]!) },
+    ),
+    ctx.textWidth,
+    TABLE_FIT,
+  );
+  return styledTable({ rows, widths, striped: false }, ctx);
 }
 
 function assetsTable(assets: readonly AffectedAsset[], ctx: LayoutContext): string {
+  const { locale } = ctx;
   const spacer = paragraph({ spacing: { before: 0, after: 0 } }, '');
   if (assets.length <= FULL_ASSET_TABLE_LIMIT) {
-    const rows = assets.map((a) => [
-      run(assetLocation(a)),
-      run(a.service ?? ''),
-      run([a.url, a.parameter ? `parameter: ${a.parameter}` : ''].filter(Boolean).join('\n')),
+    const texts = assets.map((a) => [
+      assetLocation(a),
+      a.service ?? '',
+      [a.url, a.parameter ? locale.text('parameterNamed', { name: a.parameter }) : ''].filter(Boolean).join('\n'),
     ]);
+    const header = [locale.text('host'), locale.text('service'), locale.text('urlParameter')];
     return (
       styledTable(
         {
-          header: [run('Host'), run('Service'), run('URL / parameter')],
-          rows,
-          widths: columnWidths([34, 14, 52], ctx.textWidth),
+          header: header.map((h) => run(h)),
+          rows: texts.map((row) => row.map((t) => run(t))),
+          widths: fitColumnWidths(
+            header.map((h, c) => ({ header: h, cells: texts.map((t) => t[c]!) })),
+            ctx.textWidth,
+            TABLE_FIT,
+          ),
         },
         ctx,
       ) + spacer
@@ -152,14 +195,17 @@ function assetsTable(assets: readonly AffectedAsset[], ctx: LayoutContext): stri
     }
     rows.push(row);
   }
-  const intro = paragraph(
-    null,
-    run(`${assets.length.toLocaleString('en')} assets, listed three to a row as host:port/protocol and URL.`),
-  );
+  const intro = paragraph(null, run(locale.text('assetsListedCompactly', { count: locale.integer(assets.length) })));
+  const third = Math.floor(ctx.textWidth / perRow);
+  const header = run(locale.text('asset'));
   return (
     intro +
     styledTable(
-      { header: [run('Asset'), run('Asset'), run('Asset')], rows, widths: columnWidths([1, 1, 1], ctx.textWidth) },
+      {
+        header: [header, header, header],
+        rows,
+        widths: [third, third, ctx.textWidth - 2 * third],
+      },
       ctx,
     ) +
     spacer
@@ -174,27 +220,25 @@ function compactAsset(a: AffectedAsset): string {
 }
 
 function assetEvidence(assets: readonly AffectedAsset[], ctx: LayoutContext): string {
-  const out: string[] = [heading3('Evidence per asset')];
+  const { locale } = ctx;
+  const out: string[] = [heading3(locale.text('evidencePerAsset'))];
   const withEvidence = assets.filter((a) => a.evidence);
   const note = (text: string) => paragraph(null, run(text, { italic: true }));
   for (const a of withEvidence.slice(0, ASSET_EVIDENCE_LIMIT)) {
-    out.push(paragraph({ style: 'Heading4' }, run([assetLocation(a), a.url].filter(Boolean).join(' ') || 'Asset')));
+    out.push(
+      paragraph(
+        { style: 'Heading4' },
+        run([assetLocation(a), a.url].filter(Boolean).join(' ') || locale.text('asset')),
+      ),
+    );
     const text = a.evidence!;
     writeCode(text.length > ASSET_EVIDENCE_CHARS ? text.slice(0, ASSET_EVIDENCE_CHARS) : text, ctx, out, 0);
     if (text.length > ASSET_EVIDENCE_CHARS)
       out.push(
-        note(
-          `[${(text.length - ASSET_EVIDENCE_CHARS).toLocaleString('en')} more characters of ` +
-            `this evidence are in the Markdown and CSV exports]`,
-        ),
+        note(locale.text('evidenceCharactersLeftOut', { count: locale.integer(text.length - ASSET_EVIDENCE_CHARS) })),
       );
   }
   if (withEvidence.length > ASSET_EVIDENCE_LIMIT)
-    out.push(
-      note(
-        `[Evidence of ${(withEvidence.length - ASSET_EVIDENCE_LIMIT).toLocaleString('en')} ` +
-          `more assets is in the Markdown and CSV exports]`,
-      ),
-    );
+    out.push(note(locale.plural('evidenceAssetsLeftOut', withEvidence.length - ASSET_EVIDENCE_LIMIT)));
   return out.join('');
 }

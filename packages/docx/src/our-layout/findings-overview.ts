@@ -1,15 +1,9 @@
 import type { ReportDocumentFinding, Severity } from '@service/report-model';
-import {
-  countSeverities,
-  findingStatusLabel,
-  formatScore,
-  primaryCvss,
-  SEVERITIES_DESCENDING,
-  SEVERITY_LABELS,
-} from '../report-labels.ts';
+import { countSeverities, primaryCvss, SEVERITIES_DESCENDING } from '../report-labels.ts';
 import { renderSeverityChartPng, SEVERITY_CHART_SIZE } from '../severity-chart.ts';
 import { readEvidenceImage, isEvidenceImage } from '../evidence-images.ts';
-import { columnWidths, styledTable } from '../wordml/markdown-to-wordml.ts';
+import { fitColumnWidths } from '../wordml/column-widths.ts';
+import { styledTable, TABLE_CELL_MARGINS } from '../wordml/markdown-to-wordml.ts';
 import { bookmark, drawing, internalLink, paragraph, run } from '../wordml/wordml.ts';
 import { docxColour, textColourOn } from './colours.ts';
 import { findingBookmark } from './finding-section.ts';
@@ -21,20 +15,21 @@ export const SUMMARY_TABLE_BOOKMARK = 'findings_summary';
 
 /** The severity chart, the counts per severity, and one summary row per finding. */
 export function findingsOverview(findings: readonly ReportDocumentFinding[], ctx: LayoutContext): string {
+  const { locale } = ctx;
   const out: string[] = [
     paragraph(
       { style: 'Heading1', pageBreakBefore: true },
-      bookmark(ctx.parts.bookmarkId(), OVERVIEW_BOOKMARK, run('Findings overview')),
+      bookmark(ctx.parts.bookmarkId(), OVERVIEW_BOOKMARK, run(locale.text('findingsOverview'))),
     ),
   ];
   if (findings.length === 0) {
-    out.push(paragraph(null, run('No findings were identified during this assessment.')));
+    out.push(paragraph(null, run(locale.text('noFindings'))));
     return out.join('');
   }
   const counts = countSeverities(findings);
-  const chart = readEvidenceImage(renderSeverityChartPng(counts, ctx.style));
+  const chart = readEvidenceImage(renderSeverityChartPng(counts, ctx.style, locale));
   if (isEvidenceImage(chart)) {
-    const description = SEVERITIES_DESCENDING.map((s) => `${SEVERITY_LABELS[s]}: ${counts[s]}`).join(', ');
+    const description = SEVERITIES_DESCENDING.map((s) => `${locale.severity(s)}: ${counts[s]}`).join(', ');
     out.push(
       paragraph(
         { align: 'center', spacing: { after: 120 } },
@@ -43,7 +38,7 @@ export function findingsOverview(findings: readonly ReportDocumentFinding[], ctx
           ctx.parts.drawingId(),
           SEVERITY_CHART_SIZE.width,
           SEVERITY_CHART_SIZE.height,
-          'Findings by severity',
+          locale.text('findingsBySeverity'),
           description,
         ),
       ),
@@ -53,27 +48,47 @@ export function findingsOverview(findings: readonly ReportDocumentFinding[], ctx
   out.push(
     paragraph(
       { style: 'Heading2' },
-      bookmark(ctx.parts.bookmarkId(), SUMMARY_TABLE_BOOKMARK, run('Summary of findings')),
+      bookmark(ctx.parts.bookmarkId(), SUMMARY_TABLE_BOOKMARK, run(locale.text('summaryOfFindings'))),
     ),
   );
-  const rows = findings.map((f, i) => {
-    const fill = docxColour(ctx.style.severityColors[f.severity]);
+  const texts = findings.map((f, i) => {
     const cvss = primaryCvss(f.cvss);
     return [
-      run(String(i + 1)),
-      internalLink(findingBookmark(i + 1), run(f.title)),
-      { runs: run(SEVERITY_LABELS[f.severity], { bold: true, color: textColourOn(fill) }), fill },
-      run(cvss ? formatScore(cvss.score) : ''),
-      run(findingStatusLabel(f.status)),
+      String(i + 1),
+      f.title,
+      locale.severity(f.severity),
+      cvss ? locale.score(cvss.score) : '',
+      locale.findingStatus(f.status),
     ];
   });
-  const header = ['#', 'Finding', 'Severity', 'CVSS', 'Status'].map((h) => run(h));
+  const rows = findings.map((f, i) => {
+    const fill = docxColour(ctx.style.severityColors[f.severity]);
+    const [number, title, severity, cvss, status] = texts[i]!;
+    return [
+      run(number!),
+      internalLink(findingBookmark(i + 1), run(title!)),
+      { runs: run(severity!, { bold: true, color: textColourOn(fill) }), fill },
+      run(cvss!),
+      run(status!),
+    ];
+  });
+  const headers = [
+    locale.text('number'),
+    locale.text('finding'),
+    locale.fieldLabel('severity'),
+    locale.fieldLabel('cvss'),
+    locale.fieldLabel('status'),
+  ];
   out.push(
     styledTable(
       {
-        header,
+        header: headers.map((h) => run(h)),
         rows,
-        widths: columnWidths([6, 56, 15, 9, 14], ctx.textWidth, 500),
+        widths: fitColumnWidths(
+          headers.map((header, c) => ({ header, cells: texts.map((t) => t[c]!) })),
+          ctx.textWidth,
+          { fontSize: 18, cellMargins: TABLE_CELL_MARGINS },
+        ),
         align: ['right', null, 'center', 'center', null],
       },
       ctx,
@@ -83,18 +98,32 @@ export function findingsOverview(findings: readonly ReportDocumentFinding[], ctx
 }
 
 function countsTable(counts: Record<Severity, number>, total: number, ctx: LayoutContext): string {
+  const { locale } = ctx;
   const rows: Array<
     Array<string | { runs: string; fill?: string; style?: string | null; align?: 'left' | 'center' | 'right' }>
   > = SEVERITIES_DESCENDING.map((s) => {
     const fill = docxColour(ctx.style.severityColors[s]);
-    return [{ runs: run(SEVERITY_LABELS[s], { bold: true, color: textColourOn(fill) }), fill }, run(String(counts[s]))];
+    return [
+      { runs: run(locale.severity(s), { bold: true, color: textColourOn(fill) }), fill },
+      run(locale.integer(counts[s])),
+    ];
   });
-  rows.push([{ runs: run('Total'), style: STYLE.fieldLabel }, run(String(total), { bold: true })]);
-  const widths = columnWidths([3, 1], Math.round(ctx.textWidth * 0.4));
+  rows.push([{ runs: run(locale.text('total')), style: STYLE.fieldLabel }, run(locale.integer(total), { bold: true })]);
+  const headers = [locale.fieldLabel('severity'), locale.text('findings')];
+  const widths = fitColumnWidths(
+    [
+      {
+        header: headers[0],
+        labels: [...SEVERITIES_DESCENDING.map((s) => locale.severity(s)), locale.text('total')],
+        cells: [],
+      },
+      { header: headers[1], cells: [locale.integer(total)] },
+    ],
+    Math.round(ctx.textWidth * 0.4),
+    { fontSize: 18, cellMargins: TABLE_CELL_MARGINS },
+  );
   return (
-    styledTable(
-      { header: [run('Severity'), run('Findings')], rows, widths, align: [null, 'right'], striped: false },
-      ctx,
-    ) + paragraph({ spacing: { before: 0, after: 120 } }, '')
+    styledTable({ header: headers.map((h) => run(h)), rows, widths, align: [null, 'right'], striped: false }, ctx) +
+    paragraph({ spacing: { before: 0, after: 120 } }, '')
   );
 }

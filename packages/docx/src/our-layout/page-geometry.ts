@@ -1,4 +1,5 @@
 import type { PageSize } from '@service/report-model';
+import type { PrintBox } from '../evidence-print.ts';
 
 /** Page size and margins of our layout, in twips (1/1440 inch); pictures are sized in pixels at 96 per inch. */
 export interface PageGeometry {
@@ -9,6 +10,8 @@ export interface PageGeometry {
   textWidth: number;
   /** The largest picture that fits between the margins with room for its caption, in pixels. */
   maxImage: { width: number; height: number };
+  /** Where evidence images are drawn: the largest picture, and one page-high part of a tall screenshot. */
+  printBox: PrintBox;
 }
 
 const SIZES: Record<PageSize, { width: number; height: number }> = {
@@ -21,11 +24,16 @@ export function pageGeometry(size: PageSize): PageGeometry {
   const margin = { top: 1304, bottom: 1247, left: 1134, right: 1134, header: 567, footer: 567 };
   const textWidth = width - margin.left - margin.right;
   const textHeight = height - margin.top - margin.bottom;
+  const maxImage = {
+    width: Math.floor((textWidth / 1440) * 96),
+    height: Math.floor(((textHeight * 0.62) / 1440) * 96),
+  };
   return {
     width,
     height,
     margin,
     textWidth,
-    maxImage: { width: Math.floor((textWidth / 1440) * 96), height: Math.floor(((textHeight * 0.62) / 1440) * 96) },
+    maxImage,
+    printBox: { ...maxImage, sliceHeight: Math.floor(((textHeight * 0.88) / 1440) * 96) },
   };
 }

@@ -3,6 +3,7 @@ import { resolveReportStyle } from '@service/report-model';
 import { renderReportDocx } from '../index.ts';
 import { SAMPLE_REPORT } from '../template/sample-report.ts';
 import { readZip } from '../zip-archive.ts';
+import { textWidthTwips } from '../wordml/column-widths.ts';
 
 const PIXEL = Uint8Array.from(
   Buffer.from(
@@ -64,12 +65,82 @@ describe('renderReportDocx', () => {
 
   it('never fails on hostile text: control characters, lone surrogates, markup', async () => {
     const nasty = 'a\u0000b\u0001c\ud800d </w:t><w:p> ]]> &amp;';
-    const report = { ...SAMPLE_REPORT, title: nasty, tabs: [{ title: nasty, content: nasty, evidence: [] }] };
+    const report = {
+      ...SAMPLE_REPORT,
+      title: nasty,
+      tabs: [{ title: nasty, content: nasty, placement: 'before' as const, evidence: [] }],
+    };
     const doc = text(
       await renderReportDocx(report, { style: resolveReportStyle(null), loadImage: async () => null }),
       'word/document.xml',
     );
     expect(doc).toContain('abc\ufffdd &lt;/w:t&gt;&lt;w:p&gt; ]]&gt; &amp;amp;');
     expect(doc).not.toMatch(/[\u0000\u0001]/);
+  });
+
+  it('writes a German report in German: headings, labels, values, numbers, dates, footer', async () => {
+    const docx = await renderReportDocx(
+      { ...SAMPLE_REPORT, language: 'de-DE' },
+      { style: resolveReportStyle(null), loadImage: async () => null, now: new Date('2024-03-10T00:00:00Z') },
+    );
+    const doc = text(docx, 'word/document.xml');
+    for (const word of [
+      'Inhalt',
+      'Zusammenfassung',
+      'Befunde im Überblick',
+      'Übersicht der Befunde',
+      'Schweregrad',
+      'Betroffene Systeme (1)',
+      'Beschreibung',
+      'Empfehlung',
+      'Referenzen',
+      'Hoch',
+      'Niedrig',
+      'Offen',
+      'Behoben',
+      'Kunde',
+      'Prüfzeitraum',
+      'Entwurf',
+      '4. März 2024 – 8. März 2024',
+      '10. März 2024',
+      '9,8',
+    ])
+      expect(doc, word).toContain(`${word}</w:t>`);
+    for (const english of ['>Contents<', '>Severity<', '>Affected assets', '>Description<', '>Client<'])
+      expect(doc, english).not.toContain(english);
+    const footer = [...parts(docx).keys()]
+      .filter((n) => /word\/footer\d*\.xml/.test(n))
+      .map((n) => text(docx, n))
+      .join('');
+    expect(footer).toContain('Seite ');
+    expect(footer).toContain(' von ');
+    expect(text(docx, 'word/settings.xml')).toMatch(/<w:updateFields( w:val="true")?\/>/);
+  });
+
+  it('sizes table columns by their content, so no header word is broken', async () => {
+    const headers = ['Environment', 'Authentication', 'Vulnerability', 'Exploitability', 'Remediation', 'Port'];
+    const report = {
+      ...SAMPLE_REPORT,
+      tabs: [
+        {
+          title: 'Wide table',
+          content: `| ${headers.join(' | ')} |\n|${headers.map(() => '---').join('|')}|\n| ${headers.map((_, i) => (i === 2 ? 'A long cell that wants a lot of the width of the table to itself' : 'x')).join(' | ')} |`,
+          placement: 'before' as const,
+          evidence: [],
+        },
+      ],
+    };
+    const doc = text(
+      await renderReportDocx(report, { style: resolveReportStyle(null), loadImage: async () => null }),
+      'word/document.xml',
+    );
+    const table = doc.slice(doc.indexOf('Wide table'));
+    const widths = [...table.slice(0, table.indexOf('</w:tblGrid>')).matchAll(/<w:gridCol w:w="(\d+)"/g)].map((m) =>
+      Number(m[1]),
+    );
+    expect(widths).toHaveLength(headers.length);
+    headers.forEach((h, i) => expect(widths[i]!, h).toBeGreaterThanOrEqual(textWidthTwips(h, 18, true) + 180));
+    // The long cell gets the room the others do not need.
+    expect(widths[2]).toBe(Math.max(...widths));
   });
 });

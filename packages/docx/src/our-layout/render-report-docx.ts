@@ -11,7 +11,8 @@ import {
   TabStopType,
   TextRun,
 } from 'docx';
-import type { ReportDocument } from '@service/report-model';
+import type { ReportDocument, TabPlacement } from '@service/report-model';
+import { reportLocale, type ReportLocale } from '../messages/report-locale.ts';
 import { collectEvidenceRefs, loadEvidenceImages } from '../evidence-images.ts';
 import { isHyperlinkTarget, parseMarkdownBlocks, type Block } from '../markdown-blocks.ts';
 import type { RenderReportOptions } from '../render-options.ts';
@@ -49,10 +50,16 @@ export async function renderReportDocx(report: ReportDocument, options: RenderRe
     yield* tabs;
     for (const f of findings) yield* Object.values(f);
   };
-  const images = await loadEvidenceImages(collectEvidenceRefs(doc, allMarkdown()), options.loadImage);
   const style = withXmlCharactersOnly(options.style);
   const geometry = pageGeometry(style.pageSize);
-  const skeleton = await packSkeleton(doc, options, style, geometry);
+  const images = await loadEvidenceImages(
+    collectEvidenceRefs(doc, allMarkdown()),
+    options.loadImage,
+    geometry.printBox,
+    options.scaleImages ?? true,
+  );
+  const locale = reportLocale(doc.language);
+  const skeleton = await packSkeleton(doc, options, style, geometry, locale);
   const files: Map<string, Uint8Array | string> = readZip(skeleton, {
     maxEntries: 1000,
     maxEntryBytes: 64 * 1024 * 1024,
@@ -69,6 +76,8 @@ export async function renderReportDocx(report: ReportDocument, options: RenderRe
     textWidth: geometry.textWidth,
     parts: new PackageAdditions(numbering ? new TextDecoder().decode(numbering) : null),
     figures: { count: 0 },
+    locale,
+    tableFontSize: 18,
     tableLook: tableLookOf(style),
   };
 
@@ -79,27 +88,34 @@ export async function renderReportDocx(report: ReportDocument, options: RenderRe
   const heading1 = (name: string, text: string) =>
     paragraph({ style: 'Heading1', pageBreakBefore: true }, bookmark(ctx.parts.bookmarkId(), name, run(text)));
   if (summary.length > 0) {
-    body.push(heading1('report_summary', 'Summary'));
+    body.push(heading1('report_summary', locale.text('summary')));
     body.push(markdownToWordml(summary, ctx, { baseHeading: 2 }));
   }
-  doc.tabs.forEach((tab, i) => {
-    body.push(heading1(`tab_${i + 1}`, tab.title));
-    const shown = new Set<string>();
-    body.push(markdownToWordml(tabs[i]!, ctx, { baseHeading: 2, shown }));
-    for (const e of tab.evidence)
-      if (!shown.has(e.sha256)) body.push(figure(e.sha256, e.caption, e.fileName, ctx, shown));
-  });
+  // Why by placement: sections before the findings (summary, scope) open the report; appendices close it.
+  const writeTabs = (placement: TabPlacement) =>
+    doc.tabs.forEach((tab, i) => {
+      if (tab.placement !== placement) return;
+      body.push(heading1(`tab_${i + 1}`, tab.title));
+      const shown = new Set<string>();
+      body.push(markdownToWordml(tabs[i]!, ctx, { baseHeading: 2, shown }));
+      for (const e of tab.evidence)
+        if (!shown.has(e.sha256)) body.push(figure(e.sha256, e.caption, e.fileName, ctx, shown));
+    });
+  writeTabs('before');
   body.push(findingsOverview(doc.findings, ctx));
   if (doc.findings.length > 0) {
-    body.push(heading1('findings', 'Findings'));
+    body.push(heading1('findings', locale.text('findings')));
     doc.findings.forEach((f, i) => {
       body.push(findingSection(f, i + 1, findings[i]!, ctx));
       // Why: the blocks of a finding already written are not needed again; let them go.
       findings[i] = findingMarkdown(f, () => []);
     });
   }
+  writeTabs('after');
   if (doc.links.length > 0) {
-    body.push(paragraph({ style: 'Heading1' }, bookmark(ctx.parts.bookmarkId(), 'report_links', run('Links'))));
+    body.push(
+      paragraph({ style: 'Heading1' }, bookmark(ctx.parts.bookmarkId(), 'report_links', run(locale.text('links')))),
+    );
     const numId = ctx.parts.list(false, 1);
     for (const l of doc.links) {
       const title = run(l.title, { style: STYLE.hyperlink });
@@ -142,28 +158,36 @@ async function packSkeleton(
   options: RenderReportOptions,
   style: RenderReportOptions['style'],
   g: ReturnType<typeof pageGeometry>,
+  locale: ReportLocale,
 ): Promise<Uint8Array> {
-  const ctx = { style, geometry: g };
+  const ctx = { style, geometry: g, locale };
   // Why cached entries: LibreOffice (and so every PDF made from the file) shows a table of
   // contents as written, without updating it; Word updates it, with page numbers, on opening.
   const entries: Array<{ title: string; level: number; href: string }> = [];
-  if (doc.summary.trim() !== '') entries.push({ title: 'Summary', level: 1, href: 'report_summary' });
-  doc.tabs.forEach((t, i) => entries.push({ title: t.title, level: 1, href: `tab_${i + 1}` }));
-  entries.push({ title: 'Findings overview', level: 1, href: OVERVIEW_BOOKMARK });
+  if (doc.summary.trim() !== '') entries.push({ title: locale.text('summary'), level: 1, href: 'report_summary' });
+  const tabEntries = (placement: TabPlacement) =>
+    doc.tabs.forEach((t, i) => {
+      if (t.placement === placement) entries.push({ title: t.title, level: 1, href: `tab_${i + 1}` });
+    });
+  tabEntries('before');
+  entries.push({ title: locale.text('findingsOverview'), level: 1, href: OVERVIEW_BOOKMARK });
   if (doc.findings.length > 0) {
-    entries.push({ title: 'Summary of findings', level: 2, href: SUMMARY_TABLE_BOOKMARK });
-    entries.push({ title: 'Findings', level: 1, href: 'findings' });
+    entries.push({ title: locale.text('summaryOfFindings'), level: 2, href: SUMMARY_TABLE_BOOKMARK });
+    entries.push({ title: locale.text('findings'), level: 1, href: 'findings' });
     doc.findings.forEach((f, i) =>
       entries.push({ title: `${i + 1}. ${f.title}`, level: 2, href: findingBookmark(i + 1) }),
     );
   }
-  if (doc.links.length > 0) entries.push({ title: 'Links', level: 1, href: 'report_links' });
+  tabEntries('after');
+  if (doc.links.length > 0) entries.push({ title: locale.text('links'), level: 1, href: 'report_links' });
 
   const rightTab = [{ type: TabStopType.RIGHT, position: g.textWidth }];
   const document = new Document({
     title: doc.title,
     subject: `${doc.client.name} – ${doc.project.name}`,
     creator: 'service',
+    // Why: Word then refreshes the contents (with page numbers) and every field when it opens the file.
+    features: { updateFields: true },
     styles: layoutStyles(style),
     sections: [
       {
@@ -189,7 +213,14 @@ async function packSkeleton(
                 border: { top: { style: BorderStyle.SINGLE, size: 4, color: 'BFC5CC', space: 4 } },
                 children: [
                   new TextRun(style.footerText),
-                  new TextRun({ children: ['\tPage ', PageNumber.CURRENT, ' of ', PageNumber.TOTAL_PAGES] }),
+                  new TextRun({
+                    children: [
+                      `\t${locale.text('page')} `,
+                      PageNumber.CURRENT,
+                      ` ${locale.text('of')} `,
+                      PageNumber.TOTAL_PAGES,
+                    ],
+                  }),
                 ],
               }),
             ],
@@ -206,8 +237,12 @@ async function packSkeleton(
         },
         children: [
           ...coverPage(doc, ctx, options.logo, options.now ?? new Date()),
-          new Paragraph({ style: STYLE.contentsHeading, pageBreakBefore: true, text: 'Contents' }),
-          new TableOfContents('Contents', { hyperlink: true, headingStyleRange: '1-2', cachedEntries: entries }),
+          new Paragraph({ style: STYLE.contentsHeading, pageBreakBefore: true, text: locale.text('contents') }),
+          new TableOfContents(locale.text('contents'), {
+            hyperlink: true,
+            headingStyleRange: '1-2',
+            cachedEntries: entries,
+          }),
           new Paragraph(BODY_MARKER),
         ],
       },

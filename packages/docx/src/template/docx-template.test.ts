@@ -2,7 +2,7 @@ import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { resolveReportStyle } from '@service/report-model';
-import { InvalidTemplateError, lintDocxTemplate, renderTemplateDocx } from '../index.ts';
+import { describeProblem, InvalidTemplateError, lintDocxTemplate, renderTemplateDocx } from '../index.ts';
 import { para, templateWithBody } from '../testing/template-fixtures.ts';
 import { exampleTemplateParts } from './example-template.ts';
 import { readZip, writeZip } from '../zip-archive.ts';
@@ -102,30 +102,28 @@ describe('tags', () => {
     expect(out).not.toContain('<w:p> &');
   });
 
-  it(
-    'cannot run code: expression tags are unknown names, and the linter lists them ' + 'all with their paragraph',
-    async () => {
-      const g = globalThis as { pwned?: boolean };
-      const body = [
-        para('Before {constructor.constructor("globalThis.pwned = true")()} after'),
-        para('{__proto__}'),
-        para('{#constructor}x{/constructor}'),
-        para('{toString}'),
-      ].join('');
-      const lint = lintDocxTemplate(templateWithBody(body));
-      expect(lint.ok).toBe(false);
-      expect(lint.errors.map((e) => e.tag)).toEqual([
-        'constructor.constructor("globalThis.pwned = true")()',
-        '__proto__',
-        '#constructor',
-        'toString',
-      ]);
-      expect(lint.errors[0]!.paragraph).toBe('Before {constructor.constructor("globalThis.pwned = true")()} after');
-      expect(lint.errors[0]!.message).toMatch(/unknown tag/);
-      await refusal(templateWithBody(body));
-      expect(g.pwned).toBeUndefined();
-    },
-  );
+  it('cannot run code: expressions are refused, names are only looked up, and the linter lists each', async () => {
+    const g = globalThis as { pwned?: boolean };
+    const body = [
+      para('Before {constructor.constructor("globalThis.pwned = true")()} after'),
+      para('{__proto__}'),
+      para('{#constructor}x{/constructor}'),
+      para('{toString}'),
+    ].join('');
+    const lint = lintDocxTemplate(templateWithBody(body));
+    expect(lint.ok).toBe(false);
+    expect(lint.errors.map((e) => e.tag)).toEqual([
+      'constructor.constructor("globalThis.pwned = true")()',
+      '__proto__',
+      '#constructor',
+      'toString',
+    ]);
+    expect(lint.errors[0]!.paragraph).toBe('Before {constructor.constructor("globalThis.pwned = true")()} after');
+    expect(lint.errors[0]!.message).toMatch(/expression.*not run here/);
+    expect(lint.errors[1]!.message).toMatch(/unknown tag/);
+    await refusal(templateWithBody(body));
+    expect(g.pwned).toBeUndefined();
+  });
 
   it(
     'refuses loops over an outer list (which would multiply the document), raw tags ' +
@@ -161,8 +159,8 @@ describe('tags', () => {
     const lint = lintDocxTemplate(templateWithBody(body));
     expect(lint.ok).toBe(false);
     expect(lint.errors.length).toBeGreaterThanOrEqual(3);
-    expect(lint.errors.find((e) => /unclosed/i.test(e.message))?.paragraph).toBe('Dear {client');
-    expect(lint.errors.find((e) => /only text in this paragraph/.test(e.message))?.paragraph).toBe('Text {@summary}');
+    expect(lint.errors.find((e) => /not closed/i.test(e.message))?.paragraph).toBe('Dear {client');
+    expect(lint.errors.find((e) => /only text in its paragraph/.test(e.message))?.paragraph).toBe('Text {@summary}');
     expect(lint.errors.some((e) => /closed by the tag "tabs"|tabs/.test(e.message))).toBe(true);
   });
 
@@ -179,6 +177,218 @@ describe('tags', () => {
     const lint = lintDocxTemplate(writeZip(parts));
     expect(lint.ok).toBe(true);
     expect(lint.missingStyles).toEqual(['Code', 'Quote', 'Table Grid']);
+  });
+});
+
+describe('the linter', () => {
+  it('reports every problem in one pass, each with its part, paragraph number and text, and a near name', () => {
+    const body = [
+      para('Cover'),
+      para('Dear {client'), // 2: not closed
+      para('{#findings}'),
+      para('{titel} and {severty}'), // 4: two near misses
+      para('{#findings}{title}{/findings}'), // 5: a loop over an outer list
+      para('{/findings}'),
+      para('Text {@summary}'), // 7: a raw tag that is not alone
+      para('{#links}{title}'), // 8: never closed
+      para('A stray } here'), // 9
+    ].join('');
+    const header =
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:hdr xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">' +
+      `${para('{headerTxt}')}</w:hdr>`;
+    const parts = exampleTemplateParts().map(([n, c]) =>
+      n === 'word/document.xml'
+        ? ([n, c.replace(/<w:body>[\s\S]*?(<w:sectPr>)/, `<w:body>${body}$1`)] as [string, string])
+        : n === 'word/header1.xml'
+          ? ([n, header] as [string, string])
+          : n === 'word/styles.xml'
+            ? ([n, c.replace(/<w:style [^>]*w:styleId="Code"[\s\S]*?<\/w:style>/, '')] as [string, string])
+            : ([n, c] as [string, string]),
+    );
+    const lint = lintDocxTemplate(writeZip(parts));
+    expect(lint.ok).toBe(false);
+    expect(lint.missingStyles).toEqual(['Code']);
+    const described = lint.errors.map((e) => describeProblem(e));
+    const find = (re: RegExp) => lint.errors.find((e) => re.test(describeProblem(e)));
+    expect(find(/not closed: "\{client"/)).toMatchObject({
+      part: 'body',
+      paragraphNumber: 2,
+      paragraph: 'Dear {client',
+    });
+    expect(find(/"titel".*did you mean \{title\}/)).toMatchObject({ part: 'body', paragraphNumber: 4 });
+    expect(find(/"severty".*did you mean \{severity\}/)).toMatchObject({ paragraphNumber: 4 });
+    expect(find(/loop over "findings" belongs/)).toMatchObject({ paragraphNumber: 5 });
+    expect(find(/only text in its paragraph/)).toMatchObject({ paragraphNumber: 7, paragraph: 'Text {@summary}' });
+    expect(find(/\{#links\} is never closed/)).toMatchObject({ paragraphNumber: 8 });
+    expect(find(/closes no tag/)).toMatchObject({ paragraphNumber: 9 });
+    expect(find(/"headerTxt".*did you mean \{headerText\}/)).toMatchObject({
+      part: 'header (header1.xml)',
+      paragraphNumber: 1,
+    });
+    expect(described.length).toBe(8);
+    expect(described[0]).toMatch(/^\{client\}: this tag is not closed.* \(body, paragraph 2: "Dear \{client"\)$/);
+  });
+
+  it('says in one message that a template is written in Jinja2, as Ghostwriter uses it', () => {
+    const body = [
+      para('{{ client.name }} – {{ report_date }}'),
+      para('{%p for finding in findings %}'),
+      para('{{ finding.title }} {{ finding.severity_rt }}'),
+      para('{{p finding.description_rt }}'),
+      para('{%p endfor %}'),
+    ].join('');
+    const lint = lintDocxTemplate(templateWithBody(body));
+    expect(lint.errors).toHaveLength(1);
+    expect(lint.errors[0]!.message).toMatch(/Jinja2.*Ghostwriter.*\{client\}.*Moving from Ghostwriter/);
+    expect(lint.errors[0]!).toMatchObject({ part: 'body', paragraphNumber: 1 });
+  });
+
+  it('says once that a template uses expression filters, as pwndoc-ng does, and sums up its other names', () => {
+    const body = [
+      para('{name} for {company.name}, {date_start | convertDateLocale: "de-DE":"short"}'),
+      para('{#findings}'),
+      para('{identifier | changeID: "PROJ-"} {title} {cvssSeverity} {vulnType}'),
+      para('{@description | convertHTML}'),
+      para('{/findings}'),
+      para('{findings | count: "Critical"}'),
+    ].join('');
+    const lint = lintDocxTemplate(templateWithBody(body));
+    const messages = lint.errors.map((e) => e.message);
+    expect(messages).toHaveLength(2);
+    expect(messages[0]).toMatch(/^4 tags are expressions .*pwndoc-ng.*Moving from pwndoc-ng/);
+    expect(messages[1]).toMatch(/^4 more tags name fields this service does not have \(\{name\}, \{company\.name\}/);
+  });
+
+  it('refuses relationships that leave the package or point outside it, at upload and at render', async () => {
+    const rels = (target: string, mode = '') =>
+      withPart(
+        'word/_rels/document.xml.rels',
+        exampleTemplateParts()
+          .find(([n]) => n === 'word/_rels/document.xml.rels')![1]
+          .replace(
+            '</Relationships>',
+            `<Relationship Id="rIdX" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="${target}"${mode}/></Relationships>`,
+          ),
+      );
+    for (const target of [
+      '../../../../etc/passwd',
+      'media/../../../x.png',
+      '%2e%2e/%2e%2e/x',
+      'file:///etc/passwd',
+      '\\\\server\\share\\x.png',
+    ]) {
+      const err = await refusal(rels(target));
+      expect(err.details.map((d) => d.message).join(' '), target).toMatch(
+        /outside the document|not a part of the document/,
+      );
+    }
+    const external = await refusal(rels('https://tracker.example/p.png', ' TargetMode="External"'));
+    expect(external.message).toMatch(/external image/);
+    expect(lintDocxTemplate(rels('media/logo.png')).ok).toBe(true);
+  });
+});
+
+describe('labels in the report language', () => {
+  it('fill label tags and translated values from the catalogue, for English and German reports', async () => {
+    const body = [
+      para('{label.findings}: {findingCount} | {label.summaryOfFindings} | {label.contents}'),
+      para('{#findings}{label.severity}: {severity}; {label.status}: {status}; {label.cvss} {cvssScore}{/findings}'),
+      para('{label.severity.critical}/{label.status.accepted-risk}/{label.reportStatus.final}: {status}'),
+      para('{label.affectedAssets}, {label.description}, {label.page} 1 {label.of} 2'),
+    ].join('');
+    const render = async (language: string) =>
+      documentText(await renderTemplateDocx(templateWithBody(body), { ...SAMPLE_REPORT, language }, options));
+    const en = await render('en');
+    expect(en).toContain('Findings: 2 | Summary of findings | Contents');
+    expect(en).toContain('Severity: High; Status: Open; CVSS 9.8');
+    expect(en).toContain('Critical/Accepted risk/Final: Draft');
+    expect(en).toContain('Affected assets, Description, Page 1 of 2');
+    const de = await render('de-DE');
+    expect(de).toContain('Befunde: 2 | Übersicht der Befunde | Inhalt');
+    expect(de).toContain('Schweregrad: Hoch; Status: Offen; CVSS 9,8');
+    expect(de).toContain('Kritisch/Risiko akzeptiert/Final: Entwurf');
+    expect(de).toContain('Betroffene Systeme, Beschreibung, Seite 1 von 2');
+  });
+
+  it('fill the example template in German, with its contents written out and Word asked to update fields', async () => {
+    const shipped = readFileSync(
+      new URL('../../../../library/report-styles/word-template-example.docx', import.meta.url),
+    );
+    const out = await renderTemplateDocx(shipped, { ...SAMPLE_REPORT, language: 'de' }, options);
+    const doc = documentText(out);
+    for (const word of ['Inhalt', 'Kunde', 'Befunde im Überblick', 'Gesamt', 'Schweregrad', 'Nachweise'])
+      expect(doc, word).toContain(`${word}</w:t>`);
+    // The contents field holds one entry per heading until Word or the PDF export adds the pages.
+    const field = doc.slice(doc.indexOf('TOC \\o'), doc.indexOf('w:fldCharType="end"', doc.indexOf('TOC \\o')));
+    for (const entry of [
+      'Zusammenfassung',
+      'Scope',
+      'Befunde im Überblick',
+      '1. SQL injection',
+      '2. Missing security headers',
+    ])
+      expect(field, entry).toContain(`>${entry}</w:t>`);
+    expect(field).not.toContain('Contents');
+    const settings = new TextDecoder().decode(
+      readZip(out, { maxEntries: 1000, maxEntryBytes: 1e9, maxTotalBytes: 1e9 }).get('word/settings.xml')!,
+    );
+    expect(settings).toMatch(/<w:updateFields w:val="true"\/><w:compat>/);
+  });
+});
+
+describe('severity colours', () => {
+  const cellOf = (xml: string, text: string) => {
+    const at = xml.indexOf(`>${text}</w:t>`);
+    return xml.slice(xml.lastIndexOf('<w:tc>', at), xml.indexOf('</w:tc>', at));
+  };
+  const paragraphOf = (xml: string, text: string) => {
+    const at = xml.indexOf(text);
+    return xml.slice(xml.lastIndexOf('<w:p>', at), xml.indexOf('</w:p>', at));
+  };
+
+  it('shade a table cell or a paragraph, or colour text, with the severity colours of the style', async () => {
+    const row = (cells: string[]) =>
+      `<w:tr>${cells.map((c) => `<w:tc><w:tcPr><w:tcW w:w="2000" w:type="dxa"/><w:vAlign w:val="center"/></w:tcPr>${para(c)}</w:tc>`).join('')}</w:tr>`;
+    const body = [
+      `<w:tbl><w:tblPr/><w:tblGrid><w:gridCol w:w="2000"/><w:gridCol w:w="2000"/></w:tblGrid>`,
+      row(['{#findings}{shadeCell}{title}', '{severity}{/findings}']),
+      '</w:tbl>',
+      para('{#findings}'),
+      `<w:p><w:pPr><w:pStyle w:val="Heading2"/><w:jc w:val="left"/></w:pPr><w:r><w:rPr><w:b/><w:sz w:val="28"/></w:rPr><w:t xml:space="preserve">{shadeParagraph}Heading {number}</w:t></w:r></w:p>`,
+      para('Before the tag {colorText}score {cvssScore}'),
+      para('{/findings}'),
+      para('{#severities}'),
+      para('{shadeParagraph}{severity}: {count}'),
+      para('{/severities}'),
+    ].join('');
+    const style = resolveReportStyle({ name: 'Acme', severityColors: { high: '#AA0000', low: '#FFEE58' } });
+    const xml = documentText(await renderTemplateDocx(templateWithBody(body), SAMPLE_REPORT, { ...options, style }));
+    expect(xml).not.toMatch(/[\uE000\uE001]/);
+    // A cell: shading in schema order (after tcW, before vAlign), text in white on dark red.
+    const high = cellOf(xml, 'SQL injection');
+    expect(high).toContain(
+      '<w:tcPr><w:tcW w:w="2000" w:type="dxa"/><w:shd w:val="clear" w:color="auto" w:fill="AA0000"/><w:vAlign',
+    );
+    expect(high).toContain('<w:color w:val="FFFFFF"/>');
+    expect(cellOf(xml, 'Missing security headers')).toContain('w:fill="FFEE58"');
+    expect(cellOf(xml, 'Missing security headers')).toContain('<w:color w:val="1A1A1A"/>');
+    expect(cellOf(xml, 'High')).not.toContain('w:shd');
+    // A paragraph: shading before jc, its run coloured for contrast before its size.
+    const heading = paragraphOf(xml, 'Heading 1');
+    expect(heading).toContain('<w:pStyle w:val="Heading2"/><w:shd w:val="clear" w:color="auto" w:fill="AA0000"/><w:jc');
+    expect(heading).toContain('<w:rPr><w:b/><w:color w:val="FFFFFF"/><w:sz w:val="28"/></w:rPr>');
+    // Text: the run holding the tag and those after it take the severity colour.
+    expect(paragraphOf(xml, 'score 9.8')).toContain('<w:color w:val="AA0000"/>');
+    expect(paragraphOf(xml, 'Critical: 0')).toContain(`w:fill="${style.severityColors.critical.slice(1)}"`);
+  });
+
+  it('are known to the linter inside findings and severities only', () => {
+    expect(
+      lintDocxTemplate(templateWithBody(para('{#findings}{shadeCell}{colorText}{shadeParagraph}{/findings}'))).ok,
+    ).toBe(true);
+    const outside = lintDocxTemplate(templateWithBody(para('{shadeCell}')));
+    expect(outside.ok).toBe(false);
+    expect(outside.errors[0]!.message).toMatch(/unknown tag "shadeCell"/);
   });
 });
 

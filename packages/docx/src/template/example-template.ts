@@ -1,3 +1,4 @@
+import { FINDING_MARKDOWN_FIELDS } from '@service/report-model';
 import { escapeXml } from '../xml-text.ts';
 import { paragraph, run, table, type ParagraphProps } from '../wordml/wordml.ts';
 
@@ -32,65 +33,71 @@ function documentXml(): string {
       widths: [2600, 6472],
       grid: null,
       rows: [
-        ['Client', '{client}'],
-        ['Project', '{project}'],
-        ['Testing period', '{testingPeriod}'],
-        ['Report status', '{status}'],
-        ['Date', '{date}'],
+        ['{label.client}', '{client}'],
+        ['{label.project}', '{project}'],
+        ['{label.testingPeriod}', '{testingPeriod}'],
+        ['{label.reportStatus}', '{status}'],
+        ['{label.date}', '{date}'],
       ].map(([label, value]) => [textCell(label!, 'CoverLabel'), textCell(value!, 'CoverValue')]),
     }),
   );
   body.push(pageBreak);
-  // Contents
-  body.push(p('TOCHeading', 'Contents'));
+  // Contents: the export writes the headings into the field; Word and the PDF export add the pages.
+  body.push(p('TOCHeading', '{label.contents}'));
   body.push(
     `<w:p><w:pPr><w:pStyle w:val="TOC1"/><w:tabs><w:tab w:val="right" w:leader="dot" ` +
       `w:pos="9062"/></w:tabs></w:pPr><w:r><w:fldChar w:fldCharType="begin" ` +
       `w:dirty="true"/></w:r><w:r><w:instrText xml:space="preserve"> TOC \\o "1-2" \\h ` +
       `\\z \\u </w:instrText></w:r><w:r><w:fldChar ` +
-      `w:fldCharType="separate"/></w:r><w:r><w:t>Right-click and choose Update Field to ` +
-      `list the sections with their pages.</w:t></w:r><w:r><w:fldChar ` +
+      `w:fldCharType="separate"/></w:r><w:r><w:t>{label.contents}</w:t></w:r><w:r><w:fldChar ` +
       `w:fldCharType="end"/></w:r></w:p>`,
   );
   // Summary and narrative tabs
   body.push(
     tag('{#summary}'),
-    p('Heading1', 'Summary', { pageBreakBefore: true }),
+    p('Heading1', '{label.summary}', { pageBreakBefore: true }),
     tag('{@summary}'),
     tag('{/summary}'),
   );
   body.push(tag('{#tabs}'), p('Heading1', '{title}', { pageBreakBefore: true }), tag('{@content}'));
-  body.push(tag('{#evidence}'), tag('{@image}'), p('Caption', 'Figure: {caption}'), tag('{/evidence}'), tag('{/tabs}'));
-  // Findings overview
-  body.push(p('Heading1', 'Findings overview', { pageBreakBefore: true }));
   body.push(
-    tag('{^hasFindings}'),
-    p(null, 'No findings were identified during this assessment.'),
-    tag('{/hasFindings}'),
+    tag('{#evidence}'),
+    tag('{@image}'),
+    p('Caption', '{label.figure}: {caption}'),
+    tag('{/evidence}'),
+    tag('{/tabs}'),
   );
+  // Findings overview. {shadeCell} gives a cell the severity's colour from the report's style.
+  body.push(p('Heading1', '{label.findingsOverview}', { pageBreakBefore: true }));
+  body.push(tag('{^hasFindings}'), p(null, '{label.noFindings}'), tag('{/hasFindings}'));
   body.push(tag('{#hasFindings}'), tag('{@severityChart}'));
   body.push(
     table({
       widths: [3000, 1500],
       style: 'TableGrid',
-      header: [headerCell('Severity'), headerCell('Findings')],
+      header: [headerCell('{label.severity}'), headerCell('{label.findings}')],
       rows: [
-        [textCell('{#severities}{severity}'), textCell('{count}{/severities}')],
-        [textCell('Total', 'TableStrong'), textCell('{findingCount}', 'TableStrong')],
+        [
+          textCell('{#severities}{shadeCell}{severity}', 'TableStrong'),
+          textCell('{count}{/severities}', 'TableNumber'),
+        ],
+        [textCell('{label.total}', 'TableStrong'), textCell('{findingCount}', 'TableNumberStrong')],
       ],
     }),
   );
-  body.push(p('Heading2', 'Summary of findings'));
+  body.push(p('Heading2', '{label.summaryOfFindings}'));
   body.push(
     table({
-      widths: [600, 5072, 1300, 900, 1200],
+      widths: [600, 4772, 1500, 900, 1300],
       style: 'TableGrid',
-      header: ['#', 'Finding', 'Severity', 'CVSS', 'Status'].map(headerCell),
+      header: ['{label.number}', '{label.finding}', '{label.severity}', '{label.cvss}', '{label.status}'].map(
+        headerCell,
+      ),
       rows: [
         [
           textCell('{#findings}{number}'),
           textCell('{title}'),
-          textCell('{severity}'),
+          textCell('{shadeCell}{severity}', 'TableStrong'),
           textCell('{cvssScore}'),
           textCell('{status}{/findings}'),
         ],
@@ -98,56 +105,61 @@ function documentXml(): string {
     }),
   );
   body.push(tag('{/hasFindings}'));
-  // Findings
-  body.push(tag('{#hasFindings}'), p('Heading1', 'Findings', { pageBreakBefore: true }), tag('{/hasFindings}'));
+  // Findings. {shadeParagraph} shades the heading in the severity's colour; {colorText} colours the score.
+  body.push(tag('{#hasFindings}'), p('Heading1', '{label.findings}', { pageBreakBefore: true }), tag('{/hasFindings}'));
   body.push(tag('{#findings}'));
-  body.push(p('Heading2', '{number}. {title}'));
+  body.push(p('Heading2', '{shadeParagraph}{number}. {title}', { indent: { left: 113, right: 113 } }));
   body.push(
     table({
       widths: [1700, 2836, 1500, 3036],
       style: 'TableGrid',
       rows: [
         [
-          textCell('Severity', 'TableStrong'),
-          textCell('{severity}'),
-          textCell('Status', 'TableStrong'),
+          textCell('{label.severity}', 'TableStrong'),
+          textCell('{shadeCell}{severity}', 'TableStrong'),
+          textCell('{label.status}', 'TableStrong'),
           textCell('{status}'),
         ],
         [
-          textCell('CVSS {cvssVersion}', 'TableStrong'),
-          textCell('{cvssScore}'),
-          textCell('Vector', 'TableStrong'),
+          textCell('{label.cvss} {cvssVersion}', 'TableStrong'),
+          textCell('{colorText}{cvssScore}', 'TableStrong'),
+          textCell('{label.vector}', 'TableStrong'),
           textCell('{cvssVector}', 'TableCode'),
         ],
-        [textCell('CVE', 'TableStrong'), textCell('{cveList}'), textCell('CWE', 'TableStrong'), textCell('{cweList}')],
+        [
+          textCell('{label.cve}', 'TableStrong'),
+          textCell('{cveList}'),
+          textCell('{label.cwe}', 'TableStrong'),
+          textCell('{cweList}'),
+        ],
       ],
     }),
   );
-  body.push(tag('{#hasAssets}'), p('Heading3', 'Affected assets ({assetCount})'));
+  body.push(tag('{#hasAssets}'), p('Heading3', '{label.affectedAssets} ({assetCount})'));
   body.push(
     table({
       widths: [3400, 1500, 4172],
       style: 'TableGrid',
-      header: ['Host', 'Service', 'URL'].map(headerCell),
+      header: ['{label.host}', '{label.service}', '{label.url}'].map(headerCell),
       rows: [[textCell('{#affectedAssets}{location}'), textCell('{service}'), textCell('{url}{/affectedAssets}')]],
     }),
   );
   body.push(tag('{/hasAssets}'));
-  body.push(p('Heading3', 'Description'), tag('{@description}'));
-  body.push(tag('{#impact}'), p('Heading3', 'Impact'), tag('{@impact}'), tag('{/impact}'));
-  body.push(tag('{#remediation}'), p('Heading3', 'Remediation'), tag('{@remediation}'), tag('{/remediation}'));
+  // One section per Markdown field of a finding, each only when it has text.
+  for (const { name } of FINDING_MARKDOWN_FIELDS)
+    body.push(tag(`{#${name}}`), p('Heading3', `{label.${name}}`), tag(`{@${name}}`), tag(`{/${name}}`));
   body.push(
     tag('{#hasReferences}'),
-    p('Heading3', 'References'),
+    p('Heading3', '{label.references}'),
     p('ListBullet', '{#references}{.}{/references}'),
     tag('{/hasReferences}'),
   );
   body.push(
     tag('{#hasEvidence}'),
-    p('Heading3', 'Evidence'),
+    p('Heading3', '{label.evidence}'),
     tag('{#evidence}'),
     tag('{@image}'),
-    p('Caption', 'Figure {number}: {caption}'),
+    p('Caption', '{label.figure} {number}: {caption}'),
     tag('{/evidence}'),
     tag('{/hasEvidence}'),
   );
@@ -155,7 +167,7 @@ function documentXml(): string {
   // Links
   body.push(
     tag('{#hasLinks}'),
-    p('Heading1', 'Links'),
+    p('Heading1', '{label.links}'),
     p('ListBullet', '{#links}{title}: {url}{/links}'),
     tag('{/hasLinks}'),
   );
@@ -318,6 +330,18 @@ function stylesXml(): string {
     ),
     style(
       'paragraph',
+      'TableNumber',
+      'Table Number',
+      '<w:basedOn w:val="TableText"/><w:pPr><w:jc w:val="right"/></w:pPr>',
+    ),
+    style(
+      'paragraph',
+      'TableNumberStrong',
+      'Table Number Label',
+      `<w:basedOn w:val="TableNumber"/><w:rPr><w:b/><w:color w:val="${NAVY}"/></w:rPr>`,
+    ),
+    style(
+      'paragraph',
       'TableCode',
       'Table Code',
       `<w:basedOn w:val="TableText"/><w:rPr>${font('Consolas')}<w:sz w:val="16"/></w:rPr>`,
@@ -408,7 +432,7 @@ export function exampleTemplateParts(): Array<[string, string]> {
     `xmlns:w="${W}">${paragraph({ style: 'Header' }, run('{headerText}') + run('\t{title}'))}</w:hdr>`;
   const footer =
     `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:ftr ` +
-    `xmlns:w="${W}">${paragraph({ style: 'Footer' }, run('{footerText}\tPage ') + field('PAGE') + run(' of ') + field('NUMPAGES'))}</w:ftr>`;
+    `xmlns:w="${W}">${paragraph({ style: 'Footer' }, run('{footerText}\t{label.page} ') + field('PAGE') + run(' {label.of} ') + field('NUMPAGES'))}</w:ftr>`;
   const settings =
     `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:settings ` +
     `xmlns:w="${W}"><w:defaultTabStop w:val="708"/><w:characterSpacingControl ` +

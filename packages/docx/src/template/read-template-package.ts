@@ -74,20 +74,64 @@ export function readTemplatePackage(template: Uint8Array): Map<string, Uint8Arra
       problems.push(`part "${name}" declares a DOCTYPE or entities, which are never expanded; remove them`);
     if (name === '[Content_Types].xml' && MACRO_CONTENT_TYPES.test(text))
       problems.push('the template is macro-enabled (.docm content types); save it as a plain .docx');
-    if (name.endsWith('.rels')) {
-      for (const m of text.matchAll(/<Relationship\b[^>]*>/g)) {
-        const rel = m[0];
-        if (/TargetMode\s*=\s*"External"/i.test(rel) && !/relationships\/hyperlink"/.test(rel)) {
-          const type = /Type="[^"]*\/([^"/]+)"/.exec(rel)?.[1] ?? 'unknown';
-          problems.push(
-            `part "${name}" links an external ${type} ` +
-              `(${/Target="([^"]{0,100})/.exec(rel)?.[1] ?? ''}); a template may link web pages ` +
-              `only`,
-          );
-        }
-      }
-    }
+    if (name.endsWith('.rels')) problems.push(...relationshipProblems(name, text));
   }
   if (problems.length > 0) refuse(`the template is not safe to use: ${problems[0]}`, problems);
   return files;
+}
+
+const WEB_LINK = /^(https?:\/\/|mailto:)/i;
+
+/**
+ * What is wrong with the relationships of one `.rels` part: an external target other than a web
+ * or mail link (remote templates, linked images, OLE, `file:` links), or an internal target that
+ * leaves the package (`../../../../etc/passwd`) or is not a part name at all (a URL, a UNC path).
+ * Word calls a document with such a target corrupt, and nothing in it may reach outside the file.
+ */
+export function relationshipProblems(relsName: string, xml: string): string[] {
+  const problems: string[] = [];
+  // `word/_rels/document.xml.rels` describes `word/document.xml`: its targets are relative to `word/`.
+  const base = relsName.replace(/_rels\/[^/]*\.rels$/, '');
+  for (const m of xml.matchAll(/<Relationship\b[^>]*>/g)) {
+    const rel = m[0];
+    const target = decodeEntities(/\bTarget\s*=\s*"([^"]*)"/.exec(rel)?.[1] ?? '');
+    const type = /\bType\s*=\s*"[^"]*\/([^"/]+)"/.exec(rel)?.[1] ?? 'unknown';
+    const shown = target.length > 100 ? `${target.slice(0, 97)}...` : target;
+    if (/\bTargetMode\s*=\s*"External"/i.test(rel)) {
+      if (type !== 'hyperlink')
+        problems.push(`part "${relsName}" links an external ${type} (${shown}); a template may link web pages only`);
+      else if (!WEB_LINK.test(target.trim()) && !target.startsWith('#'))
+        problems.push(
+          `part "${relsName}" has a hyperlink to "${shown}"; only http, https and mailto links are allowed`,
+        );
+      continue;
+    }
+    let path: string;
+    try {
+      path = decodeURIComponent(target);
+    } catch {
+      path = target;
+    }
+    if (/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(path) || path.startsWith('//') || path.includes('\\')) {
+      problems.push(`part "${relsName}" points its ${type} at "${shown}", which is not a part of the document`);
+      continue;
+    }
+    const segments: string[] = [];
+    let escapes = false;
+    for (const segment of (path.startsWith('/') ? path.slice(1) : base + path).split('/')) {
+      if (segment === '..') {
+        if (segments.length === 0) escapes = true;
+        else segments.pop();
+      } else if (segment !== '.' && segment !== '') segments.push(segment);
+    }
+    if (escapes) problems.push(`part "${relsName}" points its ${type} at "${shown}", outside the document`);
+  }
+  return problems;
+}
+
+function decodeEntities(text: string): string {
+  return text.replace(
+    /&(amp|lt|gt|quot|apos);/g,
+    (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" })[e]!,
+  );
 }

@@ -1,10 +1,4 @@
 import Docxtemplater from 'docxtemplater';
-import createInspectModule from 'docxtemplater/js/inspect-module.js';
-
-interface Inspector {
-  getTemplatedFiles(): string[];
-  getStructuredTags(file?: string): unknown[];
-}
 import PizZip from 'pizzip';
 import { FINDING_MARKDOWN_FIELDS, type ReportDocument, type ResolvedReportStyle } from '@service/report-model';
 import { collectEvidenceRefs, loadEvidenceImages, readEvidenceImage, type LoadedEvidence } from '../evidence-images.ts';
@@ -16,12 +10,16 @@ import type { WordmlContext } from '../wordml/markdown-to-wordml.ts';
 import { PackageAdditions } from '../wordml/package-additions.ts';
 import { withXmlCharactersOnly } from '../xml-text.ts';
 import { writeZip } from '../zip-archive.ts';
+import type { PrintBox } from '../evidence-print.ts';
+import { reportLocale } from '../messages/report-locale.ts';
+import { fillTableOfContents } from './contents-entries.ts';
 import { readTemplatePackage } from './read-template-package.ts';
+import { applySeverityColours } from './severity-colours.ts';
 import { buildTemplateData } from './template-data.ts';
-import { partParagraphs } from './template-paragraphs.ts';
-import { paragraphAt } from './template-paragraphs.ts';
-import { templateStyles, templateTextWidth, type TemplateStyles } from './template-styles.ts';
-import { checkTemplateTags, type TagPart } from './template-tags.ts';
+import { paragraphAt, partParagraphs } from './template-paragraphs.ts';
+import { partLabel, problemAt, scanTemplate, type TemplateLocation } from './template-scan.ts';
+import { templateStyles, templateTextHeight, templateTextWidth, type TemplateStyles } from './template-styles.ts';
+import { checkTemplateTags } from './template-tags.ts';
 
 interface DocxtemplaterError {
   message?: string;
@@ -44,63 +42,85 @@ export interface CompiledTemplate {
 
 const text = (bytes: Uint8Array | undefined) => (bytes ? new TextDecoder().decode(bytes) : null);
 
-/** docxtemplater's errors (one, or many in a multi error) as template problems with their paragraph. */
+/** docxtemplater's errors (one, or many in a multi error) as template problems with their place. */
 export function templateProblemsOf(err: unknown, files: Map<string, Uint8Array>): TemplateProblem[] {
   const e = err as DocxtemplaterError;
   const list = e.properties?.errors ?? [e];
-  const paragraphs = new Map<string, ReturnType<typeof partParagraphs>>();
+  const locators = new Map<string, (offset: number) => TemplateLocation>();
   return list.map((one) => {
     const p = one.properties ?? {};
     const file = p.file ?? 'word/document.xml';
-    if (!paragraphs.has(file)) paragraphs.set(file, partParagraphs(text(files.get(file)) ?? ''));
     const offset = Array.isArray(p.offset) ? p.offset[0] : p.offset;
-    return {
-      tag: p.xtag ?? null,
-      paragraph: offset === undefined ? '' : paragraphAt(paragraphs.get(file)!, offset),
-      message: p.explanation ?? one.message ?? 'the template cannot be read',
-    };
+    const message = p.explanation ?? one.message ?? 'the template cannot be read';
+    if (offset === undefined) return { tag: p.xtag ?? null, paragraph: '', message, part: partLabel(file) };
+    let locate = locators.get(file);
+    if (!locate) {
+      const paragraphs = partParagraphs(text(files.get(file)) ?? '');
+      locate = (o: number) => {
+        const at = paragraphAt(paragraphs, o);
+        const index = paragraphs.texts.findIndex((t, i) => paragraphs.starts[i]! <= o && t.trim() === at);
+        return { part: partLabel(file), paragraphNumber: index + 1, text: at };
+      };
+      locators.set(file, locate);
+    }
+    return problemAt(p.xtag ?? null, locate(offset), message);
   });
 }
 
 /**
- * Reads a template safely and compiles it with docxtemplater's default, logic-less parser (a tag is
- * a name looked up in the data, never an expression), then checks every tag against the tag
- * language. Package problems throw InvalidTemplateError; tag problems are returned, all of them.
+ * Reads a template safely and checks it in one pass: every tag problem the scan finds (braces,
+ * loops, raw tags, foreign syntax) and every name or scope problem, each with its place. Only
+ * when there is none is it compiled with docxtemplater's default, logic-less parser (a tag is a
+ * name looked up in the data, never an expression), whose own errors are then listed the same
+ * way. Package problems throw InvalidTemplateError; tag problems are returned, all of them.
  */
 export function compileTemplate(template: Uint8Array): CompiledTemplate {
   const files = readTemplatePackage(template);
   const styles = templateStyles(text(files.get('word/styles.xml')));
+  const scan = scanTemplate(files);
+  const problems: TemplateProblem[] = [...scan.problems];
+  if (scan.foreign !== 'jinja') {
+    const unknown: Array<{ shown: string; location: TemplateLocation }> = [];
+    for (const part of scan.parts)
+      problems.push(
+        ...checkTemplateTags(
+          part.tags,
+          part.file,
+          part.locate,
+          // Why summed up: a template written for pwndoc-ng names dozens of its fields; one line says it.
+          scan.foreign === 'expressions' ? (_name, shown, location) => unknown.push({ shown, location }) : undefined,
+        ),
+      );
+    if (unknown.length > 0) {
+      const shown = [...new Set(unknown.map((u) => `{${u.shown}}`))];
+      problems.push(
+        problemAt(
+          unknown[0]!.shown,
+          unknown[0]!.location,
+          `${unknown.length} more tag${unknown.length === 1 ? '' : 's'} name${unknown.length === 1 ? 's' : ''} ` +
+            `fields this service does not have (${shown.slice(0, 6).join(', ')}${shown.length > 6 ? ', ...' : ''}); ` +
+            `the DOCX template guide maps pwndoc-ng's names to ours`,
+        ),
+      );
+    }
+  }
+  problems.sort((a, b) => partOrder(a) - partOrder(b) || (a.paragraphNumber ?? 0) - (b.paragraphNumber ?? 0));
+  if (problems.length > 0) return { doc: null, files, problems, styles };
   const zip = new PizZip();
   for (const [name, data] of files) zip.file(name, data);
-  // Why called, not constructed: the module exports a factory, whatever its type declarations say.
-  const inspect = (createInspectModule as unknown as () => Inspector)();
   let doc: Docxtemplater;
   try {
     // Why no `parser` option: docxtemplater's default parser only looks names up; expression
     // parsers (angular-expressions and the like) have given remote code execution elsewhere.
-    doc = new Docxtemplater(zip, {
-      paragraphLoop: true,
-      linebreaks: true,
-      nullGetter: () => '',
-      modules: [inspect as unknown as Docxtemplater.DXT.Module],
-      errorLogging: false,
-    });
+    doc = new Docxtemplater(zip, { paragraphLoop: true, linebreaks: true, nullGetter: () => '', errorLogging: false });
   } catch (err) {
     if ((err as DocxtemplaterError).properties === undefined) throw err;
     return { doc: null, files, problems: templateProblemsOf(err, files), styles };
   }
-  const problems: TemplateProblem[] = [];
-  for (const file of inspect.getTemplatedFiles()) {
-    problems.push(
-      ...checkTemplateTags(
-        inspect.getStructuredTags(file) as unknown as TagPart[],
-        file,
-        partParagraphs(text(files.get(file)) ?? ''),
-      ),
-    );
-  }
-  return { doc, files, problems, styles };
+  return { doc, files, problems: [], styles };
 }
+
+const partOrder = (p: TemplateProblem) => (p.part === undefined || p.part === 'body' ? 0 : 1);
 
 /**
  * A report through a customer's Word template. Throws InvalidTemplateError (code
@@ -131,7 +151,12 @@ export async function renderCompiledTemplate(
 ): Promise<Uint8Array> {
   const doc = withXmlCharactersOnly(report);
   const parse = markdownCache();
-  const images = await loadEvidenceImages(collectEvidenceRefs(doc, allMarkdown(doc, parse)), options.loadImage);
+  const images = await loadEvidenceImages(
+    collectEvidenceRefs(doc, allMarkdown(doc, parse)),
+    options.loadImage,
+    templatePrintBox(text(compiled.files.get('word/document.xml')) ?? ''),
+    options.scaleImages ?? true,
+  );
   return renderCompiledTemplateWith(
     compiled,
     doc,
@@ -140,6 +165,16 @@ export async function renderCompiledTemplate(
     options.now ?? new Date(),
     parse,
   );
+}
+
+/** Where a template's evidence images are drawn: its text width, and (as before) at most 620 pixels high. */
+function templatePrintBox(documentXml: string): PrintBox {
+  const height = Math.floor((templateTextHeight(documentXml) / 1440) * 96);
+  return {
+    width: Math.floor((templateTextWidth(documentXml) / 1440) * 96),
+    height: Math.min(620, Math.floor(height * 0.62)),
+    sliceHeight: Math.floor(height * 0.88),
+  };
 }
 
 function markdownCache(): (markdown: string) => Block[] {
@@ -176,14 +211,18 @@ export function renderCompiledTemplateWith(
   const { doc: templater, files } = compiled;
   const documentXml = text(files.get('word/document.xml')) ?? '';
   const textWidth = templateTextWidth(documentXml);
+  const box = templatePrintBox(documentXml);
   const ctx: WordmlContext = {
     styles: compiled.styles.styles,
     monoFont: style.fonts.mono,
     images,
-    maxImage: { width: Math.floor((textWidth / 1440) * 96), height: 620 },
+    maxImage: { width: box.width, height: box.height },
     textWidth,
     parts: new PackageAdditions(text(files.get('word/numbering.xml'))),
     figures: { count: 0 },
+    locale: reportLocale(doc.language),
+    // Why 11 pt: a template's table style is unknown here; measuring at a common body size errs roomy.
+    tableFontSize: 22,
     tableLook: {
       headerFill: style.colors.tableHeader.replace('#', ''),
       headerText: textColourOn(style.colors.tableHeader),
@@ -205,6 +244,20 @@ export function renderCompiledTemplateWith(
     if (entry.dir) continue;
     out.set(name, entry.asUint8Array());
   }
+  for (const [name, part] of out) {
+    if (!/^word\/[^/]+\.xml$/.test(name)) continue;
+    out.set(name, applySeverityColours(typeof part === 'string' ? new TextEncoder().encode(part) : part));
+  }
+  const filled = out.get('word/document.xml');
+  if (filled !== undefined)
+    out.set(
+      'word/document.xml',
+      fillTableOfContents(
+        typeof filled === 'string' ? new TextEncoder().encode(filled) : filled,
+        text(files.get('word/styles.xml')),
+        textWidth,
+      ),
+    );
   ctx.parts.applyTo(out);
   askWordToUpdateFields(out);
   const types = out.get('[Content_Types].xml')!;
@@ -215,16 +268,18 @@ export function renderCompiledTemplateWith(
 const AFTER_UPDATE_FIELDS =
   /<w:(hdrShapeDefaults|footnotePr|endnotePr|compat|docVars|rsids|attachedSchema|themeFontLang|clrSchemeMapping|doNotIncludeSubdocsInStats|doNotAutoCompressPictures|forceUpgrade|captions|readModeInkLockDown|smartTagType|shapeDefaults|doNotEmbedSmartTags|decimalSymbol|listSeparator)\b|<m:mathPr\b|<sl:schemaLibrary\b|<\/w:settings>/;
 
-/** A template with a table of contents: Word refreshes it (and page numbers) on opening, since the headings changed. */
-function askWordToUpdateFields(files: Map<string, Uint8Array | string>): void {
-  const doc = files.get('word/document.xml');
+/**
+ * Asks Word to update every field when the filled-in document is opened: the contents, page
+ * numbers and references follow the report's text, not the template's. Word asks the reader
+ * once ("This document contains fields that may refer to other files...") before it does.
+ */
+export function askWordToUpdateFields(files: Map<string, Uint8Array | string>): void {
   const settings = files.get('word/settings.xml');
-  if (doc === undefined || settings === undefined) return;
-  const docXml = typeof doc === 'string' ? doc : new TextDecoder().decode(doc);
-  if (!/<w:instrText[^>]*>\s*TOC\b|w:instr="\s*TOC\b/.test(docXml)) return;
+  if (settings === undefined) return;
   const xml = typeof settings === 'string' ? settings : new TextDecoder().decode(settings);
-  if (xml.includes('<w:updateFields')) return;
-  const at = xml.search(AFTER_UPDATE_FIELDS);
+  if (/<w:updateFields\b[^>]*w:val="(true|1|on)"/.test(xml)) return;
+  const cleaned = xml.replace(/<w:updateFields\b[^>]*\/>/g, '');
+  const at = cleaned.search(AFTER_UPDATE_FIELDS);
   if (at < 0) return;
-  files.set('word/settings.xml', `${xml.slice(0, at)}<w:updateFields w:val="true"/>${xml.slice(at)}`);
+  files.set('word/settings.xml', `${cleaned.slice(0, at)}<w:updateFields w:val="true"/>${cleaned.slice(at)}`);
 }

@@ -5,6 +5,7 @@ export const SAMPLE_REPORT: ReportDocument = {
   title: 'Sample penetration test',
   status: 'draft',
   language: 'en',
+  findingOrder: 'manual',
   summary: 'A **sample** summary.\n\n- one point\n- another point',
   client: { name: 'Sample Client Ltd.' },
   project: { name: 'Sample project', startDate: '2024-03-04', endDate: '2024-03-08' },
@@ -15,6 +16,7 @@ export const SAMPLE_REPORT: ReportDocument = {
       title: 'Scope',
       content:
         '# In scope\n\n| Host | Port |\n|---|---|\n| app.example.com | 443 |\n\n> Quoted note.\n\n```\ncode line\n```',
+      placement: 'before',
       evidence: [{ sha256: 'a'.repeat(64), fileName: 'scope.png', caption: 'Scope diagram' }],
     },
   ],
@@ -23,6 +25,7 @@ export const SAMPLE_REPORT: ReportDocument = {
     {
       title: 'SQL injection',
       severity: 'high',
+      severityReason: '',
       status: 'open',
       cvss: [{ version: '3.1', vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H', baseScore: 9.8 }],
       cves: ['CVE-2024-0001'],
@@ -47,6 +50,7 @@ export const SAMPLE_REPORT: ReportDocument = {
     {
       title: 'Missing security headers',
       severity: 'low',
+      severityReason: '',
       status: 'resolved',
       cvss: [],
       cves: [],

@@ -5,20 +5,17 @@ import {
   type ResolvedReportStyle,
 } from '@service/report-model';
 import { inlineText, parseMarkdownBlocks, type Block } from '../markdown-blocks.ts';
+import { LABEL_TAGS } from '../messages/report-messages.ts';
 import {
   assetLocation,
   countSeverities,
   cvssRatings,
-  findingStatusLabel,
   formatDay,
-  formatDate,
-  formatScore,
   formatTestingPeriod,
   primaryCvss,
-  reportStatusLabel,
   SEVERITIES_DESCENDING,
-  SEVERITY_LABELS,
 } from '../report-labels.ts';
+import { colourMarker } from './severity-colours.ts';
 import { isEvidenceImage } from '../evidence-images.ts';
 import { renderSeverityChartPng, SEVERITY_CHART_SIZE } from '../severity-chart.ts';
 import { readEvidenceImage } from '../evidence-images.ts';
@@ -56,6 +53,13 @@ const EVIDENCE: TagScope = {
   name: 'evidence',
   tags: { image: 'rich', caption: 'text', fileName: 'text', number: 'text' },
 };
+/**
+ * Directive tags that print nothing and colour what they are in by the severity of the finding
+ * (or of the `severities` row): the table cell's shading, the paragraph's shading, or the text
+ * after the tag in its paragraph (template/severity-colours.ts).
+ */
+const COLOUR_DIRECTIVES = { shadeCell: 'text', shadeParagraph: 'text', colorText: 'text' } as const;
+
 const CVSS: TagScope = { name: 'cvss', tags: { version: 'text', vector: 'text', score: 'text' } };
 const FINDING: TagScope = {
   name: 'findings',
@@ -83,6 +87,7 @@ const FINDING: TagScope = {
     ),
     references: 'strings',
     source: 'text',
+    severityReason: 'text',
     affectedAssets: { list: ASSET },
     assetCount: 'text',
     evidence: { list: EVIDENCE },
@@ -90,16 +95,24 @@ const FINDING: TagScope = {
     hasReferences: 'text',
     hasEvidence: 'text',
     hasCves: 'text',
+    ...COLOUR_DIRECTIVES,
   },
 };
 const TAB: TagScope = {
   name: 'tabs',
-  tags: { number: 'text', title: 'text', content: 'rich', contentText: 'text', evidence: { list: EVIDENCE } },
+  tags: {
+    number: 'text',
+    title: 'text',
+    placement: 'text',
+    content: 'rich',
+    contentText: 'text',
+    evidence: { list: EVIDENCE },
+  },
 };
 const LINK: TagScope = { name: 'links', tags: { title: 'text', url: 'text' } };
 const SEVERITY_ROW: TagScope = {
   name: 'severities',
-  tags: { severity: 'text', severityKey: 'text', count: 'text', color: 'text' },
+  tags: { severity: 'text', severityKey: 'text', count: 'text', color: 'text', ...COLOUR_DIRECTIVES },
 };
 
 export const TEMPLATE_TAGS: TagScope = {
@@ -132,7 +145,12 @@ export const TEMPLATE_TAGS: TagScope = {
     hasLinks: 'text',
     findings: { list: FINDING },
     tabs: { list: TAB },
+    // The same tabs by where they belong: before the findings, and after them (appendices).
+    tabsBefore: { list: TAB },
+    tabsAfter: { list: TAB },
     links: { list: LINK },
+    // `{label.findings}`, `{label.severity}`, `{label.severity.high}`...: the words of the message catalogue.
+    ...Object.fromEntries(LABEL_TAGS.map(({ tag }) => [tag, 'text'])),
   },
 };
 
@@ -173,6 +191,12 @@ export function buildTemplateData(
   now: Date,
   parse: (markdown: string) => Block[] = parseMarkdownBlocks,
 ): Data {
+  const { locale } = ctx;
+  const colours = (colour: string) => ({
+    shadeCell: colourMarker('cell', colour),
+    shadeParagraph: colourMarker('paragraph', colour),
+    colorText: colourMarker('text', colour),
+  });
   const rich = (markdown: string, baseHeading: number, shown?: Set<string>) => {
     const blocks = parse(markdown);
     return {
@@ -194,7 +218,7 @@ export function buildTemplateData(
   const summary = rich(doc.summary, 2);
   let severityChart = '';
   if (doc.findings.length > 0) {
-    const chart = readEvidenceImage(renderSeverityChartPng(counts, style));
+    const chart = readEvidenceImage(renderSeverityChartPng(counts, style, locale));
     if (isEvidenceImage(chart))
       severityChart = paragraph(
         { align: 'center' },
@@ -203,51 +227,57 @@ export function buildTemplateData(
           ctx.parts.drawingId(),
           SEVERITY_CHART_SIZE.width,
           SEVERITY_CHART_SIZE.height,
-          'Findings by severity',
-          SEVERITIES_DESCENDING.map((s) => `${SEVERITY_LABELS[s]}: ${counts[s]}`).join(', '),
+          locale.text('findingsBySeverity'),
+          SEVERITIES_DESCENDING.map((s) => `${locale.severity(s)}: ${counts[s]}`).join(', '),
         ),
       );
   }
+  const tabs = doc.tabs.map((t, i) => {
+    const shown = new Set<string>();
+    const content = rich(t.content, 2, shown);
+    return {
+      number: String(i + 1),
+      title: t.title,
+      placement: t.placement,
+      content: content.xml,
+      contentText: content.text,
+      evidence: evidenceItems(t.evidence, shown),
+    };
+  });
   return {
     title: doc.title,
     client: doc.client.name,
     project: doc.project.name,
-    status: reportStatusLabel(doc.status),
+    status: locale.reportStatus(doc.status),
     language: doc.language,
-    startDate: formatDate(doc.project.startDate, doc.language),
-    endDate: formatDate(doc.project.endDate, doc.language),
-    testingPeriod: formatTestingPeriod(doc.project, doc.language),
-    date: formatDay(now, doc.language),
-    coverTitle: style.coverPage.title ?? 'Security assessment report',
+    startDate: locale.date(doc.project.startDate),
+    endDate: locale.date(doc.project.endDate),
+    testingPeriod: formatTestingPeriod(doc.project, locale),
+    date: formatDay(now, locale),
+    coverTitle: style.coverPage.title ?? locale.text('securityAssessmentReport'),
     coverSubtitle: style.coverPage.subtitle ?? '',
     headerText: style.headerText,
     footerText: style.footerText,
     summary: summary.xml,
     summaryText: summary.text,
     severityChart,
-    findingCount: String(doc.findings.length),
-    criticalCount: String(counts.critical),
-    highCount: String(counts.high),
-    mediumCount: String(counts.medium),
-    lowCount: String(counts.low),
-    infoCount: String(counts.info),
+    findingCount: locale.integer(doc.findings.length),
+    criticalCount: locale.integer(counts.critical),
+    highCount: locale.integer(counts.high),
+    mediumCount: locale.integer(counts.medium),
+    lowCount: locale.integer(counts.low),
+    infoCount: locale.integer(counts.info),
     severities: SEVERITIES_DESCENDING.map((s) => ({
-      severity: SEVERITY_LABELS[s],
+      severity: locale.severity(s),
       severityKey: s,
-      count: String(counts[s]),
+      count: locale.integer(counts[s]),
       color: style.severityColors[s].replace('#', ''),
+      ...colours(style.severityColors[s]),
     })),
-    tabs: doc.tabs.map((t, i) => {
-      const shown = new Set<string>();
-      const content = rich(t.content, 2, shown);
-      return {
-        number: String(i + 1),
-        title: t.title,
-        content: content.xml,
-        contentText: content.text,
-        evidence: evidenceItems(t.evidence, shown),
-      };
-    }),
+    ...Object.fromEntries(LABEL_TAGS.map(({ tag, key }) => [tag, locale.text(key)])),
+    tabs,
+    tabsBefore: tabs.filter((t) => t.placement === 'before'),
+    tabsAfter: tabs.filter((t) => t.placement === 'after'),
     links: doc.links.map((l) => ({ title: l.title, url: l.url })),
     hasFindings: doc.findings.length > 0,
     hasLinks: doc.links.length > 0,
@@ -266,17 +296,18 @@ export function buildTemplateData(
       return {
         number: String(i + 1),
         title: f.title,
-        severity: SEVERITY_LABELS[f.severity],
+        severity: locale.severity(f.severity),
         severityKey: f.severity,
         severityColor: style.severityColors[f.severity].replace('#', ''),
-        status: findingStatusLabel(f.status),
-        cvssScore: cvss ? formatScore(cvss.score) : '',
+        ...colours(style.severityColors[f.severity]),
+        status: locale.findingStatus(f.status),
+        cvssScore: cvss ? locale.score(cvss.score) : '',
         cvssVector: cvss?.vector ?? '',
         cvssVersion: cvss?.version ?? '',
         cvss: cvssRatings(f.cvss).map((c) => ({
           version: c.version,
           vector: c.vector ?? '',
-          score: formatScore(c.score),
+          score: locale.score(c.score),
         })),
         cves: f.cves,
         cveList: f.cves.join(', '),
@@ -285,6 +316,7 @@ export function buildTemplateData(
         ...markdown,
         references: f.references,
         source: describeFindingSource(f.source),
+        severityReason: f.severityReason,
         affectedAssets: f.affectedAssets.map((a) => ({
           host: a.host ?? '',
           ip: a.ip ?? '',
@@ -296,7 +328,7 @@ export function buildTemplateData(
           location: assetLocation(a),
           evidence: a.evidence ?? '',
         })),
-        assetCount: String(f.affectedAssets.length),
+        assetCount: locale.integer(f.affectedAssets.length),
         evidence: evidenceItems(f.evidence, shown),
         hasAssets: f.affectedAssets.length > 0,
         hasReferences: f.references.length > 0,

@@ -94,3 +94,14 @@ export function templateTextWidth(documentXml: string): number {
   const text = width - left - right;
   return Number.isFinite(text) && text > 1440 ? text : 9072;
 }
+
+/** Height between the margins of the document's last section, in twips (A4 with 2.5 cm margins when unknown). */
+export function templateTextHeight(documentXml: string): number {
+  const sect = documentXml.lastIndexOf('<w:sectPr');
+  const part = sect >= 0 ? documentXml.slice(sect) : '';
+  const height = Number(/<w:pgSz\b[^>]*w:h="(\d+)"/.exec(part)?.[1] ?? 16838);
+  const top = Math.abs(Number(/<w:pgMar\b[^>]*w:top="(-?\d+)"/.exec(part)?.[1] ?? 1417));
+  const bottom = Math.abs(Number(/<w:pgMar\b[^>]*w:bottom="(-?\d+)"/.exec(part)?.[1] ?? 1417));
+  const text = height - top - bottom;
+  return Number.isFinite(text) && text > 1440 ? text : 14004;
+}

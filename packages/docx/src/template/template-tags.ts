@@ -1,8 +1,8 @@
 import type { TemplateProblem } from '../invalid-template-error.ts';
 import { TEMPLATE_TAGS, type TagKind, type TagScope } from './template-data.ts';
-import { paragraphAt, paragraphWith, type PartParagraphs } from './template-paragraphs.ts';
+import { problemAt, type TemplateLocation } from './template-scan.ts';
 
-/** A tag as docxtemplater's inspection gives it. */
+/** A tag as docxtemplater's inspection gives it (and as template-scan.ts builds it). */
 export interface TagPart {
   type: string;
   value: string;
@@ -15,20 +15,60 @@ export interface TagPart {
 /** Parts Markdown and pictures may go into: their relationships live beside the main document. */
 const RICH_PARTS = new Set(['word/document.xml']);
 
+/** Edit distance with swapped neighbours counting as one edit (`titel` is one from `title`), for "did you mean". */
+function distance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 3) return 99;
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  return d[a.length]![b.length]!;
+}
+
+const squash = (name: string) => name.toLowerCase().replace(/[\s_\-.]/g, '');
+
 /**
- * Checks every tag of a part against the tag language (TEMPLATE_TAGS): unknown names, raw tags
- * on plain fields (which would put report text into the XML unescaped), plain tags on Markdown
- * fields, and loops over a list from an outer scope (`{#findings}` inside `{#findings}` would
- * multiply the document: the template language resolves names outwards).
+ * The known name closest to an unknown one: the same but for case, spaces, `_` or `-`
+ * (`cvss_score`, ` title `), a plural or singular (`finding`), or one or two letters off.
  */
-export function checkTemplateTags(parts: TagPart[], file: string, paragraphs: PartParagraphs): TemplateProblem[] {
+export function nearestName(name: string, known: Iterable<string>): string | null {
+  const wanted = squash(name);
+  if (wanted === '') return null;
+  let best: string | null = null;
+  // One edit for short names, two from eight letters on (`findngs`, `remidiation`).
+  let bestDistance = wanted.length >= 8 ? 2 : 1;
+  for (const candidate of known) {
+    const c = squash(candidate);
+    if (c === wanted) return candidate;
+    const d = distance(wanted, c);
+    if (d < bestDistance || (d === bestDistance && best === null)) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+/**
+ * Checks every tag of a part against the tag language (TEMPLATE_TAGS): unknown names (with the
+ * nearest known one), raw tags on plain fields (which would put report text into the XML
+ * unescaped), plain tags on Markdown fields, and loops over a list from an outer scope
+ * (`{#findings}` inside `{#findings}` would multiply the document: names resolve outwards).
+ * `unknown` receives each unknown name instead of a problem, when the caller sums them up.
+ */
+export function checkTemplateTags(
+  parts: TagPart[],
+  file: string,
+  locate: (offset: number) => TemplateLocation,
+  unknown?: (name: string, shown: string, location: TemplateLocation) => void,
+): TemplateProblem[] {
   const problems: TemplateProblem[] = [];
-  const where = (part: TagPart, shown: string) => {
-    const offset = Array.isArray(part.offset) ? part.offset[0] : part.offset;
-    return paragraphWith(paragraphs, `{${shown}}`) || (offset !== undefined ? paragraphAt(paragraphs, offset) : '');
-  };
-  const add = (part: TagPart, shown: string, message: string) =>
-    problems.push({ tag: shown, paragraph: where(part, shown), message });
+  const where = (part: TagPart) => locate((Array.isArray(part.offset) ? part.offset[0] : part.offset) ?? 0);
+  const add = (part: TagPart, shown: string, message: string) => problems.push(problemAt(shown, where(part), message));
   const lookup = (scopes: TagScope[], name: string): { kind: TagKind; own: boolean; scope: TagScope } | null => {
     for (let i = scopes.length - 1; i >= 0; i--) {
       const kind = Object.hasOwn(scopes[i]!.tags, name) ? scopes[i]!.tags[name]! : undefined;
@@ -36,16 +76,37 @@ export function checkTemplateTags(parts: TagPart[], file: string, paragraphs: Pa
     }
     return null;
   };
+  const notFound = (part: TagPart, shown: string, name: string, scopes: TagScope[], prefix: string) => {
+    if (unknown) return unknown(name, shown, where(part));
+    const scopeName = scopes[scopes.length - 1]!.name;
+    const near = nearestName(
+      name,
+      scopes.flatMap((s) => Object.keys(s.tags)),
+    );
+    const elsewhere = near === null ? nearestName(name, allNames()) : null;
+    add(
+      part,
+      shown,
+      `unknown tag "${name}" in the ${scopeName} scope: no such field` +
+        (near !== null
+          ? `; did you mean {${prefix}${near}}?`
+          : elsewhere !== null
+            ? `; {${prefix}${elsewhere}} exists, but inside another loop`
+            : ''),
+    );
+  };
   const walk = (list: TagPart[], scopes: TagScope[], inStrings: boolean) => {
     for (const part of list) {
       if (part.type !== 'placeholder') continue;
       const name = part.value;
       const scopeName = scopes[scopes.length - 1]!.name;
       if (part.module === 'loop') {
-        const shown = `${part.inverted ? '^' : '#'}${name}`;
+        const prefix = part.inverted ? '^' : '#';
+        const shown = `${prefix}${name}`;
         const found = lookup(scopes, name);
         if (found === null) {
-          add(part, shown, `unknown tag "${name}" in the ${scopeName} scope: no such field`);
+          notFound(part, shown, name, scopes, prefix);
+          walk(part.subparsed ?? [], scopes, inStrings);
         } else if (typeof found.kind === 'object') {
           if (found.own) walk(part.subparsed ?? [], part.inverted ? scopes : [...scopes, found.kind.list], false);
           else if (part.inverted) walk(part.subparsed ?? [], scopes, inStrings);
@@ -72,7 +133,7 @@ export function checkTemplateTags(parts: TagPart[], file: string, paragraphs: Pa
       if (part.module === 'rawxml') {
         const shown = `@${name}`;
         const found = lookup(scopes, name);
-        if (found === null) add(part, shown, `unknown tag "${name}" in the ${scopeName} scope: no such field`);
+        if (found === null) notFound(part, shown, name, scopes, '@');
         else if (found.kind !== 'rich')
           add(
             part,
@@ -81,7 +142,7 @@ export function checkTemplateTags(parts: TagPart[], file: string, paragraphs: Pa
               `Markdown fields and pictures)`,
           );
         else if (!RICH_PARTS.has(file))
-          add(part, shown, `{@${name}} can only be used in the document body, not in ${file}`);
+          add(part, shown, `{@${name}} can only be used in the document body, not in a header or footer`);
         continue;
       }
       if (part.module !== undefined && part.module !== 'placeholder') {
@@ -98,7 +159,7 @@ export function checkTemplateTags(parts: TagPart[], file: string, paragraphs: Pa
         continue;
       }
       const found = lookup(scopes, name);
-      if (found === null) add(part, name, `unknown tag "${name}" in the ${scopeName} scope: no such field`);
+      if (found === null) notFound(part, name, name, scopes, '');
       else if (found.kind === 'rich')
         add(
           part,
@@ -112,4 +173,21 @@ export function checkTemplateTags(parts: TagPart[], file: string, paragraphs: Pa
   };
   walk(parts, [TEMPLATE_TAGS], false);
   return problems;
+}
+
+let names: string[] | null = null;
+
+/** Every name of the tag language, in any scope. */
+function allNames(): string[] {
+  if (names) return names;
+  const out = new Set<string>();
+  const visit = (scope: TagScope) => {
+    for (const [name, kind] of Object.entries(scope.tags)) {
+      out.add(name);
+      if (typeof kind === 'object') visit(kind.list);
+    }
+  };
+  visit(TEMPLATE_TAGS);
+  names = [...out];
+  return names;
 }

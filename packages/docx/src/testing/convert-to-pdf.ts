@@ -1,7 +1,9 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { conversionMacro, writeOfficeProfile } from '../pdf/office-profile.ts';
 
 /** Whether LibreOffice (soffice) and pdftotext are on this machine. */
 export function officeAvailable(): boolean {
@@ -12,39 +14,68 @@ export function officeAvailable(): boolean {
 }
 
 /**
- * Converts DOCX files to PDF with LibreOffice headless, each run with its own profile directory
- * (parallel runs do not clash), and returns each PDF's text (pdftotext). `keep` names a folder to
- * leave the PDFs in for looking at.
+ * Converts DOCX files to PDF in ONE LibreOffice run (one start-up for a whole test file), with the
+ * same profile and macro as the service's converter (every index and field updated), and returns
+ * each PDF with its text (pdftotext, page by page: pages are separated by form feeds).
  */
-export function convertDocxToPdfText(
+export async function convertDocxToPdfText(
   docs: Record<string, Uint8Array>,
-): Record<string, { text: string; pdf: Uint8Array }> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'docx-pdf-'));
+): Promise<Record<string, { text: string; pdf: Uint8Array }>> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'docx-pdf-test-'));
+  const url = (file: string) => pathToFileURL(file).href;
   try {
-    const inputs = Object.entries(docs).map(([name, bytes]) => {
-      const file = path.join(dir, `${name}.docx`);
-      writeFileSync(file, bytes);
-      return file;
+    await writeOfficeProfile(path.join(dir, 'profile'));
+    const macros: string[] = [];
+    for (const [name, bytes] of Object.entries(docs)) {
+      await writeFile(path.join(dir, `${name}.docx`), bytes);
+      macros.push(
+        conversionMacro(
+          url(path.join(dir, `${name}.docx`)),
+          url(path.join(dir, `${name}.pdf`)),
+          url(path.join(dir, `${name}.error.txt`)),
+        ),
+      );
+    }
+    const said = await new Promise<string>((resolve, reject) => {
+      const child = spawn(
+        'soffice',
+        [
+          `-env:UserInstallation=${url(path.join(dir, 'profile'))}`,
+          '--headless',
+          '--invisible',
+          '--nologo',
+          '--norestore',
+          '--nodefault',
+          '--nolockcheck',
+          ...macros,
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HOME: dir } },
+      );
+      let output = '';
+      child.stdout.on('data', (c: Buffer) => void (output += c));
+      child.stderr.on('data', (c: Buffer) => void (output += c));
+      child.once('error', reject);
+      child.once('close', (code) =>
+        code === 0 ? resolve(output) : reject(new Error(`soffice failed (${code}): ${output}`)),
+      );
     });
-    const run = spawnSync(
-      'soffice',
-      [`-env:UserInstallation=file://${dir}/profile`, '--headless', '--convert-to', 'pdf', '--outdir', dir, ...inputs],
-      { encoding: 'utf8', timeout: 600_000 },
-    );
-    if (run.status !== 0) throw new Error(`soffice failed (${run.status}): ${run.stderr}`);
     const out: Record<string, { text: string; pdf: Uint8Array }> = {};
     for (const name of Object.keys(docs)) {
-      const pdf = path.join(dir, `${name}.pdf`);
-      const text = spawnSync('pdftotext', ['-enc', 'UTF-8', pdf, '-'], {
+      const error = await readFile(path.join(dir, `${name}.error.txt`), 'utf8').catch(() => '');
+      if (error) throw new Error(`LibreOffice could not convert ${name}: ${error}`);
+      const pdfFile = path.join(dir, `${name}.pdf`);
+      const text = spawnSync('pdftotext', ['-enc', 'UTF-8', pdfFile, '-'], {
         encoding: 'utf8',
         maxBuffer: 512 * 1024 * 1024,
       });
-      if (text.status !== 0)
-        throw new Error(`pdftotext failed for ${name}: ${text.stderr} (soffice said: ${run.stdout} ${run.stderr})`);
-      out[name] = { text: text.stdout, pdf: readFileSync(pdf) };
+      if (text.status !== 0) throw new Error(`pdftotext failed for ${name}: ${text.stderr} (soffice said: ${said})`);
+      out[name] = { text: text.stdout, pdf: new Uint8Array(await readFile(pdfFile)) };
     }
     return out;
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    await rm(dir, { recursive: true, force: true, maxRetries: 3 });
   }
 }
+
+/** The text of each page of a pdftotext output. */
+export const pdfPages = (text: string): string[] => text.split('\f');

@@ -7,6 +7,8 @@ import {
 } from '../evidence-images.ts';
 import { inlineText, topHeadingLevel, type Block, type Inline, type TextMarks } from '../markdown-blocks.ts';
 import { hasRightToLeft, isRightToLeft } from '../text-direction.ts';
+import type { ReportLocale } from '../messages/report-locale.ts';
+import { fitColumnWidths } from './column-widths.ts';
 import type { PackageAdditions } from './package-additions.ts';
 import {
   drawing,
@@ -52,6 +54,10 @@ export interface WordmlContext {
   textWidth: number;
   parts: PackageAdditions;
   figures: { count: number };
+  /** The report's language: figure captions and placeholder lines. */
+  locale: ReportLocale;
+  /** Font size of table text in half-points, for fitting column widths to their content. */
+  tableFontSize: number;
   /** Table colours when the table style does not give them (hex without #, or null for none). */
   tableLook: { headerFill: string | null; headerText: string | null; stripe: string | null; grid: string | null };
 }
@@ -240,7 +246,9 @@ function inlineImage(i: Extract<Inline, { kind: 'image' }>, ctx: WordmlContext):
   }
   const name = i.title ?? (i.alt || i.src);
   const why = loaded !== undefined && !isEvidenceImage(loaded) ? loaded : ({ missing: 'not-found' } as const);
-  const text = i.evidence ? missingImageText(name, why) : `[image: ${i.alt || name}${i.src ? ` (${i.src})` : ''}]`;
+  const text = i.evidence
+    ? missingImageText(name, why, ctx.locale)
+    : ctx.locale.text('imageElsewhere', { name: `${i.alt || name}${i.src ? ` (${i.src})` : ''}` });
   return run(text, { italic: true });
 }
 
@@ -263,10 +271,35 @@ export function picture(
     return {
       xml: paragraph(
         { style, align: style ? undefined : 'center' },
-        run(missingImageText(name, why), style ? '' : { italic: true, color: '9A3412' }),
+        run(missingImageText(name, why, ctx.locale), style ? '' : { italic: true, color: '9A3412' }),
       ),
       drawn: false,
     };
+  }
+  if (loaded.slices && loaded.slices.length > 0) {
+    // A tall screenshot: its parts one under the other at full width, one page high at most each;
+    // only the last keeps with the caption that follows.
+    const last = loaded.slices.length - 1;
+    const xml = loaded.slices
+      .map((slice, i) =>
+        paragraph(
+          { keepNext: i === last, align: 'center', spacing: { before: i === 0 ? 120 : 0, after: i === last ? 60 : 0 } },
+          drawing(
+            ctx.parts.image(`${sha256}-${i + 1}`, {
+              ...slice,
+              width: slice.display.width,
+              height: slice.display.height,
+            }),
+            ctx.parts.drawingId(),
+            slice.display.width,
+            slice.display.height,
+            `${name} (${i + 1}/${last + 1})`,
+            description,
+          ),
+        ),
+      )
+      .join('');
+    return { xml, drawn: true };
   }
   const size = fitImage(loaded, ctx.maxImage.width, ctx.maxImage.height);
   return {
@@ -293,7 +326,7 @@ export function figure(
   const n = ++ctx.figures.count;
   const captionStyle = ctx.styles.caption;
   const captionRuns =
-    run(`Figure ${n}: `, { bold: true, ...(captionStyle ? {} : { italic: true }) }) +
+    run(ctx.locale.text('figureNumber', { number: n }), { bold: true, ...(captionStyle ? {} : { italic: true }) }) +
     run(text, captionStyle ? '' : { italic: true });
   return (
     image.xml +
@@ -325,17 +358,8 @@ export function writeCode(text: string, ctx: WordmlContext, out: string[], inden
   }
 }
 
-/** Column widths in twips that fill `total`, in proportion to `weights`, none narrower than `min`. */
-export function columnWidths(weights: readonly number[], total: number, min = 700): number[] {
-  const sum = weights.reduce((a, b) => a + b, 0) || 1;
-  const raw = weights.map((w) => Math.max(min, Math.floor((w / sum) * total)));
-  const over = raw.reduce((a, b) => a + b, 0) - total;
-  if (over !== 0) {
-    const widest = raw.indexOf(Math.max(...raw));
-    raw[widest] = Math.max(min, raw[widest]! - over);
-  }
-  return raw;
-}
+/** Left plus right padding of a table cell, in twips. */
+export const TABLE_CELL_MARGINS = 180;
 
 /** How header cell text is formatted when the document has no header text style: bold, in the band's text colour. */
 export function headerRunProps(ctx: WordmlContext): RunProps | null {
@@ -390,18 +414,20 @@ export function styledTable(t: StyledTable, ctx: WordmlContext): string {
     header,
     rows,
     grid: ctx.styles.table ? undefined : look.grid,
-    cellMargin: { top: 50, bottom: 50, left: 90, right: 90 },
+    cellMargin: { top: 50, bottom: 50, left: TABLE_CELL_MARGINS / 2, right: TABLE_CELL_MARGINS / 2 },
   });
 }
 
 function markdownTable(b: Extract<Block, { kind: 'table' }>, ctx: WordmlContext): string {
   const columns = Math.max(b.header.length, ...b.rows.map((r) => r.length), 1);
-  const weights = Array.from({ length: columns }, (_, c) => {
-    let longest = inlineText(b.header[c] ?? []).length;
-    for (const r of b.rows) longest = Math.max(longest, inlineText(r[c] ?? []).length);
-    return Math.min(40, Math.max(4, longest));
-  });
-  const widths = columnWidths(weights, ctx.textWidth, Math.min(700, Math.floor(ctx.textWidth / columns)));
+  const widths = fitColumnWidths(
+    Array.from({ length: columns }, (_, c) => ({
+      header: inlineText(b.header[c] ?? []),
+      cells: b.rows.map((r) => inlineText(r[c] ?? [])),
+    })),
+    ctx.textWidth,
+    { fontSize: ctx.tableFontSize, cellMargins: TABLE_CELL_MARGINS },
+  );
   const header = Array.from({ length: columns }, (_, c) => inlineRuns(b.header[c] ?? [], ctx, headerRunProps(ctx)));
   const rows = b.rows.map((r) => Array.from({ length: columns }, (_, c) => inlineRuns(r[c] ?? [], ctx)));
   return styledTable({ widths, header, rows, align: b.align }, ctx);

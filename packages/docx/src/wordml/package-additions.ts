@@ -67,7 +67,8 @@ export class PackageAdditions {
     const known = this.images.get(key);
     if (known) return known.rId;
     const { ext, mime } = IMAGE_TYPES[img.type];
-    const path = `media/svc-${key.replace(/[^0-9a-zA-Z-]/g, '').slice(0, 40)}.${ext}`;
+    // Why the number: keys can share their first characters (the parts of one tall image do).
+    const path = `media/svc-${this.images.size + 1}-${key.replace(/[^0-9a-zA-Z]/g, '').slice(0, 16)}.${ext}`;
     const rId = this.rel(REL.image, path, false);
     this.images.set(key, { rId, path, bytes: img.bytes, ext, mime });
     return rId;

@@ -5,6 +5,7 @@ export const EXAMPLE_REPORT: ReportDocument = {
   title: 'Web application penetration test',
   status: 'review',
   language: 'en',
+  findingOrder: 'severity',
   summary: 'We tested the **shop** web application from 4 to 8 March 2024 and found one high and one medium issue.',
   client: { name: 'ACME Corp.' },
   project: { name: 'Shop 2024', startDate: '2024-03-04', endDate: '2024-03-08' },
@@ -16,12 +17,14 @@ export const EXAMPLE_REPORT: ReportDocument = {
       content:
         'The shop is well protected against common attacks. Two findings need ' +
         'attention:\n\n- SQL injection in the login form\n- Missing security headers',
+      placement: 'before',
       evidence: [],
     },
     {
       title: 'Scope',
       content:
         '# In scope\n\n| Host | Port |\n|---|---|\n| shop.example.com | 443 |\n\n# Out of scope\n\nDenial of service.',
+      placement: 'before',
       evidence: [
         {
           sha256: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
@@ -40,6 +43,7 @@ export const EXAMPLE_REPORT: ReportDocument = {
     {
       title: 'SQL injection in the login form',
       severity: 'high',
+      severityReason: '',
       status: 'open',
       cvss: [{ version: '3.1', vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H', baseScore: 9.8 }],
       cves: [],
@@ -77,6 +81,7 @@ export const EXAMPLE_REPORT: ReportDocument = {
     {
       title: 'Missing security headers',
       severity: 'medium',
+      severityReason: '',
       status: 'open',
       cvss: [
         { version: '3.1', vector: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:R/S:C/C:L/I:L/A:N', baseScore: 4.7 },

@@ -12,6 +12,8 @@ import {
   type FindingSource,
   type ReportDocument,
   type ReportDocumentFinding,
+  FINDING_ORDERS,
+  TAB_PLACEMENTS,
 } from '@service/report-model';
 
 /**
@@ -286,6 +288,7 @@ export const findingArb: fc.Arbitrary<ReportDocumentFinding> = fc
       status: fc.constantFrom(...FINDING_STATUSES),
       affectedAssets: fc.array(assetArb, { maxLength: 3 }),
       source: sourceArb,
+      severityReason: fc.oneof(fc.constant(''), shortText(2000)),
       evidence: fc.array(evidenceArb, { maxLength: 3 }),
     }),
   )
@@ -295,6 +298,7 @@ export const findingArb: fc.Arbitrary<ReportDocumentFinding> = fc
       status: rest.status,
       affectedAssets: rest.affectedAssets,
       source: rest.source,
+      severityReason: rest.severityReason,
       evidence: rest.evidence,
     };
     if (rest.id !== undefined) f.id = rest.id;
@@ -319,6 +323,7 @@ export const reportDocumentArb: fc.Arbitrary<ReportDocument> = fc.record(
     status: fc.constantFrom(...REPORT_STATUSES),
     language: fc.constantFrom('en', 'de', 'de-DE', 'ar', 'he-IL'),
     summary: anyText(),
+    findingOrder: fc.constantFrom(...FINDING_ORDERS),
     client: fc.record({ id: fc.uuid(), name: titleText(300) }, { requiredKeys: ['name'] }),
     project: fc.record(
       {
@@ -332,7 +337,12 @@ export const reportDocumentArb: fc.Arbitrary<ReportDocument> = fc.record(
     style: libraryRef,
     template: libraryRef,
     tabs: fc.array(
-      fc.record({ title: titleText(300), content: anyText(), evidence: fc.array(evidenceArb, { maxLength: 2 }) }),
+      fc.record({
+        title: titleText(300),
+        content: anyText(),
+        placement: fc.constantFrom(...TAB_PLACEMENTS),
+        evidence: fc.array(evidenceArb, { maxLength: 2 }),
+      }),
       { maxLength: 4 },
     ),
     links: fc.array(
@@ -353,6 +363,7 @@ export const reportDocumentArb: fc.Arbitrary<ReportDocument> = fc.record(
       'status',
       'language',
       'summary',
+      'findingOrder',
       'client',
       'project',
       'style',

@@ -39,6 +39,8 @@ export function sampleFieldValue(name: FindingFieldName, variant: 1 | 2 = 1): Fi
       ].map((a) => Object.fromEntries(Object.entries(a).filter(([, v]) => v !== undefined)));
     case 'source':
       return n === 1 ? { kind: 'template', templateKey: 'sql-injection' } : { kind: 'manual' };
+    case 'note':
+      return `${name} ${n}: rated as the client's policy requires`;
     default:
       return shape satisfies never;
   }

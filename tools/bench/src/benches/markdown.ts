@@ -156,6 +156,7 @@ function buildReport(findingCount: number, tabCount: number): ReportDocument {
       `- ${sentence(6)}\n- ${sentence(7)}\n- ${sentence(5)}`,
       paragraph(10),
     ].join('\n\n'),
+    placement: 'before',
     evidence: evidence(t % 3 === 0 ? 2 : 0),
   }));
 
@@ -205,6 +206,7 @@ function buildReport(findingCount: number, tabCount: number): ReportDocument {
         f % 2 === 0
           ? { kind: 'scanner', scanner: 'nessus', scannerVersion: '10.7.1', ruleId: String(10_000 + f) }
           : { kind: 'template', templateKey: `web-finding-${f % 80}` },
+      severityReason: '',
       evidence: evidence(f % 4 === 0 ? 2 : 0),
     };
   });
@@ -213,6 +215,7 @@ function buildReport(findingCount: number, tabCount: number): ReportDocument {
     title: 'Benchmark report',
     status: 'draft',
     language: 'en',
+    findingOrder: 'manual',
     summary: paragraph(10),
     client: { name: 'ACME Corp.' },
     project: { name: 'Benchmark', startDate: '2024-03-04', endDate: '2024-03-08' },

@@ -62,6 +62,7 @@ export function sampleReportDocument(options: {
       references: ['https://owasp.org/Top10/A03_2021-Injection/', 'https://cwe.mitre.org/data/definitions/89.html'],
       affectedAssets: assets,
       source: { kind: 'manual' },
+      severityReason: '',
       evidence: [],
     });
   }
@@ -77,6 +78,7 @@ export function sampleReportDocument(options: {
     title: 'External penetration test 2026',
     status: 'final',
     language: 'en',
+    findingOrder: 'manual',
     summary: markdownBlock(0, 2),
     client: { name: 'Acme Corp' },
     project: { name: 'External test', startDate: '2026-11-02', endDate: '2026-11-13' },
@@ -85,6 +87,7 @@ export function sampleReportDocument(options: {
     tabs: Array.from({ length: options.tabs }, (_, t) => ({
       title: `Section ${t + 1}`,
       content: `## Section ${t + 1}\n\n${markdownBlock(t, 6)}`,
+      placement: 'before' as const,
       evidence: [],
     })),
     links: [{ title: 'Scope document', url: 'https://tickets.example/SCOPE-12' }],

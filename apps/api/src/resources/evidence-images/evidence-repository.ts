@@ -67,6 +67,15 @@ function evidenceDeclaration(files: EvidenceFiles, maxBytes: number) {
       size: { column: 'size', schema: Type.Integer() },
       sha256: { column: 'sha256', schema: Type.String({ pattern: '^[0-9a-f]{64}$' }) },
       caption: { column: 'caption', schema: Type.String({ maxLength: 2000 }), update: true },
+      position: {
+        column: 'position',
+        schema: Type.Integer({
+          minimum: 0,
+          maximum: 100_000,
+          description: 'Order among the images of its finding or tab (lower first); documents show them so.',
+        }),
+        update: true,
+      },
     },
     filters: {
       finding_id: {
@@ -83,6 +92,8 @@ function evidenceDeclaration(files: EvidenceFiles, maxBytes: number) {
     beforeDelete: async (_trx, row) => () => files.remove(row.storage_key),
   });
 }
+
+type EvidenceRow = Row<ReturnType<typeof evidenceDeclaration>['fields'], EvidenceColumns>;
 
 /** Evidence images: metadata in the tenant database, bytes in `EvidenceFiles`. */
 export class EvidenceRepository extends ResourceRepository<
@@ -121,6 +132,11 @@ export class EvidenceRepository extends ResourceRepository<
             sha256: createHash('sha256').update(upload.bytes).digest('hex'),
             storage_key: key,
             caption: upload.caption,
+            // Why a subquery: the owner is locked, so the next position is taken once.
+            position: trx.raw(
+              `(select coalesce(max(position) + 1, 0) from evidence_images where ${upload.findingId ? 'finding_id' : 'report_tab_id'} = ?)`,
+              [upload.findingId ?? upload.reportTabId!],
+            ),
             created_by: principal.userId,
           })
           .returning('id');
@@ -132,7 +148,7 @@ export class EvidenceRepository extends ResourceRepository<
     }
   }
 
-  /** The evidence of the given findings and tabs as documents refer to it, in upload order. */
+  /** The evidence of the given findings and tabs as documents refer to it, in each owner's order. */
   async refsOf(
     db: Knex,
     owners: { findingIds: readonly string[]; tabIds: readonly string[] },
@@ -144,7 +160,7 @@ export class EvidenceRepository extends ResourceRepository<
       .where((w) =>
         w.whereIn('finding_id', owners.findingIds as string[]).orWhereIn('report_tab_id', owners.tabIds as string[]),
       )
-      .orderBy([{ column: 'created_at' }, { column: 'id' }])
+      .orderBy([{ column: 'position' }, { column: 'created_at' }, { column: 'id' }])
       .select('id', 'finding_id', 'report_tab_id', 'sha256', 'file_name', 'caption', 'content_type')) as Array<{
       id: string;
       finding_id: string | null;
@@ -181,12 +197,23 @@ export class EvidenceRepository extends ResourceRepository<
     wanted: ReadonlyArray<{ ref: EvidenceRef; findingId?: string; reportTabId?: string }>,
   ): Promise<Set<string>> {
     const hashes = [...new Set(wanted.map((w) => w.ref.sha256))];
-    const sources = new Map<string, Row>();
-    for (const row of (await this.scoped(trx, principal)
-      .whereIn('r.sha256', hashes)
-      .orderBy('r.created_at')) as Row[]) {
-      if (!sources.has(row.sha256 as string)) sources.set(row.sha256 as string, row);
-    }
+    const sources = new Map<string, EvidenceRow>();
+    const found: EvidenceRow[] = await this.scoped(trx, principal).whereIn('r.sha256', hashes).orderBy('r.created_at');
+    for (const row of found) if (!sources.has(row.sha256)) sources.set(row.sha256, row);
+    // Why: copies go after the images their owners have, in the order the document lists them.
+    const next = new Map<string, number>();
+    const positionFor = async (w: { findingId?: string; reportTabId?: string }) => {
+      const owner = w.findingId ?? w.reportTabId!;
+      let position = next.get(owner);
+      if (position === undefined) {
+        const [{ n }] = await trx('evidence_images')
+          .where(w.findingId ? { finding_id: owner } : { report_tab_id: owner })
+          .select(trx.raw('coalesce(max(position) + 1, 0) as n'));
+        position = Number(n);
+      }
+      next.set(owner, position + 1);
+      return position;
+    };
     const written: string[] = [];
     trx.executionPromise?.catch(async () => {
       for (const key of written) await this.files.remove(key);
@@ -208,11 +235,12 @@ export class EvidenceRepository extends ResourceRepository<
         sha256: w.ref.sha256,
         storage_key: key,
         caption: w.ref.caption,
+        position: await positionFor(w),
         created_by: principal.userId,
       });
     }
     for (let i = 0; i < rows.length; i += 500) await trx('evidence_images').insert(rows.slice(i, i + 500));
-    return new Set(rows.map((r) => r.sha256 as string));
+    return new Set(rows.map((r) => String(r.sha256)));
   }
 
   /**

@@ -8,6 +8,7 @@ import {
   findingFromColumns,
   mergeAffectedAssets,
   maxSeverity,
+  SEVERITIES,
   severityRank,
   TEXT_LIMITS,
   type Finding,
@@ -80,6 +81,11 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
     super(
       findingsDeclaration({
         attach: (trx, reportId, findingId, userId) => this.attach(trx, reportId, findingId, userId),
+        reorder: async (trx, findingId) =>
+          this.orderBySeverity(
+            trx,
+            (await trx('report_findings').where({ finding_id: findingId }).pluck('report_id')) as string[],
+          ),
         beforeDelete: async (trx, row, principal) => {
           // Why: an external collaborator edits what is shared with them, but a finding that also
           // sits in a report they cannot see is not theirs to remove from that report.
@@ -103,13 +109,38 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
     return Number(next);
   }
 
-  /** Appends a finding to a report's findings (no-op when it is attached already). */
+  /** Adds a finding to a report's findings, in its place (no-op when it is attached already). */
   async attach(trx: Knex, reportId: string, findingId: string, userId: string): Promise<void> {
     const position = await this.nextPosition(trx, reportId);
     await trx('report_findings')
       .insert({ report_id: reportId, finding_id: findingId, position, created_by: userId })
       .onConflict(['report_id', 'finding_id'])
       .ignore();
+    await this.orderBySeverity(trx, [reportId]);
+  }
+
+  /**
+   * Puts the findings of those reports that are kept in severity order (`finding_order`
+   * `severity`) in that order: worst severity first, then the highest CVSS base score of the
+   * newest version, then title; ties keep their order. One statement; rows already in their
+   * place are not written. Reports in manual order are left alone.
+   */
+  async orderBySeverity(trx: Knex, reportIds: readonly string[]): Promise<void> {
+    if (reportIds.length === 0) return;
+    await trx.raw(
+      `update report_findings rf set position = o.n
+         from (select rf2.id, row_number() over (partition by rf2.report_id order by
+                 array_position(?::text[], f.severity) desc,
+                 (select (e->>'baseScore')::numeric from jsonb_array_elements(f.cvss) e
+                   where e->>'baseScore' is not null order by e->>'version' desc limit 1) desc nulls last,
+                 lower(f.title), f.title, rf2.position, rf2.id) - 1 as n
+                 from report_findings rf2
+                 join findings f on f.id = rf2.finding_id
+                 join reports r on r.id = rf2.report_id and r.finding_order = 'severity'
+                where rf2.report_id = any(?::uuid[])) o
+        where rf.id = o.id and rf.position <> o.n`,
+      [[...SEVERITIES], [...new Set(reportIds)]],
+    );
   }
 
   /** Creates findings of the report model in a project and attaches them, in order, to a report. */
@@ -272,6 +303,7 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
       let n = 0;
       for (const r of results) if (r.outcome === 'created') r.id = ids[n++]!;
     }
+    await this.orderBySeverity(trx, [report.id]);
     summary.created = results.filter((r) => r.outcome === 'created').length;
     summary.merged = results.filter((r) => r.outcome === 'merged').length;
     summary.findings.push(...results);

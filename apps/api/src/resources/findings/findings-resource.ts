@@ -1,7 +1,15 @@
 import type { Knex } from 'knex';
 import { Type } from 'typebox';
 import { ValidationError } from '@service/http';
-import { FindingStatusSchema, SeveritySchema, Uuid } from '@service/report-model';
+import {
+  describeBand,
+  FindingStatusSchema,
+  severityDisagreement,
+  SeveritySchema,
+  Uuid,
+  type Cvss,
+  type Severity,
+} from '@service/report-model';
 import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
 import { baseFields } from '../field.ts';
 import { resolveParentRow } from '../parents.ts';
@@ -24,8 +32,32 @@ function reportIdsSql(principal: RestPrincipal): string {
   );
 }
 
+/** Fields whose change can move a finding in the reports kept in severity order. */
+const ORDERING_FIELDS = ['severity', 'cvss', 'title'];
+
+/**
+ * A severity other than the band of the finding's CVSS score needs a reason (set by a person, or
+ * by an import from the scanner's own rating). Checked when a request sets one of them.
+ */
+export function checkSeverityCoherence(next: Record<string, unknown>, changed: Record<string, unknown>): void {
+  if (!['severity', 'cvss', 'severityReason'].some((k) => k in changed)) return;
+  const finding = {
+    severity: next.severity as Severity,
+    cvss: (next.cvss as Cvss[] | undefined) ?? [],
+  };
+  const band = severityDisagreement(finding);
+  if (band && String(next.severityReason ?? '').trim() === '')
+    throw new ValidationError(
+      `The severity ${finding.severity} differs from the CVSS band (${describeBand(band)}); ` +
+        'say why in severityReason, or change the severity or the CVSS.',
+      [{ path: '/severityReason', message: `is required when the severity differs from the CVSS band (${band.band})` }],
+    );
+}
+
 export function findingsDeclaration(hooks: {
   attach(trx: Knex, reportId: string, findingId: string, userId: string): Promise<void>;
+  /** Puts the reports a finding is in back in severity order, where they are kept so. */
+  reorder(trx: Knex, findingId: string): Promise<void>;
   beforeDelete(trx: Knex.Transaction, row: Row, principal: RestPrincipal): Promise<(() => Promise<void>) | void>;
 }) {
   return declareResource<{ report_ids: string[] }>()({
@@ -118,5 +150,9 @@ export function findingsDeclaration(hooks: {
       },
     },
     beforeDelete: hooks.beforeDelete,
+    checkRow: checkSeverityCoherence,
+    async afterUpdate({ trx, row, changed }) {
+      if (ORDERING_FIELDS.some((k) => k in changed)) await hooks.reorder(trx, row.id);
+    },
   });
 }

@@ -7,7 +7,11 @@ import { Position } from '../report-tabs/report-tabs-resource.ts';
 import { reportChildVisibility } from '../visibility.ts';
 import type { Knex } from 'knex';
 
-export function reportFindingsDeclaration(nextPosition: (trx: Knex, reportId: string) => Promise<number>) {
+export function reportFindingsDeclaration(hooks: {
+  nextPosition(trx: Knex, reportId: string): Promise<number>;
+  /** Puts a report kept in severity order in that order. */
+  reorder(trx: Knex, reportId: string): Promise<void>;
+}) {
   return declareResource()({
     name: 'report-findings',
     schemaName: 'ReportFinding',
@@ -63,9 +67,23 @@ export function reportFindingsDeclaration(nextPosition: (trx: Knex, reportId: st
         return {
           access: report.access,
           action: 'update',
-          columns: input.position === undefined ? { position: await nextPosition(trx, input.reportId as string) } : {},
+          columns:
+            input.position === undefined ? { position: await hooks.nextPosition(trx, String(input.reportId)) } : {},
         };
       },
+      // Why: a position given by hand is a manual order; without one the finding takes its place.
+      async afterInsert({ trx, row, input }) {
+        if (input.position !== undefined) await setManualOrder(trx, row.report_id);
+        else await hooks.reorder(trx, row.report_id);
+      },
+    },
+    async afterUpdate({ trx, row, changed }) {
+      if ('position' in changed) await setManualOrder(trx, row.report_id);
     },
   });
+}
+
+/** A report whose findings a person moved keeps the order they set. */
+async function setManualOrder(trx: Knex, reportId: string): Promise<void> {
+  await trx('reports').where({ id: reportId }).update({ finding_order: 'manual' });
 }

@@ -28,6 +28,7 @@ export function reportTabsDeclaration(beforeDelete: (trx: Knex.Transaction, row:
       title: { column: 'title', schema: ReportTabProperties.title, create: 'required', update: true },
       position: { column: 'position', schema: Position, create: 'optional', update: true },
       content: { column: 'content', schema: ReportTabProperties.content, create: 'optional', update: true },
+      placement: { column: 'placement', schema: ReportTabProperties.placement, create: 'optional', update: true },
     },
     order: [
       ['r.position', 'asc'],

@@ -125,4 +125,51 @@ export function registerReportExports(app: AppContext, exports: ReportExportServ
       ctx.body = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
     },
   });
+
+  defineRestRoute(app, {
+    method: 'get',
+    path: '/rest/v1/reports/{id}/export-pdf',
+    operationId: 'exportReportPdf',
+    summary: 'Export a report as PDF',
+    description:
+      "The same document as `export-docx` (our layout, or the style's Word template), converted by " +
+      'LibreOffice with every index and field updated, so the contents page lists page numbers. ' +
+      'Conversions run one at a time per service process behind a short queue; when it is full the ' +
+      'answer is 503 with `Retry-After`. A large report takes seconds to minutes.',
+    tags: ['Reports'],
+    cost: 10,
+    params: Type.Object({ id: Uuid }),
+    responses: {
+      200: {
+        description: 'The PDF.',
+        contentType: 'application/pdf',
+        schema: Type.String({ format: 'binary' }),
+        headers: { 'Content-Disposition': { description: 'attachment; filename="<report title>.pdf"' } },
+      },
+      422: {
+        description:
+          "The style's Word template cannot render this report (`invalid_template`, each " +
+          'problem with its tag and paragraph).',
+        schema: 'Error',
+      },
+      503: {
+        description:
+          'The PDF conversions of this process are busy, or LibreOffice is not installed (`unavailable`); ' +
+          'retry after `Retry-After` seconds. A database may be unavailable too.',
+        schema: 'Error',
+        headers: { 'Retry-After': { description: 'Seconds to wait before trying again.' } },
+      },
+    },
+    async handler(ctx, { params, principal }) {
+      // Why: a client that gives up frees its place in the queue, and stops its conversion.
+      const aborted = new AbortController();
+      ctx.res.once('close', () => {
+        if (!ctx.res.writableFinished) aborted.abort();
+      });
+      const { title, body } = await exports.pdf(principal.tenant, principal, params.id, { signal: aborted.signal });
+      ctx.type = 'application/pdf';
+      ctx.set('Content-Disposition', attachment(title, 'pdf'));
+      ctx.body = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+    },
+  });
 }

@@ -1,8 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Knex } from 'knex';
-import { InvalidTemplateError, renderReportDocx, renderTemplateDocx } from '@service/docx';
-import { UnprocessableError } from '@service/http';
+import {
+  InvalidTemplateError,
+  PdfConversionError,
+  PdfQueueFullError,
+  renderReportDocx,
+  renderTemplateDocx,
+  type DocxPdfConverter,
+} from '@service/docx';
+import { HttpError, UnprocessableError } from '@service/http';
 import { exportReportMarkdown } from '@service/markdown';
 import { reportFindingsCsv } from '@service/report-csv';
 import { resolveReportStyle, type ReportDocument } from '@service/report-model';
@@ -48,7 +55,11 @@ function renderTag(kind: string, inputs: unknown): string {
  * visible; 422 `invalid_template` when the style's Word template cannot render it.
  */
 export class ReportExportService {
-  constructor(private readonly repositories: Pick<WorkspaceRepositories, 'reports' | 'styles' | 'evidence'>) {}
+  constructor(
+    private readonly repositories: Pick<WorkspaceRepositories, 'reports' | 'styles' | 'evidence'>,
+    /** One per process: conversions run one at a time behind a bounded queue. */
+    private readonly pdfConverter: DocxPdfConverter,
+  ) {}
 
   private load(db: Knex, principal: RestPrincipal, reportId: string): Promise<ReportDocument> {
     return this.repositories.reports.loadDocument(db, principal, reportId, 'export');
@@ -89,6 +100,34 @@ export class ReportExportService {
     } catch (err) {
       if (err instanceof InvalidTemplateError)
         throw new UnprocessableError('invalid_template', err.message, err.toErrorDetails());
+      throw err;
+    }
+  }
+
+  /**
+   * The DOCX (our layout or the style's template) as PDF, made by LibreOffice with every index and
+   * field updated, so the contents page shows page numbers. 503 with `Retry-After` when the
+   * conversion queue is full or LibreOffice is not installed.
+   */
+  async pdf(
+    db: Knex,
+    principal: RestPrincipal,
+    reportId: string,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<ReportExport<Uint8Array>> {
+    const docx = await this.docx(db, principal, reportId);
+    try {
+      return { title: docx.title, body: await this.pdfConverter.convert(docx.body, options) };
+    } catch (err) {
+      if (err instanceof PdfQueueFullError)
+        throw new HttpError(503, 'unavailable', 'PDF exports are busy; try again shortly.', {
+          headers: { 'Retry-After': String(err.retryAfterSeconds) },
+        });
+      if (err instanceof PdfConversionError && err.reason === 'not-installed')
+        throw new HttpError(503, 'unavailable', 'PDF export needs LibreOffice, which this installation lacks.', {
+          cause: err,
+          headers: { 'Retry-After': '3600' },
+        });
       throw err;
     }
   }

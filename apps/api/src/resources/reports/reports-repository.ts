@@ -1,3 +1,4 @@
+import { ConflictError } from '@service/http';
 import type { Knex } from 'knex';
 import {
   FINDING_COLUMNS,
@@ -7,11 +8,13 @@ import {
   type LibraryItemRef,
   type ReportDocument,
   type ReportDocumentFinding,
+  type ReportTemplateTab,
+  type TabPlacement,
 } from '@service/report-model';
 import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
 import type { EvidenceRepository } from '../evidence-images/evidence-repository.ts';
 import type { FindingRepository } from '../findings/findings-repository.ts';
-import { ResourceRepository } from '../resource-repository.ts';
+import { assertUnchangedSince, nextUpdatedAt, ResourceRepository } from '../resource-repository.ts';
 import { reportsDeclaration } from './reports-resource.ts';
 
 type LibraryTable = 'report_templates' | 'report_styles';
@@ -43,19 +46,21 @@ export class ReportRepository extends ResourceRepository<ReturnType<typeof repor
       reportsDeclaration({
         copyTemplateTabs: (trx, reportId, templateId, userId) =>
           this.copyTemplateTabs(trx, reportId, templateId, userId),
+        reorder: (trx, reportId) => this.findings.orderBySeverity(trx, [reportId]),
       }),
     );
   }
 
   private async copyTemplateTabs(trx: Knex, reportId: string, templateId: string, userId: string): Promise<void> {
     const template = await trx('report_templates').where({ id: templateId }).first('tabs', 'style_id');
-    const tabs = (template?.tabs ?? []) as Array<{ title: string; content?: string }>;
+    const tabs: ReportTemplateTab[] = template?.tabs ?? [];
     if (tabs.length > 0)
       await trx('report_tabs').insert(
         tabs.map((t, i) => ({
           report_id: reportId,
           title: t.title,
           content: t.content ?? '',
+          placement: t.placement ?? 'before',
           position: i,
           created_by: userId,
         })),
@@ -100,7 +105,7 @@ export class ReportRepository extends ResourceRepository<ReturnType<typeof repor
       db('report_tabs')
         .where({ report_id: reportId })
         .orderBy([{ column: 'position' }, { column: 'created_at' }, { column: 'id' }])
-        .select('id', 'title', 'content'),
+        .select('id', 'title', 'content', 'placement'),
       db('report_links')
         .where({ report_id: reportId })
         .orderBy([{ column: 'position' }, { column: 'created_at' }, { column: 'id' }])
@@ -123,6 +128,7 @@ export class ReportRepository extends ResourceRepository<ReturnType<typeof repor
       status: report.status,
       language: report.language,
       summary: report.summary,
+      findingOrder: report.finding_order,
       client: { id: meta.client_id, name: meta.client_name },
       project: {
         id: meta.project_id,
@@ -132,9 +138,10 @@ export class ReportRepository extends ResourceRepository<ReturnType<typeof repor
       },
       style: ref(meta.style_id, meta.style_key, meta.style_name),
       template: ref(meta.template_id, meta.template_key, meta.template_name),
-      tabs: tabs.map((t: { id: string; title: string; content: string }) => ({
+      tabs: tabs.map((t: { id: string; title: string; content: string; placement: TabPlacement }) => ({
         title: t.title,
         content: t.content,
+        placement: t.placement,
         evidence: byTab.get(t.id) ?? [],
       })),
       links: links.map((l: { title: string; url: string }) => ({ title: l.title, url: l.url })),
@@ -142,6 +149,56 @@ export class ReportRepository extends ResourceRepository<ReturnType<typeof repor
         (f): ReportDocumentFinding => ({ id: f.id, ...findingFromColumns(f), evidence: byFinding.get(f.id) ?? [] }),
       ),
     };
+  }
+
+  /**
+   * Sets a manual order of a report's findings: one transaction with the report locked; the list
+   * must be exactly the report's findings (409 `conflict` naming what differs), and
+   * `expectedUpdatedAt`, when given, must be the report's current one.
+   */
+  async setFindingOrder(
+    db: Knex,
+    principal: RestPrincipal,
+    reportId: string,
+    findingIds: readonly string[],
+    options: { expectedUpdatedAt?: string },
+  ): Promise<{ reportId: string; findingOrder: 'manual'; findingIds: string[]; updatedAt: string }> {
+    return db.transaction(async (trx) => {
+      const report = await this.require(trx, principal, reportId, 'update', { forUpdate: true });
+      assertUnchangedSince(this.label, report.updated_at, options.expectedUpdatedAt);
+      const attached: string[] = await trx('report_findings').where({ report_id: reportId }).pluck('finding_id');
+      const have = new Set(attached);
+      const given = new Set(findingIds);
+      const missing = attached.filter((id) => !given.has(id));
+      const unknown = findingIds.filter((id) => !have.has(id));
+      if (missing.length > 0 || unknown.length > 0)
+        throw new ConflictError(
+          `The list is not exactly the report's findings (${missing.length} missing, ${unknown.length} not in the ` +
+            'report); read them again and send every one once.',
+          'conflict',
+          [
+            ...missing.map((id) => ({ path: '/findingIds', message: 'a finding of the report is missing', value: id })),
+            ...unknown.map((id) => ({ path: '/findingIds', message: 'is not a finding of the report', value: id })),
+          ].slice(0, 100),
+        );
+      if (findingIds.length > 0)
+        await trx.raw(
+          `update report_findings rf set position = o.n - 1
+             from unnest(?::uuid[]) with ordinality as o(finding_id, n)
+            where rf.report_id = ? and rf.finding_id = o.finding_id and rf.position <> o.n - 1`,
+          [[...findingIds], reportId],
+        );
+      const [updated]: Array<{ updated_at: Date }> = await trx('reports')
+        .where({ id: reportId })
+        .update({ finding_order: 'manual', updated_at: nextUpdatedAt(trx) })
+        .returning('updated_at');
+      return {
+        reportId,
+        findingOrder: 'manual' as const,
+        findingIds: [...findingIds],
+        updatedAt: updated!.updated_at.toISOString(),
+      };
+    });
   }
 
   /** A library item named by a document: by global key first, then by name. */
@@ -188,6 +245,7 @@ export class ReportRepository extends ResourceRepository<ReturnType<typeof repor
       status: doc.status,
       language: doc.language,
       summary: doc.summary,
+      findingOrder: doc.findingOrder,
       styleId,
     });
     // Why not through `templateId` on create: the document carries its own tabs; the template is only named.
@@ -201,6 +259,7 @@ export class ReportRepository extends ResourceRepository<ReturnType<typeof repor
             report_id: report.id,
             title: t.title,
             content: t.content,
+            placement: t.placement,
             position: i + j,
             created_by: principal.userId,
           })),
@@ -220,6 +279,7 @@ export class ReportRepository extends ResourceRepository<ReturnType<typeof repor
       );
     }
     const findingIds = await this.findings.insertIntoReport(trx, principal, { id: report.id, projectId }, doc.findings);
+    await this.findings.orderBySeverity(trx, [report.id]);
 
     const wanted: Array<{ ref: EvidenceRef; findingId?: string; reportTabId?: string; where: string }> = [
       ...doc.tabs.flatMap((t, i) =>

@@ -8,6 +8,8 @@ import { reportVisibility } from '../visibility.ts';
 export interface ReportHooks {
   /** Copies the template's tabs (and its style, when the report names none) into the new report. */
   copyTemplateTabs(trx: import('knex').Knex, reportId: string, templateId: string, userId: string): Promise<void>;
+  /** Puts a report kept in severity order in that order. */
+  reorder(trx: import('knex').Knex, reportId: string): Promise<void>;
 }
 
 export function reportsDeclaration(hooks: ReportHooks) {
@@ -31,6 +33,12 @@ export function reportsDeclaration(hooks: ReportHooks) {
       status: { column: 'status', schema: ReportProperties.status, create: 'optional', update: true },
       language: { column: 'language', schema: ReportProperties.language, create: 'optional', update: true },
       summary: { column: 'summary', schema: ReportProperties.summary, create: 'optional', update: true },
+      findingOrder: {
+        column: 'finding_order',
+        schema: ReportProperties.findingOrder,
+        create: 'optional',
+        update: true,
+      },
       templateId: {
         column: 'template_id',
         schema: Type.Union([Uuid, Type.Null()], {
@@ -78,6 +86,9 @@ export function reportsDeclaration(hooks: ReportHooks) {
       async afterInsert({ trx, row, principal }) {
         if (row.template_id) await hooks.copyTemplateTabs(trx, row.id, row.template_id, principal.userId);
       },
+    },
+    async afterUpdate({ trx, row, changed }) {
+      if (changed.findingOrder === 'severity') await hooks.reorder(trx, row.id);
     },
   });
 }

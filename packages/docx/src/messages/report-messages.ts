@@ -1,0 +1,188 @@
+import {
+  FINDING_FIELD_NAMES,
+  FINDING_FIELDS,
+  type FindingFieldName,
+  type FindingStatus,
+  type ReportStatus,
+  type Severity,
+} from '@service/report-model';
+
+/**
+ * Every word a document prints that does not come from the report itself, in each language the
+ * documents are written in: headings, table headers, cover page texts, severity and status names,
+ * notes, and the labels of the finding fields. Both renderers and the PDF read them from here.
+ *
+ * Keys without `{...}` parameters are also template tags (`{label.<key>}`, see `LABEL_TAGS`).
+ * A key ending in `_one` / `_other` is one message chosen by the count's plural category.
+ * English finding field labels are the report model's own (`FINDING_FIELDS[name].label`); every
+ * other language must translate each of them (`field.<name>`), and the type below makes a
+ * missing key a compile error as well as a test failure.
+ */
+const ENGLISH_TEXTS = {
+  // Headings and sections
+  contents: 'Contents',
+  summary: 'Summary',
+  findings: 'Findings',
+  findingsOverview: 'Findings overview',
+  summaryOfFindings: 'Summary of findings',
+  links: 'Links',
+  evidence: 'Evidence',
+  evidencePerAsset: 'Evidence per asset',
+  noFindings: 'No findings were identified during this assessment.',
+  // Cover page
+  securityAssessmentReport: 'Security assessment report',
+  client: 'Client',
+  project: 'Project',
+  testingPeriod: 'Testing period',
+  reportStatus: 'Report status',
+  date: 'Date',
+  // Headers and footers: "Page 3 of 12"
+  page: 'Page',
+  of: 'of',
+  // Table headers and fact labels
+  number: '#',
+  finding: 'Finding',
+  total: 'Total',
+  vector: 'Vector',
+  noVector: 'no vector',
+  cve: 'CVE',
+  cwe: 'CWE',
+  host: 'Host',
+  service: 'Service',
+  url: 'URL',
+  urlParameter: 'URL / parameter',
+  parameter: 'Parameter',
+  asset: 'Asset',
+  figure: 'Figure',
+  findingsBySeverity: 'Findings by severity',
+  // Values
+  'severity.critical': 'Critical',
+  'severity.high': 'High',
+  'severity.medium': 'Medium',
+  'severity.low': 'Low',
+  'severity.info': 'Informational',
+  'status.open': 'Open',
+  'status.resolved': 'Resolved',
+  'status.accepted-risk': 'Accepted risk',
+  'status.false-positive': 'False positive',
+  'reportStatus.draft': 'Draft',
+  'reportStatus.review': 'In review',
+  'reportStatus.final': 'Final',
+  // Messages with parameters (not template tags)
+  figureNumber: 'Figure {number}: ',
+  parameterNamed: 'parameter: {name}',
+  findingsInTotal_one: '{count} finding in total',
+  findingsInTotal_other: '{count} findings in total',
+  assetsListedCompactly: '{count} assets, listed three to a row as host:port/protocol and URL.',
+  evidenceCharactersLeftOut: '[{count} more characters of this evidence are not shown]',
+  evidenceAssetsLeftOut_one: '[The evidence of {count} more asset is not shown]',
+  evidenceAssetsLeftOut_other: '[The evidence of {count} more assets is not shown]',
+  imageNotFound: '[Image {name} was not found]',
+  imageUnsupported: '[Image {name} cannot be embedded ({detail}; use PNG, JPEG, GIF or WebP)]',
+  imageTooLarge: '[Image {name} is too large to embed ({detail})]',
+  imageUnreadable: '[Image {name} could not be read]',
+  imageNotEvidence: '[Image {name}: only evidence images of this report are shown]',
+  imageElsewhere: '[image: {name}]',
+} as const;
+
+type StaticKey = keyof typeof ENGLISH_TEXTS;
+export type FieldLabelKey = `field.${FindingFieldName}`;
+export type MessageKey = StaticKey | FieldLabelKey;
+export type MessageCatalogue = Readonly<Record<MessageKey, string>>;
+
+const fieldLabels = Object.fromEntries(
+  FINDING_FIELD_NAMES.map((name) => [`field.${name}`, FINDING_FIELDS[name].label]),
+) as Record<FieldLabelKey, string>;
+
+export const ENGLISH: MessageCatalogue = { ...ENGLISH_TEXTS, ...fieldLabels };
+
+export const GERMAN: MessageCatalogue = {
+  contents: 'Inhalt',
+  summary: 'Zusammenfassung',
+  findings: 'Befunde',
+  findingsOverview: 'Befunde im Überblick',
+  summaryOfFindings: 'Übersicht der Befunde',
+  links: 'Links',
+  evidence: 'Nachweise',
+  evidencePerAsset: 'Nachweise je System',
+  noFindings: 'Bei dieser Prüfung wurden keine Befunde festgestellt.',
+  securityAssessmentReport: 'Bericht zur Sicherheitsprüfung',
+  client: 'Kunde',
+  project: 'Projekt',
+  testingPeriod: 'Prüfzeitraum',
+  reportStatus: 'Berichtsstatus',
+  date: 'Datum',
+  page: 'Seite',
+  of: 'von',
+  number: 'Nr.',
+  finding: 'Befund',
+  total: 'Gesamt',
+  vector: 'Vektor',
+  noVector: 'kein Vektor',
+  cve: 'CVE',
+  cwe: 'CWE',
+  host: 'Host',
+  service: 'Dienst',
+  url: 'URL',
+  urlParameter: 'URL / Parameter',
+  parameter: 'Parameter',
+  asset: 'System',
+  figure: 'Abbildung',
+  findingsBySeverity: 'Befunde nach Schweregrad',
+  'severity.critical': 'Kritisch',
+  'severity.high': 'Hoch',
+  'severity.medium': 'Mittel',
+  'severity.low': 'Niedrig',
+  'severity.info': 'Informativ',
+  'status.open': 'Offen',
+  'status.resolved': 'Behoben',
+  'status.accepted-risk': 'Risiko akzeptiert',
+  'status.false-positive': 'Fehlalarm',
+  'reportStatus.draft': 'Entwurf',
+  'reportStatus.review': 'In Prüfung',
+  'reportStatus.final': 'Final',
+  figureNumber: 'Abbildung {number}: ',
+  parameterNamed: 'Parameter: {name}',
+  findingsInTotal_one: '{count} Befund insgesamt',
+  findingsInTotal_other: '{count} Befunde insgesamt',
+  assetsListedCompactly: '{count} Systeme, je drei in einer Zeile als Host:Port/Protokoll und URL.',
+  evidenceCharactersLeftOut: '[{count} weitere Zeichen dieses Nachweises sind nicht abgedruckt]',
+  evidenceAssetsLeftOut_one: '[Der Nachweis {count} weiteren Systems ist nicht abgedruckt]',
+  evidenceAssetsLeftOut_other: '[Die Nachweise {count} weiterer Systeme sind nicht abgedruckt]',
+  imageNotFound: '[Bild {name} wurde nicht gefunden]',
+  imageUnsupported: '[Bild {name} kann nicht eingebettet werden ({detail}; PNG, JPEG, GIF oder WebP verwenden)]',
+  imageTooLarge: '[Bild {name} ist zu groß zum Einbetten ({detail})]',
+  imageUnreadable: '[Bild {name} konnte nicht gelesen werden]',
+  imageNotEvidence: '[Bild {name}: Es werden nur Nachweisbilder dieses Berichts gezeigt]',
+  imageElsewhere: '[Bild: {name}]',
+  'field.title': 'Titel',
+  'field.severity': 'Schweregrad',
+  'field.status': 'Status',
+  'field.cvss': 'CVSS',
+  'field.cves': 'CVEs',
+  'field.cwes': 'CWEs',
+  'field.affectedAssets': 'Betroffene Systeme',
+  'field.description': 'Beschreibung',
+  'field.impact': 'Auswirkung',
+  'field.remediation': 'Empfehlung',
+  'field.references': 'Referenzen',
+  'field.source': 'Quelle',
+  'field.severityReason': 'Begründung der Einstufung',
+};
+
+/** The catalogues by primary language subtag; any other language is written in English. */
+export const CATALOGUES: Readonly<Record<string, MessageCatalogue>> = { en: ENGLISH, de: GERMAN };
+
+export const severityKey = (s: Severity) => `severity.${s}` as const;
+export const findingStatusKey = (s: FindingStatus) => `status.${s}` as const;
+export const reportStatusKey = (s: ReportStatus) => `reportStatus.${s}` as const;
+export const fieldLabelKey = (name: FindingFieldName): FieldLabelKey => `field.${name}`;
+
+/**
+ * The template tag of each message without parameters: `label.<key>`, with a finding field's
+ * label as `label.<field name>` (`{label.affectedAssets}`), severity and status names as
+ * `label.severity.high`, `label.status.open`, `label.reportStatus.final`.
+ */
+export const LABEL_TAGS: ReadonlyArray<{ tag: string; key: MessageKey }> = (Object.keys(ENGLISH) as MessageKey[])
+  .filter((key) => !ENGLISH[key].includes('{') && !/_(one|other)$/.test(key))
+  .map((key) => ({ tag: `label.${key.startsWith('field.') ? key.slice('field.'.length) : key}`, key }));
