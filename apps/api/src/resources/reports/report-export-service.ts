@@ -117,7 +117,9 @@ export class ReportExportService {
   ): Promise<ReportExport<Uint8Array>> {
     const docx = await this.docx(db, principal, reportId);
     try {
-      return { title: docx.title, body: await this.pdfConverter.convert(docx.body, options) };
+      const body = await this.pdfConverter.convert(docx.body, options);
+      // Why from the DOCX's tag: the PDF is made from it, and differs byte for byte per conversion too.
+      return { title: docx.title, body, etag: renderTag('pdf', docx.etag) };
     } catch (err) {
       if (err instanceof PdfQueueFullError)
         throw new HttpError(503, 'unavailable', 'PDF exports are busy; try again shortly.', {
