@@ -1,5 +1,12 @@
 import { Type } from 'typebox';
-import { ReportTabProperties, LanguageSchema, MarkdownText, ReportStyleSchema, TEXT_LIMITS, Title } from '@service/report-model';
+import {
+  ReportTabProperties,
+  LanguageSchema,
+  MarkdownText,
+  ReportStyleSchema,
+  TEXT_LIMITS,
+  Title,
+} from '@service/report-model';
 import { QUESTION_TYPES } from './library-item.ts';
 
 /**

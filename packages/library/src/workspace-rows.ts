@@ -66,7 +66,9 @@ export function workspaceRowOf(
         name: t.name,
         description: t.description,
         // Why only title and content: the workspace's tabs are what a new report starts with.
-        tabs: JSON.stringify(t.tabs.map((tab) => ({ title: tab.title, content: tab.content, placement: tab.placement }))),
+        tabs: JSON.stringify(
+          t.tabs.map((tab) => ({ title: tab.title, content: tab.content, placement: tab.placement })),
+        ),
         language: t.language,
         style_id: t.style === null ? null : (ids.reportStyles.get(t.style) ?? null),
       };

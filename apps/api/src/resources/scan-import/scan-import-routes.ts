@@ -56,6 +56,13 @@ const ImportResult = Type.Object({
           'True when this import created the finding; false when it merged into one the report had, or skipped it.',
       }),
       outcome: Type.Enum(['created', 'merged', 'skipped']),
+      mergedBy: Type.Optional(
+        Type.Enum(['rule', 'template'], {
+          description:
+            'Why a result merged into a finding: the report already had this rule (`rule`), or the rule matched ' +
+            "the template of another rule's finding (`template`): one finding per weakness, with the hosts of both.",
+        }),
+      ),
       title: Type.String(),
       severity: SeveritySchema,
       scanner: Type.String(),

@@ -109,7 +109,7 @@ export class ScanImportService {
     const summary = await this.repositories.findings.mergeScanFindings(
       trx,
       principal,
-      { id: report.id, projectId: report.project_id },
+      { id: report.id, projectId: report.project_id, language: report.language },
       scan.findings,
       options,
     );
@@ -120,7 +120,7 @@ export class ScanImportService {
       created: summary.created,
       merged: summary.merged,
       skipped: summary.skipped,
-      warnings: scan.warnings,
+      warnings: [...scan.warnings, ...summary.notes],
       findings: summary.findings.map((f) => ({ ...f, new: f.outcome === 'created' })),
     };
   }
