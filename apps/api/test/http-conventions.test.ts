@@ -244,6 +244,22 @@ describe('U+0000 in API input', () => {
   });
 });
 
+describe('/favicon.ico', () => {
+  it("answers with the service's icon, cached, without a key", async () => {
+    const res = await fetch(`${app.url}/favicon.ico`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/x-icon');
+    const bytes = Buffer.from(await res.arrayBuffer());
+    // An icon file (type 1) holding one 32x32 image.
+    expect([bytes.readUInt16LE(0), bytes.readUInt16LE(2), bytes.readUInt16LE(4), bytes[6], bytes[7]]).toEqual([
+      0, 1, 1, 32, 32,
+    ]);
+    expect(res.headers.get('cache-control')).toMatch(/max-age=\d+/);
+    const again = await fetch(`${app.url}/favicon.ico`, { headers: { 'if-none-match': res.headers.get('etag')! } });
+    expect(again.status).toBe(304);
+  });
+});
+
 describe('public endpoints', () => {
   it('are limited per client address: 429 with Retry-After and the rate-limit headers', async () => {
     // RATE_LIMIT_PER_IP is 3 here (the test client has fetched the OpenAPI document once already).

@@ -23,6 +23,8 @@ describe('REST rate limits', () => {
       expect(first.headers.get('x-ratelimit-limit')).toBe('120');
       expect(first.headers.get('x-ratelimit-remaining')).toBe('119');
       expect(Number(first.headers.get('x-ratelimit-reset'))).toBeGreaterThan(0);
+      // Never more than the one-minute window, however the sliding estimate decays.
+      expect(Number(first.headers.get('x-ratelimit-reset'))).toBeLessThanOrEqual(60);
       const statuses = [first.status];
       for (let i = 1; i < 121; i++) statuses.push((await actor.api.get('/clients')).status);
       expect(statuses.filter((s) => s === 200)).toHaveLength(120);
@@ -32,6 +34,7 @@ describe('REST rate limits', () => {
       expect(limited.body.error.code).toBe('rate_limited');
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
+      expect(Number(limited.headers.get('x-ratelimit-reset'))).toBeLessThanOrEqual(60);
       // The per-IP limit runs before the key lookup: guessing keys is throttled too.
       const guess = await httpClient(`${app.url}/rest/v1`, { token: `service_sk_${'B'.repeat(43)}` }).get('/clients');
       expect(guess.status).toBe(429);

@@ -27,7 +27,7 @@ describe('a workspace built entirely over REST', () => {
   it('creates a client, a project and a report from a template with its tabs', async () => {
     const client = await admin.api.post('/clients', { name: 'Acme Corp', shortName: 'ACME' });
     expect(client.status).toBe(201);
-    expect(client.headers.get('location')).toBe(`/rest/v1/clients/${client.body.id}`);
+    expect(client.headers.get('location')).toBe(`${app.url}/rest/v1/clients/${client.body.id}`);
     clientId = client.body.id;
     await admin.allow(clientId);
     const project = await admin.api.post('/projects', {

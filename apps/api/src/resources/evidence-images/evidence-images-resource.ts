@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { Type } from 'typebox';
-import { NotFoundError, UnsupportedMediaTypeError, ValidationError } from '@service/http';
+import { NotFoundError, UnsupportedMediaTypeError } from '@service/http';
 import { Uuid } from '@service/report-model';
 import type { AppContext } from '../../app-context.ts';
 import { defineRestRoute } from '../../rest/define-rest-route.ts';
@@ -21,12 +21,10 @@ const UploadFields = Type.Object(
       description: 'The report tab the image belongs to. Exactly one of `findingId` and `reportTabId`.',
     }),
     caption: Type.Optional(Type.String({ maxLength: 2000 })),
-    file: Type.Optional(
-      Type.String({
-        format: 'binary',
-        description: 'Required. The image: PNG, JPEG, GIF or WebP, checked by content.',
-      }),
-    ),
+    file: Type.String({
+      format: 'binary',
+      description: 'The image: PNG, JPEG, GIF or WebP, checked by content.',
+    }),
   },
   { additionalProperties: false, oneOf: [{ required: ['findingId'] }, { required: ['reportTabId'] }] } as never,
 );
@@ -73,11 +71,8 @@ export function registerEvidenceImages(app: AppContext, repository: EvidenceRepo
       ...IDEMPOTENCY_RESPONSES,
     },
     async handler(ctx, { body, files, principal }) {
+      // Required by the schema: defineRoute answered 400 when it is missing.
       const file = files.file;
-      if (!file)
-        throw new ValidationError('The form needs a file field named "file".', [
-          { path: '/file', message: 'is required' },
-        ]);
       const bytes = await readFile(file.filepath);
       const type = sniffImageType(bytes);
       if (!type) throw new UnsupportedMediaTypeError('The file is not a PNG, JPEG, GIF or WebP image.');

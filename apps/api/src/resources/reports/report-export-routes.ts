@@ -118,9 +118,10 @@ export function registerReportExports(app: AppContext, exports: ReportExportServ
       },
     },
     async handler(ctx, { params, principal }) {
-      const { title, body } = await exports.docx(principal.tenant, principal, params.id);
+      const { title, body, etag } = await exports.docx(principal.tenant, principal, params.id);
       ctx.type = DOCX_TYPE;
       ctx.set('Content-Disposition', attachment(title, 'docx'));
+      if (etag) ctx.set('ETag', etag);
       ctx.body = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
     },
   });
@@ -165,9 +166,12 @@ export function registerReportExports(app: AppContext, exports: ReportExportServ
       ctx.res.once('close', () => {
         if (!ctx.res.writableFinished) aborted.abort();
       });
-      const { title, body } = await exports.pdf(principal.tenant, principal, params.id, { signal: aborted.signal });
+      const { title, body, etag } = await exports.pdf(principal.tenant, principal, params.id, {
+        signal: aborted.signal,
+      });
       ctx.type = 'application/pdf';
       ctx.set('Content-Disposition', attachment(title, 'pdf'));
+      if (etag) ctx.set('ETag', etag);
       ctx.body = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
     },
   });

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import type { Context } from 'koa';
 import { Type } from 'typebox';
 import { PayloadTooLargeError, ValidationError, type UploadedFile } from '@service/http';
 import { SeveritySchema, Uuid, type Severity } from '@service/report-model';
@@ -6,6 +7,7 @@ import { MATCHED_ON } from '@service/library';
 import { NormalizedFindingSchema, SCAN_FORMATS, type NormalizedFinding, type ScanFormat } from '@service/scanners';
 import type { AppContext } from '../../app-context.ts';
 import { defineRestRoute } from '../../rest/define-rest-route.ts';
+import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_RESPONSES, runIdempotentCreate } from '../idempotent-create.ts';
 import { readScanFile, readScanFindings, type ScanImportService } from './scan-import-service.ts';
 
@@ -26,12 +28,10 @@ const JsonBody = Type.Object(
 );
 const UploadBody = Type.Object(
   {
-    file: Type.Optional(
-      Type.String({
-        format: 'binary',
-        description: 'A Nessus (.nessus), Burp XML, Nmap XML (-oX) or Nuclei JSON/JSONL file, up to 4 MB.',
-      }),
-    ),
+    file: Type.String({
+      format: 'binary',
+      description: 'A Nessus (.nessus), Burp XML, Nmap XML (-oX) or Nuclei JSON/JSONL file, up to 4 MB.',
+    }),
     format: Type.Optional(Type.Enum([...SCAN_FORMATS], { description: 'Overrides detection by content.' })),
     minSeverity: Type.Optional(MinSeverity),
   },
@@ -113,36 +113,113 @@ async function readUpload(file: UploadedFile | undefined): Promise<Buffer> {
   return readFile(file.filepath);
 }
 
+/** What an import answers besides the automatic errors; the same for a file and for JSON findings. */
+const IMPORT_RESPONSES = {
+  200: { description: 'What the import did, per finding.', schema: 'ScanImportResult' },
+  413: { description: 'The file is larger than 4 MB (`payload_too_large`).', schema: 'Error' },
+  422: {
+    description:
+      'The file is not a scan we can read (`invalid_scan_file`, with format, line and ' +
+      'column where known), or the idempotency key was reused ' +
+      '(`idempotency_key_reused`).',
+    schema: 'Error',
+  },
+  409: IDEMPOTENCY_RESPONSES[409]!,
+};
+
+const WHAT_AN_IMPORT_DOES =
+  "Like the report editor's import dialog: new findings are created in " +
+  "the report's project and attached; a finding the report already has (same " +
+  'scanner and rule) gets the new hosts and evidence merged instead of a duplicate; ' +
+  'nothing is deleted. A finding template in the finding library supplies the ' +
+  'curated title, description, impact, remediation and references when it matches: ' +
+  'by the scanner rule it declares (`nessus:57608`), then by CVE, then CWE, then a ' +
+  'title pattern; your own templates win over global ones. The answer says what ' +
+  'matched. One transaction: on any error the report is unchanged. Needs the ' +
+  "report's client on the key's allow-list.";
+
 /**
- * `POST /rest/v1/reports/{id}/import-scan`: a scanner file (multipart) or already-parsed findings
- * (JSON) into a report, in one transaction, idempotent with `Idempotency-Key`.
+ * `POST /rest/v1/reports/{id}/import-scan-file` (a scanner file, multipart) and
+ * `POST /rest/v1/reports/{id}/import-scan` (already-parsed findings, JSON; it still takes the
+ * multipart upload older clients send there): into a report, in one transaction, idempotent with
+ * `Idempotency-Key`. Two operations so that each has one request body, which client generators
+ * need to type an upload.
  */
 export function registerScanImport(app: AppContext, scans: ScanImportService): void {
   app.registry.addSchema('NormalizedFinding', NormalizedFindingSchema);
   app.registry.addSchema('ScanImportResult', ImportResult);
+
+  const importHandler = async (
+    ctx: Context,
+    input: {
+      params: { id: string };
+      body: unknown;
+      files: Record<string, UploadedFile>;
+      principal: RestPrincipal;
+      multipart: boolean;
+    },
+  ) => {
+    const { params, body, files, principal, multipart } = input;
+    // Checked before reading the file: a caller who may not import here learns nothing from parsing errors.
+    await scans.assertCanImport(principal.tenant, principal, params.id);
+    const request = body as { findings?: NormalizedFinding[]; format?: ScanFormat; minSeverity?: Severity };
+    const scan = multipart
+      ? readScanFile(await readUpload(files.file), request.format)
+      : readScanFindings(request.findings ?? []);
+    await runIdempotentCreate(ctx, principal, {
+      body: multipart ? { format: request.format, minSeverity: request.minSeverity } : body,
+      fingerprintExtra: scan.fingerprint,
+      work: async (trx) => ({
+        status: 200,
+        headers: {},
+        body: await scans.importInto(trx, principal, params.id, scan, { minSeverity: request.minSeverity ?? 'info' }),
+      }),
+    });
+  };
+
+  defineRestRoute(app, {
+    method: 'post',
+    path: '/rest/v1/reports/{id}/import-scan-file',
+    operationId: 'importScanFile',
+    summary: 'Import a scanner file into a report',
+    description:
+      'Multipart with one `file` (Nessus, Burp XML, Nmap XML or Nuclei JSON/JSONL, ' +
+      'detected by content unless `format` says which; up to 4 MB). ' +
+      WHAT_AN_IMPORT_DOES,
+    tags: ['Reports'],
+    params: Type.Object({ id: Uuid }),
+    headers: [IDEMPOTENCY_HEADER],
+    body: {
+      schema: UploadBody,
+      contentType: 'multipart/form-data',
+      maxBytes: SCAN_UPLOAD_MAX_BYTES,
+      fileFields: ['file'],
+    },
+    responses: IMPORT_RESPONSES,
+    handler: importHandler,
+  });
+
   defineRestRoute(app, {
     method: 'post',
     path: '/rest/v1/reports/{id}/import-scan',
     operationId: 'importScan',
-    summary: 'Import scanner findings into a report',
+    summary: 'Import normalized scanner findings into a report',
     description:
-      'Multipart with one `file` (Nessus, Burp XML, Nmap XML or Nuclei JSON/JSONL, ' +
-      'detected by content; up to 4 MB), or JSON `{"findings": [...]}` of normalized ' +
-      "findings. Like the report editor's import dialog: new findings are created in " +
-      "the report's project and attached; a finding the report already has (same " +
-      'scanner and rule) gets the new hosts and evidence merged instead of a duplicate; ' +
-      'nothing is deleted. A finding template in the finding library supplies the ' +
-      'curated title, description, impact, remediation and references when it matches: ' +
-      'by the scanner rule it declares (`nessus:57608`), then by CVE, then CWE, then a ' +
-      'title pattern; your own templates win over global ones. The answer says what ' +
-      'matched. One transaction: on any error the report is unchanged. Needs the ' +
-      "report's client on the key's allow-list.",
+      'JSON `{"findings": [...]}` of findings in the normalized shape (the ' +
+      '`NormalizedFinding` schema), from a tool of your own or a parser elsewhere; for a ' +
+      'scanner file, `POST /rest/v1/reports/{id}/import-scan-file`. ' +
+      WHAT_AN_IMPORT_DOES,
     tags: ['Reports'],
     params: Type.Object({ id: Uuid }),
     headers: [IDEMPOTENCY_HEADER],
     body: {
       schema: JsonBody,
-      multipart: { schema: UploadBody, maxBytes: SCAN_UPLOAD_MAX_BYTES, fileFields: ['file'] },
+      legacyUpload: {
+        schema: UploadBody,
+        maxBytes: SCAN_UPLOAD_MAX_BYTES,
+        fileFields: ['file'],
+        operationId: 'importScanFile',
+      },
       example: {
         findings: [
           {
@@ -155,34 +232,7 @@ export function registerScanImport(app: AppContext, scans: ScanImportService): v
         ],
       },
     },
-    responses: {
-      200: { description: 'What the import did, per finding.', schema: 'ScanImportResult' },
-      413: { description: 'The file is larger than 4 MB (`payload_too_large`).', schema: 'Error' },
-      422: {
-        description:
-          'The file is not a scan we can read (`invalid_scan_file`, with format, line and ' +
-          'column where known), or the idempotency key was reused ' +
-          '(`idempotency_key_reused`).',
-        schema: 'Error',
-      },
-      409: IDEMPOTENCY_RESPONSES[409]!,
-    },
-    async handler(ctx, { params, body, files, principal, multipart }) {
-      // Checked before reading the file: a caller who may not import here learns nothing from parsing errors.
-      await scans.assertCanImport(principal.tenant, principal, params.id);
-      const input = body as { findings?: NormalizedFinding[]; format?: ScanFormat; minSeverity?: Severity };
-      const scan = multipart
-        ? readScanFile(await readUpload(files.file), input.format)
-        : readScanFindings(input.findings ?? []);
-      await runIdempotentCreate(ctx, principal, {
-        body: multipart ? { format: input.format, minSeverity: input.minSeverity } : body,
-        fingerprintExtra: scan.fingerprint,
-        work: async (trx) => ({
-          status: 200,
-          headers: {},
-          body: await scans.importInto(trx, principal, params.id, scan, { minSeverity: input.minSeverity ?? 'info' }),
-        }),
-      });
-    },
+    responses: IMPORT_RESPONSES,
+    handler: importHandler,
   });
 }
