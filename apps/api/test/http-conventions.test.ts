@@ -14,7 +14,8 @@ const clientIds: string[] = [];
 
 beforeAll(async () => {
   app = await startTestApp({ TRUST_PROXY: '127.0.0.1', CORS_ALLOWED_ORIGINS: 'https://app.example.com' });
-  plain = await startTestApp({ RATE_LIMIT_PER_IP: '3' });
+  // Counted at one instant: a burst at a minute boundary of the real clock would get one more through.
+  plain = await startTestApp({ RATE_LIMIT_PER_IP: '3' }, { rateLimitAt: Date.UTC(2026, 0, 1) });
   actor = await createActor(app, { role: 'admin', clientIds: [] });
   for (let i = 0; i < 30; i++) {
     const res = await actor.api.post('/clients', {

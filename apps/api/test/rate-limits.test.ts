@@ -5,9 +5,11 @@ import { startTestApp, type TestApp } from './support/start-test-app.ts';
 import { HEALTH_REQUESTS_PER_MINUTE } from '../src/app.ts';
 
 let app: TestApp;
+/** The start of a minute: every request in these tests is counted then, inside one window. */
+const AT = Date.UTC(2026, 0, 1);
 
 beforeAll(async () => {
-  app = await startTestApp({ RATE_LIMIT_PER_IP: '120', RATE_LIMIT_PER_KEY: '600' });
+  app = await startTestApp({ RATE_LIMIT_PER_IP: '120', RATE_LIMIT_PER_KEY: '600' }, { rateLimitAt: AT });
 });
 afterAll(async () => {
   await app?.stop();
@@ -71,14 +73,14 @@ describe('shared PostgreSQL counters', () => {
   it('gives two service processes one budget', async () => {
     const a = await startTestApp(
       { RATE_LIMIT_PER_IP: '1000000', RATE_LIMIT_PER_KEY: '10' },
-      { rateLimitStore: 'postgres' },
+      { rateLimitStore: 'postgres', rateLimitAt: AT },
     );
     try {
       // A second app on the same databases, as a second process would be.
       const actor = await createActor(a);
       const b = await startTestApp(
         { RATE_LIMIT_PER_IP: '1000000', RATE_LIMIT_PER_KEY: '10' },
-        { rateLimitStore: 'postgres', reuse: a },
+        { rateLimitStore: 'postgres', rateLimitAt: AT, reuse: a },
       );
       try {
         const viaA = httpClient(`${a.url}/rest/v1`, { token: actor.key });

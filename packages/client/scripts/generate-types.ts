@@ -1,10 +1,11 @@
 // Writes src/generated/openapi.ts: the types of every operation of the REST API, generated with
 // openapi-typescript from the OpenAPI document the service publishes. The document is built from
 // the app's route declarations (`buildOpenApiDocument`), without a database or a running server.
-// Run it after changing a route: `npm run generate -w @service/client`; a test fails while the
-// committed file is stale. The only file of this package that imports the app: the package
+// `npm test` and `npm run typecheck` run it first; the file is not committed (it is large and
+// would go stale with every route change). The only file of this package that imports the app: the package
 // itself talks to the service over HTTP.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildOpenApiDocument } from '@service/api';
 import openapiTS, { astToString } from 'openapi-typescript';
@@ -32,6 +33,8 @@ export async function generateClientTypes(): Promise<string> {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  writeFileSync(GENERATED_TYPES_FILE, await generateClientTypes());
+  const text = await generateClientTypes();
+  mkdirSync(dirname(GENERATED_TYPES_FILE), { recursive: true });
+  writeFileSync(GENERATED_TYPES_FILE, text);
   process.stdout.write(`wrote ${GENERATED_TYPES_FILE}\n`);
 }

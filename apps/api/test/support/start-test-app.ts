@@ -34,8 +34,22 @@ export interface StartTestAppOptions {
   evaluation?: boolean;
   /** `postgres`: counters in this app's control-plane database, shared with any `reuse` app. */
   rateLimitStore?: RateLimitStore | 'postgres';
+  /**
+   * Count every request at this instant (ms), so a burst never straddles a window boundary of the
+   * real clock (where the sliding window's estimate lets a request or two more through).
+   */
+  rateLimitAt?: number;
   /** Serve a second app on the databases of this one (as a second service process would). */
   reuse?: TestApp;
+}
+
+/** `store` with every request counted at `at` instead of the caller's clock. */
+function atInstant(store: RateLimitStore, at: number): RateLimitStore {
+  return {
+    consume: (key, cost, limit, windowMs) => store.consume(key, cost, limit, windowMs, at),
+    refund: (key, cost, windowMs) => store.refund(key, cost, windowMs, at),
+    prune: () => store.prune(at),
+  };
 }
 
 const REPO = path.resolve(import.meta.dirname, '../../../..');
@@ -130,10 +144,11 @@ export async function startTestApp(
     logger,
     build,
   });
-  const rateLimitStore =
+  const store =
     options.rateLimitStore === 'postgres'
       ? new PostgresRateLimitStore(dbs.controlPlane)
       : (options.rateLimitStore ?? new MemoryRateLimitStore());
+  const rateLimitStore = options.rateLimitAt === undefined ? store : atInstant(store, options.rateLimitAt);
   const { koa } = createApp({
     config,
     dbs,

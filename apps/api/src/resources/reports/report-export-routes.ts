@@ -68,8 +68,10 @@ export function registerReportExports(app: AppContext, exports: ReportExportServ
       'field. RFC 4180 (CRLF line ends, quotes doubled), UTF-8 with a byte-order mark ' +
       'so Excel and LibreOffice read it correctly. Lists (CVEs, CWEs, hosts, assets, ' +
       'references) hold one item per line inside their cell. A cell that a spreadsheet ' +
-      'would run as a formula (starting with `=`, `+`, `-`, `@`, tab or carriage ' +
-      'return) starts with an apostrophe instead. Streamed.',
+      'would run as a formula starts with an apostrophe: every cell starting with `=`, `@`, ' +
+      'tab, carriage return or NUL, and every cell starting with `+` or `-` unless it is a ' +
+      'number (`-5`) or a list item or sentence (`- item`) without a function call, `|`, `!` ' +
+      'or `#`.',
     tags: ['Reports'],
     params: Type.Object({ id: Uuid }),
     responses: {
