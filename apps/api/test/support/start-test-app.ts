@@ -10,6 +10,7 @@ import { createTestDatabases, ensureTemplateDatabases, type TestDatabases } from
 import { createJsonLogger, MemoryRateLimitStore, PostgresRateLimitStore, type RateLimitStore } from '@service/http';
 import type { Knex } from 'knex';
 import type { TenantRouter } from '@service/tenancy';
+import type { DocxPdfConverter } from '@service/docx';
 import { createApp } from '../../src/app.ts';
 import { readBuildInfo } from '../../src/build-info.ts';
 import { prepareService } from '../../src/prepare-service.ts';
@@ -39,6 +40,8 @@ export interface StartTestAppOptions {
    * real clock (where the sliding window's estimate lets a request or two more through).
    */
   rateLimitAt?: number;
+  /** The PDF converter (default: LibreOffice as `soffice`, as the service runs it). */
+  pdf?: DocxPdfConverter;
   /** Serve a second app on the databases of this one (as a second service process would). */
   reuse?: TestApp;
 }
@@ -149,7 +152,7 @@ export async function startTestApp(
       ? new PostgresRateLimitStore(dbs.controlPlane)
       : (options.rateLimitStore ?? new MemoryRateLimitStore());
   const rateLimitStore = options.rateLimitAt === undefined ? store : atInstant(store, options.rateLimitAt);
-  const { koa } = createApp({
+  const { koa, close } = createApp({
     config,
     dbs,
     logger,
@@ -157,6 +160,7 @@ export async function startTestApp(
     currentLicense: () => testApp.license,
     rateLimitStore,
     tenants,
+    ...(options.pdf ? { pdf: options.pdf } : {}),
   });
   const server: Server = createServer(koa.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -173,6 +177,7 @@ export async function startTestApp(
     async stop() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await close();
       await tenants.close();
       await Promise.all(DATABASE_NAMES.map((n) => dbs[n].destroy()));
       if (!options.reuse) await databases.drop();

@@ -156,8 +156,10 @@ export function registerReportExports(app: AppContext, exports: ReportExportServ
       },
       503: {
         description:
-          'The PDF conversions of this process are busy, or LibreOffice is not installed (`unavailable`); ' +
-          'retry after `Retry-After` seconds. A database may be unavailable too.',
+          'The PDF conversions of this process are busy, LibreOffice is not installed, or this ' +
+          'report takes longer than the conversion limit (3 minutes) or is larger than 256 MB as ' +
+          'DOCX (`unavailable`; the message says which); retry after `Retry-After` seconds. A ' +
+          'database may be unavailable too.',
         schema: 'Error',
         headers: { 'Retry-After': { description: 'Seconds to wait before trying again.' } },
       },

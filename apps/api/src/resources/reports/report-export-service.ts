@@ -124,12 +124,23 @@ export class ReportExportService {
       if (err instanceof PdfQueueFullError)
         throw new HttpError(503, 'unavailable', 'PDF exports are busy; try again shortly.', {
           headers: { 'Retry-After': String(err.retryAfterSeconds) },
+          expose: true,
         });
       if (err instanceof PdfConversionError && err.reason === 'not-installed')
         throw new HttpError(503, 'unavailable', 'PDF export needs LibreOffice, which this installation lacks.', {
           cause: err,
           headers: { 'Retry-After': '3600' },
+          expose: true,
         });
+      // Why 503 and not 500: nothing is broken; this report is more than one conversion may take
+      // (time or size) on this machine, and its DOCX export still works.
+      if (err instanceof PdfConversionError && (err.reason === 'timeout' || err.reason === 'too-large'))
+        throw new HttpError(
+          503,
+          'unavailable',
+          'This report is too large to convert to PDF within the limits of this installation; export it as DOCX.',
+          { cause: err, headers: { 'Retry-After': '600' }, expose: true },
+        );
       throw err;
     }
   }
