@@ -117,6 +117,7 @@ export {
   describeBand,
   primaryCvssRating,
   severityDisagreement,
+  scannerSeverityReason,
   type SeverityBand,
 } from './severity-coherence.ts';
 export { FINDING_ORDERS, FindingOrderSchema, TAB_PLACEMENTS, type FindingOrder, type TabPlacement } from './report.ts';

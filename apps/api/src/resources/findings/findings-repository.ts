@@ -246,8 +246,9 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
       // The same group key twice in one payload (hand-written JSON) is one finding.
       const key = scannerKey(f);
       const seen = grouped.get(key);
-      if (!seen) grouped.set(key, { result: f, finding: findingOfScanResult(f) });
-      else seen.finding = mergeScannerFinding(seen.finding, findingOfScanResult(f)).finding;
+      const finding = findingOfScanResult(f, report.language);
+      if (!seen) grouped.set(key, { result: f, finding });
+      else seen.finding = mergeScannerFinding(seen.finding, finding).finding;
     }
     if (grouped.size === 0) return summary;
 
