@@ -44,15 +44,21 @@ export class ReportRepository extends ResourceRepository<ReturnType<typeof repor
   ) {
     super(
       reportsDeclaration({
-        copyTemplateTabs: (trx, reportId, templateId, userId) =>
-          this.copyTemplateTabs(trx, reportId, templateId, userId),
+        copyTemplateTabs: (trx, reportId, templateId, userId, options) =>
+          this.copyTemplateTabs(trx, reportId, templateId, userId, options),
         reorder: (trx, reportId) => this.findings.orderBySeverity(trx, [reportId]),
       }),
     );
   }
 
-  private async copyTemplateTabs(trx: Knex, reportId: string, templateId: string, userId: string): Promise<void> {
-    const template = await trx('report_templates').where({ id: templateId }).first('tabs', 'style_id');
+  private async copyTemplateTabs(
+    trx: Knex,
+    reportId: string,
+    templateId: string,
+    userId: string,
+    options: { takeLanguage: boolean },
+  ): Promise<void> {
+    const template = await trx('report_templates').where({ id: templateId }).first('tabs', 'style_id', 'language');
     const tabs: ReportTemplateTab[] = template?.tabs ?? [];
     if (tabs.length > 0)
       await trx('report_tabs').insert(
@@ -68,6 +74,9 @@ export class ReportRepository extends ResourceRepository<ReturnType<typeof repor
     // A report made from a template takes the template's style unless it names one itself.
     if (template?.style_id)
       await trx('reports').where({ id: reportId }).whereNull('style_id').update({ style_id: template.style_id });
+    // A German template makes a German report, unless the request chose a language.
+    if (options.takeLanguage && template?.language)
+      await trx('reports').where({ id: reportId }).update({ language: template.language });
   }
 
   /**

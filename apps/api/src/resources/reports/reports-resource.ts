@@ -7,7 +7,13 @@ import { reportVisibility } from '../visibility.ts';
 
 export interface ReportHooks {
   /** Copies the template's tabs (and its style, when the report names none) into the new report. */
-  copyTemplateTabs(trx: import('knex').Knex, reportId: string, templateId: string, userId: string): Promise<void>;
+  copyTemplateTabs(
+    trx: import('knex').Knex,
+    reportId: string,
+    templateId: string,
+    userId: string,
+    options: { takeLanguage: boolean },
+  ): Promise<void>;
   /** Puts a report kept in severity order in that order. */
   reorder(trx: import('knex').Knex, reportId: string): Promise<void>;
 }
@@ -42,7 +48,9 @@ export function reportsDeclaration(hooks: ReportHooks) {
       templateId: {
         column: 'template_id',
         schema: Type.Union([Uuid, Type.Null()], {
-          description: 'Report template; its tabs are copied into the new report.',
+          description:
+            "Report template; its tabs are copied into the new report, which takes the template's style and, " +
+            'unless `language` is given, its language.',
         }),
         create: 'optional',
         references: { table: 'report_templates', label: 'report template', library: true },
@@ -83,8 +91,11 @@ export function reportsDeclaration(hooks: ReportHooks) {
       async resolveParent({ trx, principal, input }) {
         return { access: (await resolveParentRow(trx, principal, 'project', input.projectId, 'projectId')).access };
       },
-      async afterInsert({ trx, row, principal }) {
-        if (row.template_id) await hooks.copyTemplateTabs(trx, row.id, row.template_id, principal.userId);
+      async afterInsert({ trx, row, principal, input }) {
+        if (row.template_id)
+          await hooks.copyTemplateTabs(trx, row.id, row.template_id, principal.userId, {
+            takeLanguage: input.language === undefined,
+          });
       },
     },
     async afterUpdate({ trx, row, changed }) {
