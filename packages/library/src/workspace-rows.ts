@@ -53,6 +53,7 @@ export function workspaceRowOf(
         header_text: s.headerText ?? '',
         footer_text: s.footerText ?? '',
         page_size: s.pageSize ?? 'A4',
+        evidence_mode: s.evidenceMode ?? 'excerpt',
         logo_image_id: null,
         template_file_name: templateFile?.fileName ?? null,
         template_storage_key: templateFile?.storageKey ?? null,

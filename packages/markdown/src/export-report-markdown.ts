@@ -89,6 +89,7 @@ function writeFinding(blocks: string[], f: ReportDocumentFinding): void {
     for (const asset of f.affectedAssets) {
       blocks.push(yamlBlock(assetEntries(asset)));
       if (asset.evidence !== undefined) blocks.push(textFieldBlock(asset.evidence, 'text')!);
+      if (asset.excerpt !== undefined) blocks.push(textFieldBlock(asset.excerpt, 'excerpt')!);
     }
   }
   if (f.evidence.length > 0) blocks.push('### Evidence', f.evidence.map(evidenceLine).join('\n\n'));

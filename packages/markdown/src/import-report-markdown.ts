@@ -411,7 +411,7 @@ class ReportReader {
           1,
           "an asset's ```yaml block",
           `expected an affected asset of ${what} as a \`\`\`yaml block (host, port, url, ` +
-            `...), optionally followed by its evidence in a \`\`\`text block`,
+            `...), optionally followed by its evidence in a \`\`\`text block and its excerpt in an \`\`\`excerpt block`,
         );
       if (assets.length >= MARKDOWN_LIMITS.assets)
         this.fail(
@@ -425,18 +425,23 @@ class ReportReader {
       this.positions.mount(assetPath, read.block);
       assets.push(this.readAsset(new FieldReader(read.block, `the affected asset`, assetPath), read.block));
       i = this.skipBlank(read.next);
-      const text = this.fenceAt(i, 'text');
-      if (text) {
-        const close = findFenceClose(this.source, i, text.length);
-        this.positions.set(`${assetPath}/evidence`, this.source.position(i));
-        assets[assets.length - 1]!.evidence = decodeFencedField(
+      // Its evidence (```text) and the excerpt documents show of it (```excerpt), each when it has one.
+      for (const [info, key, label] of [
+        ['text', 'evidence', 'the evidence'],
+        ['excerpt', 'excerpt', 'the evidence excerpt'],
+      ] as const) {
+        const fence = this.fenceAt(i, info);
+        if (!fence) continue;
+        const close = findFenceClose(this.source, i, fence.length);
+        this.positions.set(`${assetPath}/${key}`, this.source.position(i));
+        assets[assets.length - 1]![key] = decodeFencedField(
           this.source,
           i,
           close,
-          text.option,
-          `the evidence of an affected asset of ${what}`,
+          fence.option,
+          `${label} of an affected asset of ${what}`,
         );
-        i = close + 1;
+        i = this.skipBlank(close + 1);
       }
     }
   }

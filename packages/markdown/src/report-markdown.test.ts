@@ -96,6 +96,22 @@ describe('report round trip', () => {
     expect(document).toEqual(EXAMPLE_REPORT);
   });
 
+  it('keeps an asset excerpt apart from its evidence, and reads files written before excerpts as before', () => {
+    const text = docExample('### Example report file');
+    const asset = importReportMarkdown(text).document.findings[0]!.affectedAssets[0]!;
+    expect(asset.evidence).toContain('\r\nHost: shop.example.com\r\n');
+    expect(asset.excerpt).toBe(EXAMPLE_REPORT.findings[0]!.affectedAssets[0]!.excerpt);
+
+    // The same file as it was written before assets had excerpts: no ```excerpt block.
+    const before = text.replace(/```excerpt\n[\s\S]*?\n```\n\n/, '');
+    expect(before).not.toContain('```excerpt');
+    const { document, warnings } = importReportMarkdown(before);
+    expect(warnings).toEqual([]);
+    expect(document.findings[0]!.affectedAssets[0]).not.toHaveProperty('excerpt');
+    expect(document.findings[0]!.affectedAssets[0]!.evidence).toBe(asset.evidence);
+    expect(exportReportMarkdown(document)).toBe(before);
+  });
+
   it('writes an empty report as its four parts', () => {
     const text = exportReportMarkdown(empty);
     expect(text).toBe(
@@ -138,7 +154,10 @@ describe('report round trip', () => {
       description: text,
       impact: text,
       remediation: text,
-      affectedAssets: [{ host: text, evidence: text }],
+      affectedAssets: [
+        { host: text, evidence: text, excerpt: text },
+        { host: 'b', excerpt: text },
+      ],
       evidence: [{ sha256: 'a'.repeat(64), fileName: text, caption: text }],
     };
     const doc: ReportDocument = {

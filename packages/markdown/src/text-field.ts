@@ -27,7 +27,8 @@ import type { SourceText } from './source-text.ts';
  * a field, without the blank lines around them: exactly the field.
  */
 
-export type TextFieldKind = 'markdown' | 'text';
+/** `markdown` fields may be written raw; `text` (asset evidence) and `excerpt` (its excerpt) are always fenced. */
+export type TextFieldKind = 'markdown' | 'text' | 'excerpt';
 
 const LONE_SURROGATE = /[\ud800-\udfff]/u;
 const LONE_SURROGATES = /[\ud800-\udfff]/gu;
@@ -85,7 +86,7 @@ export function fencedBlock(info: string, body: string): string {
 
 /**
  * The block that carries a field (raw text or a fenced block), or null for an empty raw field
- * (the section heading alone says it is empty). `kind` `text` is always fenced.
+ * (the section heading alone says it is empty). Kinds `text` and `excerpt` are always fenced.
  */
 export function textFieldBlock(content: string, kind: TextFieldKind): string | null {
   const value = LONE_SURROGATE.test(content) ? content.replace(LONE_SURROGATES, '\ufffd') : content;
@@ -197,11 +198,11 @@ export function readTextField(
     }
     return { value, next };
   }
-  if (kind === 'text')
+  if (kind !== 'markdown')
     throw new MarkdownFormatError(
       source.position(i),
-      `a fenced block \`\`\`text`,
-      `expected ${what} in a fenced block opened by \`\`\`text`,
+      `a fenced block \`\`\`${kind}`,
+      `expected ${what} in a fenced block opened by \`\`\`${kind}`,
     );
   let end = i;
   let lastText = i;

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
 import { emptyFinding, type ReportDocumentFinding } from '@service/report-model';
-import { CSV_COLUMNS, neutralizeFormula, reportFindingsCsv } from './report-findings-csv.ts';
+import { CSV_COLUMNS, CSV_COLUMNS_OF_FIELD, neutralizeFormula, reportFindingsCsv } from './report-findings-csv.ts';
 import { parseCsv } from './testing/parse-csv.ts';
 
 /** The bytes as text, keeping the byte-order mark (TextDecoder drops it by default). */
@@ -115,6 +115,57 @@ describe('reportFindingsCsv', () => {
   it('leaves ordinary text and Unicode alone', async () => {
     const csv = await text(reportFindingsCsv({ findings: [finding({ title: 'Übersicht: مرحبا 👩‍💻' })] }));
     expect(parseCsv(csv.slice(1))[1]![1]).toBe('Übersicht: مرحبا 👩‍💻');
+  });
+
+  it('writes each asset excerpt under its location in the Evidence column, never more than a cell holds', async () => {
+    const response = [
+      'HTTP/1.1 200 OK',
+      'Server: nginx',
+      'Set-Cookie: session=abc; Path=/',
+      '',
+      ...Array.from({ length: 400 }, (_, i) => `<p>line ${i} of the page</p>`),
+    ].join('\r\n');
+    const long = `Request:\nGET / HTTP/1.1\r\nHost: a.example\r\nAccept: */*\r\n\r\n\nResponse:\n${response}`;
+    const csv = await text(
+      reportFindingsCsv({
+        findings: [
+          finding({
+            title: 'Cookie without HttpOnly flag set',
+            affectedAssets: [
+              { host: 'a.example', port: 443, protocol: 'tcp', evidence: long },
+              { host: 'b.example', evidence: 'short output' },
+              { host: 'c.example', evidence: long, excerpt: 'A person wrote this excerpt.' },
+              { host: 'd.example' },
+            ],
+          }),
+          finding({
+            title: 'Many assets',
+            affectedAssets: Array.from({ length: 40 }, (_, i) => ({
+              host: `h${i}.example`,
+              evidence: long,
+              excerpt: `${'x'.repeat(1900)} ${i}`,
+            })),
+          }),
+        ],
+      }),
+    );
+    const rows = parseCsv(csv.slice(1));
+    expect(CSV_COLUMNS_OF_FIELD.affectedAssets).toEqual(['Hosts', 'Affected assets', 'Evidence']);
+    const cell = rows[1]![column('Evidence')]!;
+    const blocks = cell.split('\n\n');
+    // The derived excerpt: the request line, Host, the cookie header of a cookie finding, what was left out.
+    expect(blocks[0]).toBe(
+      ['a.example:443/tcp', 'GET / HTTP/1.1', 'Host: a.example', '[… 1 header left out]'].join('\n'),
+    );
+    expect(cell).toContain('HTTP/1.1 200 OK\nSet-Cookie: session=abc; Path=/\n[… 1 header left out]');
+    expect(cell).toContain('\n[… 400 lines left out]');
+    expect(cell).not.toContain('line 399 of the page');
+    expect(cell).toContain('b.example\nshort output');
+    expect(cell).toContain('c.example\nA person wrote this excerpt.');
+    expect(cell).not.toContain('d.example');
+    const many = rows[2]![column('Evidence')]!;
+    expect(many.length).toBeLessThanOrEqual(32_000);
+    expect(many).toMatch(/\n\n\[… the evidence of \d+ more assets left out\]$/);
   });
 
   it('writes only the header for a report without findings', async () => {

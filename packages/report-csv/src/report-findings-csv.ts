@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import {
+  assetExcerpt,
   describeFindingSource,
   FINDING_FIELDS,
   type AffectedAsset,
@@ -51,6 +52,32 @@ function assetText(a: AffectedAsset): string {
     a.protocol ? `/${a.protocol}` : '',
   ].join('');
   return [place, a.url, a.parameter ? `parameter ${a.parameter}` : ''].filter((p) => p).join(' ');
+}
+
+/** Excel shows at most 32,767 characters of a cell; the evidence cell keeps below that. */
+const EVIDENCE_CELL_CHARS = 32_000;
+
+/**
+ * The evidence of a finding's assets for a spreadsheet: each asset with evidence as its location
+ * line and its excerpt (what the client documents show), blocks separated by a blank line; what
+ * does not fit a cell is said.
+ */
+function evidenceCell(f: ReportDocumentFinding): string {
+  const blocks: string[] = [];
+  let size = 0;
+  const withEvidence = f.affectedAssets.filter((a) => (a.evidence ?? a.excerpt ?? '').trim() !== '');
+  for (let i = 0; i < withEvidence.length; i++) {
+    const a = withEvidence[i]!;
+    const block = `${assetText(a) || 'asset'}\n${assetExcerpt(a, f.title) ?? ''}`;
+    if (size + block.length + 2 > EVIDENCE_CELL_CHARS - 100) {
+      const rest = withEvidence.length - i;
+      blocks.push(`[… the evidence of ${rest} more asset${rest === 1 ? '' : 's'} left out]`);
+      break;
+    }
+    blocks.push(block);
+    size += block.length + 2;
+  }
+  return blocks.join('\n\n');
 }
 
 /** The first CVSS rating of the newest version a finding has (4.0 over 3.x over 2.0). */
@@ -104,6 +131,7 @@ function fieldColumns(name: FindingFieldName, f: FindingFieldDeclaration): CsvCo
             ]),
         },
         { header: f.label, cell: (x) => list(assets(x).map(assetText)) },
+        { header: 'Evidence', cell: evidenceCell },
       ];
     }
     case 'source':

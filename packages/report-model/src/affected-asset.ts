@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { capExcerpt, excerptOfEvidence } from './evidence-excerpt.ts';
 import { TEXT_LIMITS } from './text.ts';
 
 /**
@@ -23,6 +24,15 @@ export const AffectedAssetSchema = Type.Object(
       Type.String({
         maxLength: TEXT_LIMITS.assetEvidence,
         description: 'Scanner output, request/response or notes for this asset.',
+      }),
+    ),
+    excerpt: Type.Optional(
+      Type.String({
+        maxLength: TEXT_LIMITS.assetExcerpt,
+        description:
+          'What client documents show of `evidence` (request line, the headers and lines that ' +
+          'matter, the part the scanner marked). Computed on scan import when the evidence is longer ' +
+          'than 1,500 characters; without it, documents derive one from `evidence` by the same rules.',
       }),
     ),
   },
@@ -69,14 +79,36 @@ export function mergeAffectedAssets(
     }
     const current = assets[at]!;
     if (a.evidence && !(current.evidence ?? '').includes(a.evidence)) {
+      const before = current.evidence;
       const evidence = appendEvidence(current.evidence, a.evidence);
       if (evidence !== current.evidence) {
         current.evidence = evidence;
         changed = true;
+        const excerpt = appendExcerpt(current, before, a);
+        if (excerpt === undefined) delete current.excerpt;
+        else current.excerpt = excerpt;
       }
     }
   }
   return { assets, added, changed };
+}
+
+/**
+ * The excerpt of an asset whose evidence `before` was just joined by `addition`'s: both excerpts
+ * (an evidence short enough to be shown whole is its own) joined as the evidence was, within the
+ * excerpt's cap. Undefined when neither had an excerpt (the documents then derive one from the
+ * joined evidence).
+ */
+export function appendExcerpt(
+  current: Pick<AffectedAsset, 'excerpt'>,
+  before: string | undefined,
+  addition: Pick<AffectedAsset, 'excerpt' | 'evidence'>,
+): string | undefined {
+  if (current.excerpt === undefined && addition.excerpt === undefined) return undefined;
+  const first = current.excerpt ?? excerptOfEvidence(before);
+  const second = addition.excerpt ?? excerptOfEvidence(addition.evidence) ?? '';
+  const joined = first ? `${first}\n\n---\n\n${second}` : second;
+  return capExcerpt(joined);
 }
 
 const TRUNCATED = '\n[further evidence not kept: this asset reached the evidence size limit]';

@@ -26,6 +26,7 @@ export {
   AffectedAssetSchema,
   affectedAssetKey,
   appendEvidence,
+  appendExcerpt,
   mergeAffectedAssets,
   type AffectedAsset,
 } from './affected-asset.ts';
@@ -90,11 +91,24 @@ export {
   type ReportTemplateTab,
 } from './report.ts';
 export {
+  assetExcerpt,
+  capExcerpt,
+  composeExcerpt,
+  cutLine,
+  EXCERPT_CHARS,
+  excerptOfEvidence,
+  splitEvidence,
+  type EvidencePart,
+  type ExcerptHints,
+} from './evidence-excerpt.ts';
+export {
   DEFAULT_REPORT_STYLE,
+  EVIDENCE_MODES,
   PAGE_SIZES,
   ReportStyleProperties,
   ReportStyleSchema,
   resolveReportStyle,
+  type EvidenceMode,
   type PageSize,
   type ReportStyle,
   type ResolvedReportStyle,

@@ -7,6 +7,14 @@ const FontName = Type.String({ minLength: 1, maxLength: 100 });
 export const PAGE_SIZES = ['A4', 'Letter'] as const;
 export type PageSize = (typeof PAGE_SIZES)[number];
 
+/**
+ * How documents show scanner evidence of affected assets: `excerpt` (what matters of each asset's
+ * evidence, in the finding), `full` (the whole evidence in the finding), `appendix` (excerpts in the
+ * finding, the whole evidence in an appendix at the end, referred to from the finding) or `none`.
+ */
+export const EVIDENCE_MODES = ['excerpt', 'full', 'appendix', 'none'] as const;
+export type EvidenceMode = (typeof EVIDENCE_MODES)[number];
+
 /** What a report style sets for the DOCX export; every part is optional and has a default. */
 export const ReportStyleProperties = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
@@ -48,6 +56,11 @@ export const ReportStyleProperties = {
   logoImageId: Type.Union([Uuid, Type.Null()], {
     description: 'An evidence image used as the logo on the cover page.',
   }),
+  evidenceMode: Type.Enum([...EVIDENCE_MODES], {
+    description:
+      "How documents show scanner evidence of affected assets: `excerpt` (default: what matters of each asset's " +
+      'evidence), `full`, `appendix` (excerpts in the finding, the whole evidence in an appendix) or `none`.',
+  }),
 };
 
 export const ReportStyleSchema = Type.Object(
@@ -61,6 +74,7 @@ export const ReportStyleSchema = Type.Object(
     headerText: Type.Optional(ReportStyleProperties.headerText),
     footerText: Type.Optional(ReportStyleProperties.footerText),
     pageSize: Type.Optional(ReportStyleProperties.pageSize),
+    evidenceMode: Type.Optional(ReportStyleProperties.evidenceMode),
   },
   { additionalProperties: false },
 );
@@ -76,6 +90,7 @@ export interface ResolvedReportStyle {
   headerText: string;
   footerText: string;
   pageSize: PageSize;
+  evidenceMode: EvidenceMode;
 }
 
 export const DEFAULT_REPORT_STYLE: ResolvedReportStyle = {
@@ -87,6 +102,7 @@ export const DEFAULT_REPORT_STYLE: ResolvedReportStyle = {
   headerText: '',
   footerText: 'Confidential',
   pageSize: 'A4',
+  evidenceMode: 'excerpt',
 };
 
 /** Fills the parts a style leaves out with the defaults. */
@@ -106,5 +122,6 @@ export function resolveReportStyle(style: ReportStyle | null | undefined): Resol
     headerText: style.headerText ?? d.headerText,
     footerText: style.footerText ?? d.footerText,
     pageSize: style.pageSize ?? d.pageSize,
+    evidenceMode: style.evidenceMode ?? d.evidenceMode,
   };
 }

@@ -12,6 +12,8 @@ export const TEXT_LIMITS = {
   /** an asset's host: a name, an address, or (Nessus, unparsed) whatever the scanner called it */
   host: 2_048,
   assetEvidence: 1_000_000,
+  /** what documents show of an asset's evidence; computed excerpts keep to 1,500 (EXCERPT_CHARS) */
+  assetExcerpt: 2_000,
   assets: 100_000,
   cves: 10_000,
   cwes: 1_000,

@@ -1,4 +1,5 @@
-import { affectedAssetKey, appendEvidence, type AffectedAsset } from '@service/report-model';
+import { affectedAssetKey, appendEvidence, appendExcerpt, type AffectedAsset } from '@service/report-model';
+import { occurrenceExcerpt, type ExcerptFinding } from './evidence-excerpt.ts';
 import type { CompleteFinding, CompleteOccurrence, Compliance } from './normalized-finding.ts';
 
 const MAX_EVIDENCE = 200_000;
@@ -72,9 +73,10 @@ export function hostOfAssetId(id: string): string {
 /**
  * One occurrence as an affected asset of the report model (SCANNERS.md section 1): `host` is the
  * host name or address only, `url` the location on it. Every format goes through here, so a
- * report's host list groups the same whatever scanner found it.
+ * report's host list groups the same whatever scanner found it. With its `finding`, an evidence
+ * too long to be shown whole in a client document gets its `excerpt` (evidence-excerpt.ts).
  */
-export function toAffectedAsset(o: CompleteOccurrence): AffectedAsset {
+export function toAffectedAsset(o: CompleteOccurrence, finding?: ExcerptFinding): AffectedAsset {
   const idIsUrl = SCHEME.test(o.asset.id);
   const host = o.asset.id === '' ? (o.asset.hostname ?? o.asset.ip ?? '') : hostOfAssetId(o.asset.id);
   const a: AffectedAsset = {};
@@ -87,7 +89,11 @@ export function toAffectedAsset(o: CompleteOccurrence): AffectedAsset {
   if (url) a.url = url;
   if (o.parameter) a.parameter = o.parameter;
   const evidence = evidenceText(o);
-  if (evidence) a.evidence = evidence;
+  if (evidence) {
+    a.evidence = evidence;
+    const excerpt = finding ? occurrenceExcerpt(o, finding, evidence.length) : undefined;
+    if (excerpt !== undefined) a.excerpt = excerpt;
+  }
   return a;
 }
 
@@ -98,12 +104,16 @@ export function toAffectedAsset(o: CompleteOccurrence): AffectedAsset {
 export function affectedAssetsOf(finding: CompleteFinding): AffectedAsset[] {
   const byKey = new Map<string, AffectedAsset>();
   for (const o of finding.occurrences) {
-    const asset = toAffectedAsset(o);
+    const asset = toAffectedAsset(o, finding);
     const key = affectedAssetKey(asset);
     const seen = byKey.get(key);
     if (!seen) byKey.set(key, asset);
-    else if (asset.evidence && asset.evidence !== seen.evidence)
+    else if (asset.evidence && asset.evidence !== seen.evidence) {
+      const before = seen.evidence;
       seen.evidence = appendEvidence(seen.evidence, asset.evidence);
+      const excerpt = appendExcerpt(seen, before, asset);
+      if (excerpt !== undefined) seen.excerpt = excerpt;
+    }
   }
   return [...byKey.values()];
 }

@@ -4,22 +4,23 @@ import {
   type FindingMarkdownFieldName,
   type ReportDocumentFinding,
 } from '@service/report-model';
+import { EVIDENCE_CHARS, type EvidenceAppendixEntry, type FindingEvidence } from '../evidence-plan.ts';
 import { isHyperlinkTarget, type Block } from '../markdown-blocks.ts';
 import { assetLocation, cvssRatings } from '../report-labels.ts';
 import { isRightToLeft } from '../text-direction.ts';
 import { fitColumnWidths } from '../wordml/column-widths.ts';
 import { figure, markdownToWordml, styledTable, TABLE_CELL_MARGINS, writeCode } from '../wordml/markdown-to-wordml.ts';
-import { bookmark, hyperlink, paragraph, run } from '../wordml/wordml.ts';
+import { bookmark, hyperlink, internalLink, paragraph, run } from '../wordml/wordml.ts';
 import { docxColour, textColourOn } from './colours.ts';
 import type { LayoutContext } from './layout-context.ts';
 import { STYLE } from './layout-styles.ts';
 
 /** Above this many affected assets, a finding lists them compactly (three to a row, small type). */
 export const FULL_ASSET_TABLE_LIMIT = 100;
-/** Asset evidence (scanner output, HTTP messages) is printed for at most this many assets of a finding... */
-export const ASSET_EVIDENCE_LIMIT = 25;
-/** ...and at most this many characters each; what is left out is said, not silently cut. */
-export const ASSET_EVIDENCE_CHARS = 20_000;
+/** Bookmark name of an entry of the evidence appendix, so the finding refers to it. */
+export const evidenceBookmark = (number: number) => `evidence_${number}`;
+/** Bookmark name of the evidence appendix. */
+export const EVIDENCE_APPENDIX_BOOKMARK = 'evidence_appendix';
 
 /** Bookmark name of a finding's heading, so the summary table and the contents link to it. */
 export const findingBookmark = (number: number) => `finding_${number}`;
@@ -33,12 +34,16 @@ export function findingMarkdown(f: ReportDocumentFinding, parse: (markdown: stri
 
 const heading3 = (text: string) => paragraph({ style: 'Heading3' }, run(text));
 
-/** One finding: a header bar in its severity colour, its facts, assets, text sections, references and evidence. */
+/**
+ * One finding: a header bar in its severity colour, its facts, assets, text sections, references,
+ * evidence images and its assets' scanner evidence as the style's evidence mode shows it (`assets`).
+ */
 export function findingSection(
   f: ReportDocumentFinding,
   number: number,
   md: FindingMarkdown,
   ctx: LayoutContext,
+  assetEvidenceOfFinding: FindingEvidence = { assets: [], leftOut: 0, leftOutInAppendix: null },
 ): string {
   const out: string[] = [];
   const { locale } = ctx;
@@ -91,12 +96,12 @@ export function findingSection(
       );
     }
   }
-  const evidence = f.evidence.filter((e) => !shown.has(e.sha256));
-  if (evidence.length > 0) {
+  const images = f.evidence.filter((e) => !shown.has(e.sha256));
+  if (images.length > 0) {
     out.push(heading3(locale.text('evidence')));
-    for (const e of evidence) out.push(figure(e.sha256, e.caption, e.fileName, ctx, shown));
+    for (const e of images) out.push(figure(e.sha256, e.caption, e.fileName, ctx, shown));
   }
-  if (f.affectedAssets.some((a) => a.evidence)) out.push(assetEvidence(f.affectedAssets, ctx));
+  if (assetEvidenceOfFinding.assets.some((a) => a.shown !== '')) out.push(assetEvidence(assetEvidenceOfFinding, ctx));
   return out.join('');
 }
 
@@ -219,26 +224,107 @@ function compactAsset(a: AffectedAsset): string {
   return parts.join(' ');
 }
 
-function assetEvidence(assets: readonly AffectedAsset[], ctx: LayoutContext): string {
+const assetHeading = (a: AffectedAsset, ctx: LayoutContext) =>
+  [assetLocation(a), a.url].filter(Boolean).join(' ') || ctx.locale.text('asset');
+
+const note = (text: string) => paragraph(null, run(text, { italic: true }));
+
+/** Whole evidence as code, at most EVIDENCE_CHARS characters, saying what is left out. */
+function writeWholeEvidence(text: string, ctx: LayoutContext, out: string[]): void {
+  writeCode(text.length > EVIDENCE_CHARS ? text.slice(0, EVIDENCE_CHARS) : text, ctx, out, 0);
+  if (text.length > EVIDENCE_CHARS)
+    out.push(
+      note(
+        ctx.locale.text('evidenceCharactersLeftOut', {
+          count: ctx.locale.integer(text.length - EVIDENCE_CHARS),
+        }),
+      ),
+    );
+}
+
+/** `E4` or `E4–E25`: appendix entries as the finding names them. */
+export function evidenceRange(ctx: LayoutContext, first: number, last: number): string {
+  const ref = (n: number) => ctx.locale.text('evidenceNumber', { number: n });
+  return first === last ? ref(first) : `${ref(first)}–${ref(last)}`;
+}
+
+/** Each asset's evidence as the mode shows it: its excerpt or its whole evidence, and where the whole evidence is. */
+function assetEvidence(evidence: FindingEvidence, ctx: LayoutContext): string {
   const { locale } = ctx;
   const out: string[] = [heading3(locale.text('evidencePerAsset'))];
-  const withEvidence = assets.filter((a) => a.evidence);
-  const note = (text: string) => paragraph(null, run(text, { italic: true }));
-  for (const a of withEvidence.slice(0, ASSET_EVIDENCE_LIMIT)) {
+  const appendix = locale.text('evidenceAppendix');
+  for (const a of evidence.assets) {
+    if (a.shown === '') continue;
+    out.push(paragraph({ style: 'Heading4' }, run(assetHeading(a.asset, ctx))));
+    if (ctx.style.evidenceMode === 'full') writeWholeEvidence(a.shown, ctx, out);
+    else writeCode(a.shown, ctx, out, 0);
+    if (a.appendixNumber !== null) {
+      const ref = evidenceRange(ctx, a.appendixNumber, a.appendixNumber);
+      out.push(
+        paragraph(
+          { spacing: { before: 0, after: 160 } },
+          internalLink(
+            evidenceBookmark(a.appendixNumber),
+            run(locale.text('fullEvidenceIn', { ref, appendix }), { italic: true, style: STYLE.hyperlink }),
+          ),
+        ),
+      );
+    }
+  }
+  const inAppendix = evidence.leftOutInAppendix;
+  if (inAppendix)
+    out.push(
+      paragraph(
+        null,
+        internalLink(
+          evidenceBookmark(inAppendix.first),
+          run(
+            locale.plural('evidenceAssetsInAppendix', inAppendix.count, {
+              range: evidenceRange(ctx, inAppendix.first, inAppendix.last),
+              appendix,
+            }),
+            { italic: true, style: STYLE.hyperlink },
+          ),
+        ),
+      ),
+    );
+  const notShown = evidence.leftOut - (inAppendix?.count ?? 0);
+  if (notShown > 0) out.push(note(locale.plural('evidenceAssetsLeftOut', notShown)));
+  return out.join('');
+}
+
+/**
+ * The evidence appendix (style `appendix`): under its heading, the whole evidence of each asset
+ * whose finding shows an excerpt, grouped by finding, each entry numbered as the finding refers to it.
+ */
+export function evidenceAppendix(entries: readonly EvidenceAppendixEntry[], ctx: LayoutContext): string {
+  const { locale } = ctx;
+  const out: string[] = [
+    paragraph(
+      { style: 'Heading1', pageBreakBefore: true },
+      bookmark(ctx.parts.bookmarkId(), EVIDENCE_APPENDIX_BOOKMARK, run(locale.text('evidenceAppendix'))),
+    ),
+    paragraph(null, run(locale.text('evidenceAppendixIntro'))),
+  ];
+  let finding = 0;
+  for (const e of entries) {
+    if (e.findingNumber !== finding) {
+      finding = e.findingNumber;
+      out.push(
+        paragraph(
+          { style: 'Heading3' },
+          internalLink(findingBookmark(e.findingNumber), run(`${e.findingNumber}. ${e.findingTitle}`)),
+        ),
+      );
+    }
+    const ref = evidenceRange(ctx, e.number, e.number);
     out.push(
       paragraph(
         { style: 'Heading4' },
-        run([assetLocation(a), a.url].filter(Boolean).join(' ') || locale.text('asset')),
+        bookmark(ctx.parts.bookmarkId(), evidenceBookmark(e.number), run(`${ref} · ${assetHeading(e.asset, ctx)}`)),
       ),
     );
-    const text = a.evidence!;
-    writeCode(text.length > ASSET_EVIDENCE_CHARS ? text.slice(0, ASSET_EVIDENCE_CHARS) : text, ctx, out, 0);
-    if (text.length > ASSET_EVIDENCE_CHARS)
-      out.push(
-        note(locale.text('evidenceCharactersLeftOut', { count: locale.integer(text.length - ASSET_EVIDENCE_CHARS) })),
-      );
+    writeWholeEvidence(e.evidence, ctx, out);
   }
-  if (withEvidence.length > ASSET_EVIDENCE_LIMIT)
-    out.push(note(locale.plural('evidenceAssetsLeftOut', withEvidence.length - ASSET_EVIDENCE_LIMIT)));
   return out.join('');
 }

@@ -14,6 +14,7 @@ import {
 import type { ReportDocument, TabPlacement } from '@service/report-model';
 import { reportLocale, type ReportLocale } from '../messages/report-locale.ts';
 import { collectEvidenceRefs, loadEvidenceImages } from '../evidence-images.ts';
+import { planEvidence } from '../evidence-plan.ts';
 import { isHyperlinkTarget, parseMarkdownBlocks, type Block } from '../markdown-blocks.ts';
 import type { RenderReportOptions } from '../render-options.ts';
 import { figure, markdownToWordml } from '../wordml/markdown-to-wordml.ts';
@@ -22,7 +23,14 @@ import { bookmark, hyperlink, paragraph, run } from '../wordml/wordml.ts';
 import { withXmlCharactersOnly } from '../xml-text.ts';
 import { readZip, writeZip } from '../zip-archive.ts';
 import { coverPage } from './cover-page.ts';
-import { findingBookmark, findingMarkdown, findingSection, type FindingMarkdown } from './finding-section.ts';
+import {
+  EVIDENCE_APPENDIX_BOOKMARK,
+  evidenceAppendix,
+  findingBookmark,
+  findingMarkdown,
+  findingSection,
+  type FindingMarkdown,
+} from './finding-section.ts';
 import { findingsOverview, OVERVIEW_BOOKMARK, SUMMARY_TABLE_BOOKMARK } from './findings-overview.ts';
 import { LAYOUT_WORD_STYLES, tableLookOf, type LayoutContext } from './layout-context.ts';
 import { layoutStyles, STYLE } from './layout-styles.ts';
@@ -59,7 +67,8 @@ export async function renderReportDocx(report: ReportDocument, options: RenderRe
     options.scaleImages ?? true,
   );
   const locale = reportLocale(doc.language);
-  const skeleton = await packSkeleton(doc, options, style, geometry, locale);
+  const evidence = planEvidence(doc.findings, style.evidenceMode);
+  const skeleton = await packSkeleton(doc, options, style, geometry, locale, evidence.appendix.length > 0);
   const files: Map<string, Uint8Array | string> = readZip(skeleton, {
     maxEntries: 1000,
     maxEntryBytes: 64 * 1024 * 1024,
@@ -106,12 +115,14 @@ export async function renderReportDocx(report: ReportDocument, options: RenderRe
   if (doc.findings.length > 0) {
     body.push(heading1('findings', locale.text('findings')));
     doc.findings.forEach((f, i) => {
-      body.push(findingSection(f, i + 1, findings[i]!, ctx));
+      body.push(findingSection(f, i + 1, findings[i]!, ctx, evidence.findings[i]));
       // Why: the blocks of a finding already written are not needed again; let them go.
       findings[i] = findingMarkdown(f, () => []);
     });
   }
   writeTabs('after');
+  // Why here: the whole scanner evidence is the last appendix, after the report's own, before the links.
+  if (evidence.appendix.length > 0) body.push(evidenceAppendix(evidence.appendix, ctx));
   if (doc.links.length > 0) {
     body.push(
       paragraph({ style: 'Heading1' }, bookmark(ctx.parts.bookmarkId(), 'report_links', run(locale.text('links')))),
@@ -159,6 +170,7 @@ async function packSkeleton(
   style: RenderReportOptions['style'],
   g: ReturnType<typeof pageGeometry>,
   locale: ReportLocale,
+  evidenceAppendix: boolean,
 ): Promise<Uint8Array> {
   const ctx = { style, geometry: g, locale };
   // Why cached entries: LibreOffice (and so every PDF made from the file) shows a table of
@@ -179,6 +191,8 @@ async function packSkeleton(
     );
   }
   tabEntries('after');
+  if (evidenceAppendix)
+    entries.push({ title: locale.text('evidenceAppendix'), level: 1, href: EVIDENCE_APPENDIX_BOOKMARK });
   if (doc.links.length > 0) entries.push({ title: locale.text('links'), level: 1, href: 'report_links' });
 
   const rightTab = [{ type: TabStopType.RIGHT, position: g.textWidth }];

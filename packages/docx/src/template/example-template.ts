@@ -59,14 +59,17 @@ function documentXml(): string {
     tag('{@summary}'),
     tag('{/summary}'),
   );
-  body.push(tag('{#tabs}'), p('Heading1', '{title}', { pageBreakBefore: true }), tag('{@content}'));
-  body.push(
+  const tabs = (list: string) => [
+    tag(`{#${list}}`),
+    p('Heading1', '{title}', { pageBreakBefore: true }),
+    tag('{@content}'),
     tag('{#evidence}'),
     tag('{@image}'),
     p('Caption', '{label.figure}: {caption}'),
     tag('{/evidence}'),
-    tag('{/tabs}'),
-  );
+    tag(`{/${list}}`),
+  ];
+  body.push(...tabs('tabsBefore'));
   // Findings overview. {shadeCell} gives a cell the severity's colour from the report's style.
   body.push(p('Heading1', '{label.findingsOverview}', { pageBreakBefore: true }));
   body.push(tag('{^hasFindings}'), p(null, '{label.noFindings}'), tag('{/hasFindings}'));
@@ -163,7 +166,38 @@ function documentXml(): string {
     tag('{/evidence}'),
     tag('{/hasEvidence}'),
   );
+  // Scanner evidence as the style's evidence mode shows it: excerpts by default, with the entry of
+  // the whole evidence in the appendix when the mode is `appendix`.
+  body.push(
+    tag('{#hasAssetEvidence}'),
+    p('Heading3', '{label.evidencePerAsset}'),
+    tag('{#affectedAssets}'),
+    tag('{#evidence}'),
+    p('Heading4', '{location} {url}'),
+    p('Code', '{evidence}'),
+    tag('{#evidenceNumber}'),
+    p('Caption', '{label.fullEvidence}: {evidenceNumber}'),
+    tag('{/evidenceNumber}'),
+    tag('{/evidence}'),
+    tag('{/affectedAssets}'),
+    tag('{#evidenceLeftOut}'),
+    p(null, '{evidenceLeftOut}'),
+    tag('{/evidenceLeftOut}'),
+    tag('{/hasAssetEvidence}'),
+  );
   body.push(tag('{/findings}'));
+  // Appendices: the report's own, then the whole scanner evidence (style mode `appendix`).
+  body.push(...tabs('tabsAfter'));
+  body.push(
+    tag('{#hasEvidenceAppendix}'),
+    p('Heading1', '{label.evidenceAppendix}', { pageBreakBefore: true }),
+    p(null, '{label.evidenceAppendixIntro}'),
+    tag('{#evidenceAppendix}'),
+    p('Heading4', '{number} · {findingNumber}. {findingTitle}: {location} {url}'),
+    p('Code', '{evidence}'),
+    tag('{/evidenceAppendix}'),
+    tag('{/hasEvidenceAppendix}'),
+  );
   // Links
   body.push(
     tag('{#hasLinks}'),
@@ -268,6 +302,7 @@ function stylesXml(): string {
     heading(1, 34, NAVY, 360),
     heading(2, 27, NAVY, 300),
     heading(3, 23, BLUE, 220),
+    heading(4, 20, NAVY, 160),
     style(
       'paragraph',
       'ListBullet',

@@ -17,6 +17,7 @@ import {
 } from '../report-labels.ts';
 import { colourMarker } from './severity-colours.ts';
 import { isEvidenceImage } from '../evidence-images.ts';
+import { planEvidence, type FindingEvidence } from '../evidence-plan.ts';
 import { renderSeverityChartPng, SEVERITY_CHART_SIZE } from '../severity-chart.ts';
 import { readEvidenceImage } from '../evidence-images.ts';
 import { markdownToWordml, picture, type WordmlContext } from '../wordml/markdown-to-wordml.ts';
@@ -46,6 +47,21 @@ const ASSET: TagScope = {
     url: 'text',
     parameter: 'text',
     location: 'text',
+    // The evidence as the style's evidence mode shows it in a finding; the excerpt and the whole evidence always.
+    evidence: 'text',
+    excerpt: 'text',
+    fullEvidence: 'text',
+    evidenceNumber: 'text',
+  },
+};
+const EVIDENCE_APPENDIX_ENTRY: TagScope = {
+  name: 'evidenceAppendix',
+  tags: {
+    number: 'text',
+    findingNumber: 'text',
+    findingTitle: 'text',
+    location: 'text',
+    url: 'text',
     evidence: 'text',
   },
 };
@@ -90,6 +106,8 @@ const FINDING: TagScope = {
     severityReason: 'text',
     affectedAssets: { list: ASSET },
     assetCount: 'text',
+    hasAssetEvidence: 'text',
+    evidenceLeftOut: 'text',
     evidence: { list: EVIDENCE },
     hasAssets: 'text',
     hasReferences: 'text',
@@ -149,6 +167,9 @@ export const TEMPLATE_TAGS: TagScope = {
     tabsBefore: { list: TAB },
     tabsAfter: { list: TAB },
     links: { list: LINK },
+    evidenceMode: 'text',
+    hasEvidenceAppendix: 'text',
+    evidenceAppendix: { list: EVIDENCE_APPENDIX_ENTRY },
     // `{label.findings}`, `{label.severity}`, `{label.severity.high}`...: the words of the message catalogue.
     ...Object.fromEntries(LABEL_TAGS.map(({ tag }) => [tag, 'text'])),
   },
@@ -216,6 +237,26 @@ export function buildTemplateData(
       }));
   const counts = countSeverities(doc.findings);
   const summary = rich(doc.summary, 2);
+  const plan = planEvidence(doc.findings, style.evidenceMode);
+  const ref = (n: number | null) => (n === null ? '' : locale.text('evidenceNumber', { number: n }));
+  const appendixTitle = locale.text('evidenceAppendix');
+  const leftOutNote = (e: FindingEvidence) => {
+    const inAppendix = e.leftOutInAppendix;
+    const notes: string[] = [];
+    if (inAppendix)
+      notes.push(
+        locale.plural('evidenceAssetsInAppendix', inAppendix.count, {
+          range:
+            inAppendix.first === inAppendix.last
+              ? ref(inAppendix.first)
+              : `${ref(inAppendix.first)}–${ref(inAppendix.last)}`,
+          appendix: appendixTitle,
+        }),
+      );
+    const notShown = e.leftOut - (inAppendix?.count ?? 0);
+    if (notShown > 0) notes.push(locale.plural('evidenceAssetsLeftOut', notShown));
+    return notes.join('\n');
+  };
   let severityChart = '';
   if (doc.findings.length > 0) {
     const chart = readEvidenceImage(renderSeverityChartPng(counts, style, locale));
@@ -279,6 +320,16 @@ export function buildTemplateData(
     tabsBefore: tabs.filter((t) => t.placement === 'before'),
     tabsAfter: tabs.filter((t) => t.placement === 'after'),
     links: doc.links.map((l) => ({ title: l.title, url: l.url })),
+    evidenceMode: style.evidenceMode,
+    hasEvidenceAppendix: plan.appendix.length > 0,
+    evidenceAppendix: plan.appendix.map((e) => ({
+      number: ref(e.number),
+      findingNumber: String(e.findingNumber),
+      findingTitle: e.findingTitle,
+      location: assetLocation(e.asset),
+      url: e.asset.url ?? '',
+      evidence: e.evidence,
+    })),
     hasFindings: doc.findings.length > 0,
     hasLinks: doc.links.length > 0,
     findings: doc.findings.map((f, i) => {
@@ -293,6 +344,8 @@ export function buildTemplateData(
         }),
       );
       const cvss = primaryCvss(f.cvss);
+      const evidence = plan.findings[i]!;
+      const views = new Map(evidence.assets.map((v) => [v.asset, v]));
       return {
         number: String(i + 1),
         title: f.title,
@@ -326,9 +379,14 @@ export function buildTemplateData(
           url: a.url ?? '',
           parameter: a.parameter ?? '',
           location: assetLocation(a),
-          evidence: a.evidence ?? '',
+          evidence: views.get(a)?.shown ?? '',
+          excerpt: views.get(a)?.excerpt ?? '',
+          fullEvidence: a.evidence ?? '',
+          evidenceNumber: ref(views.get(a)?.appendixNumber ?? null),
         })),
         assetCount: locale.integer(f.affectedAssets.length),
+        hasAssetEvidence: evidence.assets.some((v) => v.shown !== ''),
+        evidenceLeftOut: leftOutNote(evidence),
         evidence: evidenceItems(f.evidence, shown),
         hasAssets: f.affectedAssets.length > 0,
         hasReferences: f.references.length > 0,

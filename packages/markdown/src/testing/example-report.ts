@@ -68,6 +68,8 @@ export const EXAMPLE_REPORT: ReportDocument = {
           evidence:
             'POST /login HTTP/1.1\r\nHost: shop.example.com\r\nContent-Type: ' +
             "application/x-www-form-urlencoded\r\n\r\nusername=admin'--&password=x",
+          excerpt:
+            "POST /login HTTP/1.1\nHost: shop.example.com\n[… 1 header left out]\n\nusername=admin'--&password=x",
         },
       ],
       evidence: [

@@ -35,6 +35,7 @@ export function sampleFieldValue(name: FindingFieldName, variant: 1 | 2 = 1): Fi
           protocol: 'tcp',
           url: n === 1 ? 'https://app.example.com/search' : undefined,
           evidence: `Evidence ${n}`,
+          excerpt: n === 1 ? 'Excerpt 1' : undefined,
         },
       ].map((a) => Object.fromEntries(Object.entries(a).filter(([, v]) => v !== undefined)));
     case 'source':

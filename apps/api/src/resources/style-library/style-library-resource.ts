@@ -43,6 +43,12 @@ export const styleLibraryDeclaration = declareResource<StyleColumns>()({
     headerText: { column: 'header_text', schema: ReportStyleProperties.headerText, create: 'optional', update: true },
     footerText: { column: 'footer_text', schema: ReportStyleProperties.footerText, create: 'optional', update: true },
     pageSize: { column: 'page_size', schema: ReportStyleProperties.pageSize, create: 'optional', update: true },
+    evidenceMode: {
+      column: 'evidence_mode',
+      schema: ReportStyleProperties.evidenceMode,
+      create: 'optional',
+      update: true,
+    },
     logoImageId: {
       column: 'logo_image_id',
       schema: ReportStyleProperties.logoImageId,
@@ -103,5 +109,6 @@ export function reportStyleOfRow(row: Row<(typeof styleLibraryDeclaration)['fiel
     headerText: row.header_text,
     footerText: row.footer_text,
     pageSize: row.page_size,
+    evidenceMode: row.evidence_mode,
   };
 }
