@@ -138,6 +138,8 @@ function documentXml(): string {
       ],
     }),
   );
+  // Why the severity differs from the score's band, when it does.
+  body.push(tag('{#severityReason}'), p(null, '{label.severityReason}: {severityReason}'), tag('{/severityReason}'));
   body.push(tag('{#hasAssets}'), p('Heading3', '{label.affectedAssets} ({assetCount})'));
   body.push(
     table({
