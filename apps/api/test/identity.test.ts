@@ -40,6 +40,23 @@ describe('sign-in sessions', () => {
     expect(wrong.body).toEqual(unknown.body);
   });
 
+  it('self-hosted: signs in without naming the organization, as before; naming its one organization works too', async () => {
+    const anon = httpClient(app.url, { headers: { 'x-requested-with': 'XMLHttpRequest' } });
+    expect((await signIn(app, 'admin@example.com', TEST_ADMIN_PASSWORD, 'Workspace')).cookie).toMatch(
+      /^service_session=/,
+    );
+    const otherOrganization = await anon.post('/api/auth/login', {
+      email: 'admin@example.com',
+      password: TEST_ADMIN_PASSWORD,
+      organization: 'elsewhere',
+    });
+    const wrong = await anon.post('/api/auth/login', { email: 'admin@example.com', password: 'nope-nope-nope' });
+    expect(otherOrganization.status).toBe(401);
+    expect(otherOrganization.body).toEqual(wrong.body);
+    // The sign-in page asks for email and password only.
+    expect(await (await fetch(`${app.url}/`)).text()).not.toContain('id="organization"');
+  });
+
   it('protects cookie-authenticated changes against cross-site requests', async () => {
     const session = await signIn(app, 'admin@example.com', TEST_ADMIN_PASSWORD);
     const noHeader = await httpClient(app.url, { headers: { cookie: session.cookie } }).post('/api/profile/api-keys', {
