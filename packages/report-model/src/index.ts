@@ -97,6 +97,7 @@ export {
   cutLine,
   EXCERPT_CHARS,
   excerptOfEvidence,
+  rewordExcerptMarkers,
   splitEvidence,
   type EvidencePart,
   type ExcerptHints,

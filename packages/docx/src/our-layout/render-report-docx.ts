@@ -67,7 +67,7 @@ export async function renderReportDocx(report: ReportDocument, options: RenderRe
     options.scaleImages ?? true,
   );
   const locale = reportLocale(doc.language);
-  const evidence = planEvidence(doc.findings, style.evidenceMode);
+  const evidence = planEvidence(doc.findings, style.evidenceMode, locale);
   const skeleton = await packSkeleton(doc, options, style, geometry, locale, evidence.appendix.length > 0);
   const files: Map<string, Uint8Array | string> = readZip(skeleton, {
     maxEntries: 1000,

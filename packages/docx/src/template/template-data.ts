@@ -237,7 +237,7 @@ export function buildTemplateData(
       }));
   const counts = countSeverities(doc.findings);
   const summary = rich(doc.summary, 2);
-  const plan = planEvidence(doc.findings, style.evidenceMode);
+  const plan = planEvidence(doc.findings, style.evidenceMode, locale);
   const ref = (n: number | null) => (n === null ? '' : locale.text('evidenceNumber', { number: n }));
   const appendixTitle = locale.text('evidenceAppendix');
   const leftOutNote = (e: FindingEvidence) => {
