@@ -36,6 +36,11 @@ function expectedOutline(doc: ReportDocument): unknown[] {
     outline.push(expect.stringMatching(/^## /), '### Description', '### Impact', '### Remediation');
     if (f.affectedAssets.length) outline.push('### Affected assets');
     if (f.evidence.length) outline.push('### Evidence');
+    if (f.retest) {
+      outline.push('### Retest');
+      if (f.retest.assets.length) outline.push('### Retest assets');
+      if (f.retest.evidence.length) outline.push('### Retest evidence');
+    }
   }
   return outline;
 }

@@ -108,7 +108,7 @@ export function defineResource(app: AppContext, repository: ResourceRepository):
               : exampleValue(f.schema),
         ]),
       )
-    : undefined;
+    : decl.responseExample;
   registry.addSchema(decl.schemaName, Schema);
   registry.addTag(decl.tag, decl.description);
 

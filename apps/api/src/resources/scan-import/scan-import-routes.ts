@@ -7,6 +7,7 @@ import { NormalizedFindingSchema, SCAN_FORMATS, type NormalizedFinding, type Sca
 import type { AppContext } from '../../app-context.ts';
 import { defineRestRoute } from '../../rest/define-rest-route.ts';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_RESPONSES, runIdempotentCreate } from '../idempotent-create.ts';
+import { RetestImportSummarySchema } from '../retests/retest-routes.ts';
 import { readScanFile, readScanFindings, type ScanImportService } from './scan-import-service.ts';
 
 export const SCAN_UPLOAD_MAX_BYTES = 4 * 1024 * 1024;
@@ -103,6 +104,7 @@ const ImportResult = Type.Object({
       ),
     }),
   ),
+  retest: Type.Optional(RetestImportSummarySchema),
 });
 
 /** The uploaded scanner file's bytes; 400 without one, 413 above the cap. */
@@ -136,7 +138,11 @@ export function registerScanImport(app: AppContext, scans: ScanImportService): v
       'by the scanner rule it declares (`nessus:57608`), then by CVE, then CWE, then a ' +
       'title pattern; your own templates win over global ones. The answer says what ' +
       'matched. One transaction: on any error the report is unchanged. Needs the ' +
-      "report's client on the key's allow-list.",
+      "report's client on the key's allow-list. Into a retest report (`kind: retest`) the file is a re-scan: " +
+      'it decides the retest results of the findings instead of merging into them (an asset still reported: ' +
+      '`unresolved` with the new evidence; covered and no longer reported: `resolved`; not covered: unchanged), ' +
+      'results of rules no finding has become `new` findings, and the answer has a `retest` part saying per ' +
+      'finding what changed and why. Re-importing the same file changes nothing.',
     tags: ['Reports'],
     params: Type.Object({ id: Uuid }),
     headers: [IDEMPOTENCY_HEADER],
