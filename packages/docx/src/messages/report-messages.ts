@@ -2,8 +2,10 @@ import {
   FINDING_FIELD_NAMES,
   FINDING_FIELDS,
   type FindingFieldName,
+  type AssetRetestStatus,
   type FindingStatus,
   type ReportStatus,
+  type RetestStatus,
   type Severity,
 } from '@service/report-model';
 
@@ -83,6 +85,32 @@ const ENGLISH_TEXTS = {
   imageUnreadable: '[Image {name} could not be read]',
   imageNotEvidence: '[Image {name}: only evidence images of this report are shown]',
   imageElsewhere: '[image: {name}]',
+  // Retests (issue 20)
+  retest: 'Retest',
+  retestResults: 'Retest results',
+  retestRound: 'Round',
+  retestOf: 'Retest of',
+  originalReport: 'Original report',
+  retestStatus: 'Retest status',
+  originalSeverity: 'Original severity',
+  retestDate: 'Retest date',
+  retestNotes: 'Retest notes',
+  retestEvidence: 'Retest evidence',
+  retestEvidencePerAsset: 'Retest evidence per asset',
+  statusPerAsset: 'Status per asset',
+  statusSetByTester: 'Set by the tester',
+  riskAccepted: 'Risk accepted by the client',
+  resolvedAndOpen: 'Resolved and open findings',
+  notRetestedYet: 'not retested yet',
+  'retestStatus.not_retested': 'Not retested',
+  'retestStatus.resolved': 'Resolved',
+  'retestStatus.partially_resolved': 'Partially resolved',
+  'retestStatus.unresolved': 'Unresolved',
+  'retestStatus.new': 'New',
+  retestIntro: 'Round {round} of the retest of "{title}": the status of each finding and affected asset.',
+  retestIntroUnlinked: 'Round {round} of the retest: the status of each finding and affected asset.',
+  findingsResolvedOf_one: '{resolved} of {count} finding resolved, {open} open',
+  findingsResolvedOf_other: '{resolved} of {count} findings resolved, {open} open',
 } as const;
 
 type StaticKey = keyof typeof ENGLISH_TEXTS;
@@ -155,6 +183,31 @@ export const GERMAN: MessageCatalogue = {
   imageUnreadable: '[Bild {name} konnte nicht gelesen werden]',
   imageNotEvidence: '[Bild {name}: Es werden nur Nachweisbilder dieses Berichts gezeigt]',
   imageElsewhere: '[Bild: {name}]',
+  retest: 'Nachtest',
+  retestResults: 'Ergebnisse des Nachtests',
+  retestRound: 'Runde',
+  retestOf: 'Nachtest zu',
+  originalReport: 'Ursprünglicher Bericht',
+  retestStatus: 'Status im Nachtest',
+  originalSeverity: 'Ursprünglicher Schweregrad',
+  retestDate: 'Datum des Nachtests',
+  retestNotes: 'Anmerkungen zum Nachtest',
+  retestEvidence: 'Nachweise des Nachtests',
+  retestEvidencePerAsset: 'Nachweise des Nachtests je System',
+  statusPerAsset: 'Status je System',
+  statusSetByTester: 'Vom Prüfer festgelegt',
+  riskAccepted: 'Risiko vom Kunden akzeptiert',
+  resolvedAndOpen: 'Behobene und offene Befunde',
+  notRetestedYet: 'noch nicht nachgetestet',
+  'retestStatus.not_retested': 'Nicht nachgetestet',
+  'retestStatus.resolved': 'Behoben',
+  'retestStatus.partially_resolved': 'Teilweise behoben',
+  'retestStatus.unresolved': 'Nicht behoben',
+  'retestStatus.new': 'Neu',
+  retestIntro: 'Runde {round} des Nachtests zu „{title}“: der Status jedes Befunds und jedes betroffenen Systems.',
+  retestIntroUnlinked: 'Runde {round} des Nachtests: der Status jedes Befunds und jedes betroffenen Systems.',
+  findingsResolvedOf_one: '{resolved} von {count} Befund behoben, {open} offen',
+  findingsResolvedOf_other: '{resolved} von {count} Befunden behoben, {open} offen',
   'field.title': 'Titel',
   'field.severity': 'Schweregrad',
   'field.status': 'Status',
@@ -176,6 +229,7 @@ export const CATALOGUES: Readonly<Record<string, MessageCatalogue>> = { en: ENGL
 export const severityKey = (s: Severity) => `severity.${s}` as const;
 export const findingStatusKey = (s: FindingStatus) => `status.${s}` as const;
 export const reportStatusKey = (s: ReportStatus) => `reportStatus.${s}` as const;
+export const retestStatusKey = (s: RetestStatus | AssetRetestStatus) => `retestStatus.${s}` as const;
 export const fieldLabelKey = (name: FindingFieldName): FieldLabelKey => `field.${name}`;
 
 /**
