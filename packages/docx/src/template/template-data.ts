@@ -15,6 +15,7 @@ import {
   primaryCvss,
   SEVERITIES_DESCENDING,
 } from '../report-labels.ts';
+import { RETEST_REPORT_TAGS, retestFindingData, retestFindingTags, retestReportData } from './retest-template-data.ts';
 import { colourMarker } from './severity-colours.ts';
 import { isEvidenceImage } from '../evidence-images.ts';
 import { renderSeverityChartPng, SEVERITY_CHART_SIZE } from '../severity-chart.ts';
@@ -96,6 +97,7 @@ const FINDING: TagScope = {
     hasEvidence: 'text',
     hasCves: 'text',
     ...COLOUR_DIRECTIVES,
+    ...retestFindingTags(EVIDENCE),
   },
 };
 const TAB: TagScope = {
@@ -149,6 +151,7 @@ export const TEMPLATE_TAGS: TagScope = {
     tabsBefore: { list: TAB },
     tabsAfter: { list: TAB },
     links: { list: LINK },
+    ...RETEST_REPORT_TAGS,
     // `{label.findings}`, `{label.severity}`, `{label.severity.high}`...: the words of the message catalogue.
     ...Object.fromEntries(LABEL_TAGS.map(({ tag }) => [tag, 'text'])),
   },
@@ -281,6 +284,7 @@ export function buildTemplateData(
     links: doc.links.map((l) => ({ title: l.title, url: l.url })),
     hasFindings: doc.findings.length > 0,
     hasLinks: doc.links.length > 0,
+    ...retestReportData(doc, style, ctx),
     findings: doc.findings.map((f, i) => {
       const shown = new Set<string>();
       const markdown = Object.fromEntries(
@@ -334,6 +338,12 @@ export function buildTemplateData(
         hasReferences: f.references.length > 0,
         hasEvidence: f.evidence.some((e) => !shown.has(e.sha256)),
         hasCves: f.cves.length > 0,
+        ...retestFindingData(
+          f,
+          ctx,
+          (notes) => rich(notes, 4, shown),
+          (list) => evidenceItems(list, shown),
+        ),
       };
     }),
   };
