@@ -135,7 +135,7 @@ export class RetestService {
       language: before.language,
       findingOrder: before.finding_order,
     });
-    const template = await this.retestTemplate(trx, principal, String(project.project_type ?? ''));
+    const template = await this.retestTemplate(trx, principal, String(project.project_type ?? ''), before.language);
     await trx('reports')
       .where({ id: report.id })
       .update({
@@ -197,6 +197,7 @@ export class RetestService {
     trx: Knex,
     principal: RestPrincipal,
     projectType: string,
+    language: string,
   ): Promise<{ id: string; tabs: ReportTemplateTab[]; style_id: string | null } | null> {
     if (principal.role === 'external') return null;
     let templateId: string | null = null;
@@ -213,12 +214,20 @@ export class RetestService {
         .first('retest_report_template_id');
       templateId = type?.retest_report_template_id ?? null;
     }
-    const q = trx('report_templates');
-    const template = await (templateId ? q.where({ id: templateId }) : q.where({ global_key: 'retest-report' })).first(
-      'id',
-      'tabs',
-      'style_id',
-    );
+    type TemplateRow = { id: string; tabs: ReportTemplateTab[]; style_id: string | null; global_key: string | null };
+    const columns = ['id', 'tabs', 'style_id', 'global_key', 'language'];
+    const found: (TemplateRow & { language: string | null }) | undefined = await trx('report_templates')
+      .where(templateId ? { id: templateId } : { global_key: 'retest-report' })
+      .first(columns);
+    // Why by language: the library's retest report template comes in English (`retest-report`) and
+    // German (`retest-report-de`); a German report's retest gets the German one where it exists.
+    const primary = language.split('-')[0]!.toLowerCase();
+    let template: TemplateRow | undefined = found;
+    if (found?.global_key && (found.language ?? 'en').split('-')[0]!.toLowerCase() !== primary)
+      template =
+        (await trx('report_templates')
+          .where({ global_key: `${found.global_key}-${primary}` })
+          .first(columns)) ?? found;
     return template ?? null;
   }
 
