@@ -32,7 +32,9 @@ afterAll(async () => {
 });
 
 describe('a client generated from the OpenAPI document', () => {
-  it('compiles against a real script without casts and works against the service', { timeout: 120_000 }, async () => {
+  it('compiles against a real script without casts and works against the service, retests included', {
+    timeout: 120_000,
+  }, async () => {
     const docResponse = await fetch(`${app.url}/api/rest-docs/openapi`);
     expect(docResponse.status).toBe(200);
     const doc = (await docResponse.json()) as Parameters<typeof openapiTS>[0];
@@ -72,9 +74,24 @@ describe('a client generated from the OpenAPI document', () => {
       host: 'a.example',
       'matched-at': 'https://a.example/',
     });
+    // The re-scan: the same origin, the technology no longer detected, another check first seen.
+    const rescanFile = JSON.stringify({
+      'template-id': 'http-missing-security-headers',
+      'matcher-name': 'strict-transport-security',
+      info: { name: 'HTTP Missing Security Headers', severity: 'info' },
+      host: 'a.example',
+      'matched-at': 'https://a.example/',
+    });
     const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(workDir, 'script.ts')], {
       cwd: workDir,
-      env: { ...process.env, BASE_URL: app.url, API_KEY: actor.key, CLIENT_ID: clientId, SCAN_FILE: scanFile },
+      env: {
+        ...process.env,
+        BASE_URL: app.url,
+        API_KEY: actor.key,
+        CLIENT_ID: clientId,
+        SCAN_FILE: scanFile,
+        RESCAN_FILE: rescanFile,
+      },
     });
     expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual({
       sameFinding: true,
@@ -83,6 +100,9 @@ describe('a client generated from the OpenAPI document', () => {
       imported: 1,
       pagedTitles: 2,
       conflictCode: 'conflict',
+      retestDecisions: ['new', 'resolved'],
+      reviewed: 'resolved by person',
+      rounds: ['retest 1'],
     });
   });
 });

@@ -110,6 +110,8 @@ export interface ResourceDeclaration<F extends Fields = Fields, X extends object
   }): Promise<void>;
   /** A whole row as the API returns it: the documented example of a resource without create. */
   responseExample?: Record<string, unknown>;
+  /** A PATCH body as a client would send it, for the document (none: no request example). */
+  updateExample?: Record<string, unknown>;
   /** Extra response fields computed from the row. */
   present?(row: Row<F, X>, api: Record<string, unknown>): Record<string, unknown>;
   extraResponse?: Record<string, TSchema>;

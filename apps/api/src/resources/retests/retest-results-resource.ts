@@ -142,6 +142,14 @@ export function retestResultsDeclaration(hooks: {
       findingTitle: 'SSH Weak MAC Algorithms Enabled',
       severity: 'low',
     },
+    // A person's review: the status set with a note (imports keep it), and the risk the client accepted.
+    updateExample: {
+      status: 'resolved',
+      statusNote: 'Signing enforced by GPO on 19 November; the scanner policy predates it.',
+      notes: 'Checked by hand with `smbclient --option="client signing=off"`: refused.',
+      riskAccepted: false,
+      expectedUpdatedAt: '2026-11-20T10:12:44.318Z',
+    },
     async afterUpdate({ trx, row, changed }) {
       await hooks.afterChange(trx, row, changed);
     },

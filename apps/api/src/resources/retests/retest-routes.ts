@@ -42,6 +42,13 @@ const EXAMPLE_RETEST = {
   originalReportId: '0b6f7c1e-2d3a-4e5f-8a9b-0c1d2e3f4a5b',
 };
 
+const NOT_FOUND = {
+  description:
+    '`not_found`: the report does not exist or you may not see it (the same answer for both; external ' +
+    'collaborators see only reports and projects shared with them).',
+  schema: 'Error',
+} as const;
+
 /** What a re-scan decided for the findings of a retest: the `retest` part of an import's answer. */
 export const RetestImportSummarySchema = Type.Object(
   {
@@ -140,6 +147,15 @@ export function registerRetestRoutes(app: AppContext, retests: RetestService, re
         headers: { Location: { description: 'The retest report.' } },
         example: EXAMPLE_RETEST,
       },
+      403: {
+        description:
+          "`read_only_key` (a read-only key cannot create a retest); `client_not_allowed` (the report's client is " +
+          "not on the key's allow-list: a retest edits the client); `forbidden` (the key owner's role may not create " +
+          'reports, or an external collaborator has the report shared but not its project with `edit`: the retest ' +
+          'is a new report in the project); `api_not_licensed` (the licence or plan does not include the REST API).',
+        schema: 'Error',
+      },
+      404: NOT_FOUND,
       ...IDEMPOTENCY_RESPONSES,
     },
     async handler(ctx, { params, body, principal }) {
@@ -177,6 +193,7 @@ export function registerRetestRoutes(app: AppContext, retests: RetestService, re
         headers: PAGINATION_HEADERS,
         example: [EXAMPLE_RETEST],
       },
+      404: NOT_FOUND,
     },
     async handler(ctx, { params, query, principal }) {
       const report = await reports.require(principal.tenant, principal, params.id, 'read');

@@ -107,6 +107,84 @@ const ImportResult = Type.Object({
   retest: Type.Optional(RetestImportSummarySchema),
 });
 
+/** The answer to a Nessus re-scan imported into a retest: one new finding, one finding partly resolved. */
+const RETEST_IMPORT_EXAMPLE = {
+  reportId: '9a1e4c2b-7d3f-4b6a-8c5e-2f0d1b3a4c5d',
+  format: 'nessus',
+  scannerVersion: '10.7.1',
+  created: 1,
+  merged: 0,
+  skipped: 0,
+  warnings: [],
+  findings: [
+    {
+      id: '2c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f',
+      new: true,
+      outcome: 'created',
+      title: 'Telnet Server Detection',
+      severity: 'medium',
+      scanner: 'nessus',
+      ruleId: '10281',
+      groupKey: 'nessus:10281',
+      assetsAdded: 1,
+      template: null,
+    },
+  ],
+  retest: {
+    round: 1,
+    changed: 2,
+    unchanged: 0,
+    notDecided: 3,
+    created: 1,
+    coverage: { hosts: 1, ports: 4, origins: 0 },
+    findings: [
+      {
+        id: '0b6f7c1e-2d3a-4e5f-8a9b-0c1d2e3f4a5b',
+        title: 'SSH Weak MAC Algorithms Enabled',
+        before: 'not_retested',
+        after: 'partially_resolved',
+        statusSetBy: 'assets',
+        changed: true,
+        reason:
+          '1 of 2 assets no longer reported, 1 not covered by any re-scan yet. Status not_retested -> partially_resolved.',
+        assets: [
+          {
+            host: '192.168.2.100',
+            port: 22,
+            protocol: 'tcp',
+            before: 'not_retested',
+            after: 'resolved',
+            reason: 'no_longer_reported',
+            rules: [],
+          },
+        ],
+        assetsNotCovered: 1,
+      },
+      {
+        id: '2c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f',
+        title: 'Telnet Server Detection',
+        before: 'new',
+        after: 'new',
+        statusSetBy: 'assets',
+        changed: true,
+        reason: '1 still reported.',
+        assets: [
+          {
+            host: '192.168.2.100',
+            port: 23,
+            protocol: 'tcp',
+            before: null,
+            after: 'new',
+            reason: 'first_seen',
+            rules: ['nessus:10281'],
+          },
+        ],
+        assetsNotCovered: 0,
+      },
+    ],
+  },
+};
+
 /** The uploaded scanner file's bytes; 400 without one, 413 above the cap. */
 async function readUpload(file: UploadedFile | undefined): Promise<Buffer> {
   if (!file)
@@ -142,7 +220,15 @@ export function registerScanImport(app: AppContext, scans: ScanImportService): v
       'it decides the retest results of the findings instead of merging into them (an asset still reported: ' +
       '`unresolved` with the new evidence; covered and no longer reported: `resolved`; not covered: unchanged), ' +
       'results of rules no finding has become `new` findings, and the answer has a `retest` part saying per ' +
-      'finding what changed and why. Re-importing the same file changes nothing.',
+      'finding what changed and why. Re-importing the same file changes nothing; a second file adds its ' +
+      'decisions (an asset it does not cover keeps its status). Only findings whose scanner ran are decided: a ' +
+      'Nessus file says nothing about a Nuclei finding or one typed by hand. "Covered" is read from the file ' +
+      'itself, informational results included: Nessus: the host has results (every scanned host has at least ' +
+      '"Nessus Scan Information"), and for an asset with a port, a result of that host is on that port (the ' +
+      'port scanners report every open port); Nmap: the host is up with an open port, and the port is open (a ' +
+      'closed or filtered port is not covered); Burp and Nuclei: the web origin (scheme, host and port) of an ' +
+      "asset's URL was requested, or, for network checks, that host and port were. An asset with no port " +
+      'counts as covered when its host is.',
     tags: ['Reports'],
     params: Type.Object({ id: Uuid }),
     headers: [IDEMPOTENCY_HEADER],
@@ -162,7 +248,13 @@ export function registerScanImport(app: AppContext, scans: ScanImportService): v
       },
     },
     responses: {
-      200: { description: 'What the import did, per finding.', schema: 'ScanImportResult' },
+      200: {
+        description:
+          'What the import did, per finding; into a retest report also `retest`: what the re-scan decided. The ' +
+          'example is a Nessus re-scan imported into a retest.',
+        schema: 'ScanImportResult',
+        example: RETEST_IMPORT_EXAMPLE,
+      },
       413: { description: 'The file is larger than 4 MB (`payload_too_large`).', schema: 'Error' },
       422: {
         description:
