@@ -53,8 +53,12 @@ export function retestOverview(doc: ReportDocument, ctx: LayoutContext): string 
     paragraph(
       null,
       run(
-        info.retestOf
-          ? locale.text('retestIntro', { round: locale.integer(info.round), title: info.retestOf.title })
+        // Why the original: "round 2 of the retest of <report>" names the report the client knows.
+        (info.original ?? info.retestOf)
+          ? locale.text('retestIntro', {
+              round: locale.integer(info.round),
+              title: (info.original ?? info.retestOf)!.title,
+            })
           : locale.text('retestIntroUnlinked', { round: locale.integer(info.round) }),
       ),
     ),
