@@ -26,6 +26,14 @@ const SCAN_FILE = JSON.stringify({
   host: 'a.example',
   'matched-at': 'https://a.example/',
 });
+// The re-scan of a retest: the same origin, the technology no longer detected, another check first seen.
+const RESCAN_FILE = JSON.stringify({
+  'template-id': 'http-missing-security-headers',
+  'matcher-name': 'strict-transport-security',
+  info: { name: 'HTTP Missing Security Headers', severity: 'info' },
+  host: 'a.example',
+  'matched-at': 'https://a.example/',
+});
 
 let app: TestApp;
 let actor: Actor;
@@ -84,6 +92,7 @@ async function runScript(file: string): Promise<unknown> {
       API_KEY: actor.key,
       CLIENT_ID: clientId,
       SCAN_FILE,
+      RESCAN_FILE,
       TEMPLATE_FILE,
     },
   });
@@ -91,7 +100,7 @@ async function runScript(file: string): Promise<unknown> {
 }
 
 describe('clients generated from the OpenAPI document', () => {
-  it('compile a whole workflow, uploads included, without casts, and work against the service', {
+  it('compile a whole workflow, uploads and retests included, without casts, and work against the service', {
     timeout: 180_000,
   }, async () => {
     // openapi-typescript, with binary parts as Blob (its documented option for file uploads), and openapi-fetch.
@@ -124,6 +133,9 @@ describe('clients generated from the OpenAPI document', () => {
       markdownFindings: 2,
       pagedTitles: 2,
       conflictCode: 'conflict',
+      retestDecisions: ['new', 'resolved'],
+      reviewed: 'resolved by person',
+      rounds: ['retest 1'],
     });
     expect(await runScript('heyapi-script.ts')).toEqual({
       evidenceType: 'image/png',

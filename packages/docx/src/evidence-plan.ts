@@ -69,6 +69,13 @@ export interface EvidencePlan {
   appendix: EvidenceAppendixEntry[];
 }
 
+/** An excerpt with its `[… n lines left out]` markers (stored in English) in the document's language. */
+export function excerptInLanguage(excerpt: string, locale: ReportLocale): string {
+  return rewordExcerptMarkers(excerpt, (count, what) =>
+    locale.plural(what === 'line' ? 'excerptLinesLeftOut' : 'excerptHeadersLeftOut', count),
+  );
+}
+
 /** The evidence plan of a report's findings by the style's evidence mode. */
 export function planEvidence(
   findings: readonly ReportDocumentFinding[],
@@ -76,12 +83,7 @@ export function planEvidence(
   /** The document's language, for the excerpts' `[… n lines left out]` markers (stored in English). */
   locale?: ReportLocale,
 ): EvidencePlan {
-  const reword = (excerpt: string) =>
-    locale
-      ? rewordExcerptMarkers(excerpt, (count, what) =>
-          locale.plural(what === 'line' ? 'excerptLinesLeftOut' : 'excerptHeadersLeftOut', count),
-        )
-      : excerpt;
+  const reword = (excerpt: string) => (locale ? excerptInLanguage(excerpt, locale) : excerpt);
   const appendix: EvidenceAppendixEntry[] = [];
   const shownLimit = mode === 'full' ? EVIDENCE_ASSET_LIMIT : mode === 'none' ? 0 : EXCERPT_ASSET_LIMIT;
   const planned = findings.map((f, i): FindingEvidence => {

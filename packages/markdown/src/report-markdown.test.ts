@@ -39,6 +39,11 @@ function expectedOutline(doc: ReportDocument): unknown[] {
     for (const s of FINDING_SECTIONS) if (s.part === 'content' || f[s.field] !== '') outline.push(`### ${s.heading}`);
     if (f.affectedAssets.length) outline.push('### Affected assets');
     if (f.evidence.length) outline.push('### Evidence');
+    if (f.retest) {
+      outline.push('### Retest');
+      if (f.retest.assets.length) outline.push('### Retest assets');
+      if (f.retest.evidence.length) outline.push('### Retest evidence');
+    }
   }
   return outline;
 }

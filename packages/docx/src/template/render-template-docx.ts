@@ -191,6 +191,7 @@ function* allMarkdown(doc: ReportDocument, parse: (markdown: string) => Block[])
   yield parse(doc.summary);
   for (const t of doc.tabs) yield parse(t.content);
   for (const f of doc.findings) for (const { name } of FINDING_MARKDOWN_FIELDS) yield parse(f[name]);
+  for (const f of doc.findings) if (f.retest) yield parse(f.retest.notes);
 }
 
 /** The evidence of a report with the same bytes for every image (the linter's sample). */

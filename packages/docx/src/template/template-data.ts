@@ -15,6 +15,7 @@ import {
   primaryCvss,
   SEVERITIES_DESCENDING,
 } from '../report-labels.ts';
+import { RETEST_REPORT_TAGS, retestFindingData, retestFindingTags, retestReportData } from './retest-template-data.ts';
 import { colourMarker } from './severity-colours.ts';
 import { isEvidenceImage } from '../evidence-images.ts';
 import { planEvidence, type FindingEvidence } from '../evidence-plan.ts';
@@ -114,6 +115,7 @@ const FINDING: TagScope = {
     hasEvidence: 'text',
     hasCves: 'text',
     ...COLOUR_DIRECTIVES,
+    ...retestFindingTags(EVIDENCE),
   },
 };
 const TAB: TagScope = {
@@ -170,6 +172,7 @@ export const TEMPLATE_TAGS: TagScope = {
     evidenceMode: 'text',
     hasEvidenceAppendix: 'text',
     evidenceAppendix: { list: EVIDENCE_APPENDIX_ENTRY },
+    ...RETEST_REPORT_TAGS,
     // `{label.findings}`, `{label.severity}`, `{label.severity.high}`...: the words of the message catalogue.
     ...Object.fromEntries(LABEL_TAGS.map(({ tag }) => [tag, 'text'])),
   },
@@ -332,6 +335,7 @@ export function buildTemplateData(
     })),
     hasFindings: doc.findings.length > 0,
     hasLinks: doc.links.length > 0,
+    ...retestReportData(doc, style, ctx),
     findings: doc.findings.map((f, i) => {
       const shown = new Set<string>();
       const markdown = Object.fromEntries(
@@ -392,6 +396,12 @@ export function buildTemplateData(
         hasReferences: f.references.length > 0,
         hasEvidence: f.evidence.some((e) => !shown.has(e.sha256)),
         hasCves: f.cves.length > 0,
+        ...retestFindingData(
+          f,
+          ctx,
+          (notes) => rich(notes, 4, shown),
+          (list) => evidenceItems(list, shown),
+        ),
       };
     }),
   };

@@ -14,11 +14,18 @@ const UploadFields = Type.Object(
   {
     findingId: Type.Optional({
       ...Uuid,
-      description: 'The finding the image belongs to. Exactly one of `findingId` and `reportTabId`.',
+      description: 'The finding the image belongs to. Exactly one of `findingId`, `reportTabId` and `retestResultId`.',
     }),
     reportTabId: Type.Optional({
       ...Uuid,
-      description: 'The report tab the image belongs to. Exactly one of `findingId` and `reportTabId`.',
+      description:
+        'The report tab the image belongs to. Exactly one of `findingId`, `reportTabId` and `retestResultId`.',
+    }),
+    retestResultId: Type.Optional({
+      ...Uuid,
+      description:
+        "A finding's result in a retest: the image is retest evidence. Exactly one of `findingId`, `reportTabId` " +
+        'and `retestResultId`.',
     }),
     caption: Type.Optional(Type.String({ maxLength: 2000 })),
     file: Type.String({
@@ -26,7 +33,10 @@ const UploadFields = Type.Object(
       description: 'The image: PNG, JPEG, GIF or WebP, checked by content.',
     }),
   },
-  { additionalProperties: false, oneOf: [{ required: ['findingId'] }, { required: ['reportTabId'] }] } as never,
+  {
+    additionalProperties: false,
+    oneOf: [{ required: ['findingId'] }, { required: ['reportTabId'] }, { required: ['retestResultId'] }],
+  } as never,
 );
 
 function safeFileName(name: string | null, extension: string): string {
@@ -47,7 +57,8 @@ export function registerEvidenceImages(app: AppContext, repository: EvidenceRepo
     operationId: 'createEvidenceImage',
     summary: 'Upload an evidence image',
     description:
-      'Multipart with one `file` and exactly one of `findingId` or `reportTabId`. ' +
+      'Multipart with one `file` and exactly one of `findingId`, `reportTabId` or `retestResultId` (retest ' +
+      'evidence of a finding in a retest). ' +
       'Adding an image edits the finding or report it goes to, so the owning client ' +
       "must be on the key's allow-list. Send `Idempotency-Key` to make a retry safe.",
     tags: ['Evidence images'],
@@ -83,6 +94,7 @@ export function registerEvidenceImages(app: AppContext, repository: EvidenceRepo
           const row = await repository.upload(trx, principal, {
             findingId: body.findingId,
             reportTabId: body.reportTabId,
+            retestResultId: body.retestResultId,
             caption: body.caption ?? '',
             fileName: safeFileName(file.originalFilename, type.extension),
             contentType: type.contentType,

@@ -22,11 +22,17 @@ import type { EvidenceFiles } from '../evidence-images/evidence-files.ts';
 import { evidenceCleanup } from '../evidence-images/evidence-repository.ts';
 import type { FindingTemplateRepository, TemplateMatch } from '../finding-library/finding-template-repository.ts';
 import { ResourceRepository } from '../resource-repository.ts';
+import { ensureRetestResults } from '../retests/retest-repository.ts';
 import { findingsDeclaration } from './findings-resource.ts';
 
 export interface ScanImportOptions {
   /** Findings below this severity are skipped. */
   minSeverity: Severity;
+  /**
+   * Default true: results merge into the report's findings of the same rule or template. False
+   * (a retest's new results): they only create findings, and the report's findings stay as they are.
+   */
+  intoExisting?: boolean;
 }
 
 export interface ImportedFinding {
@@ -123,6 +129,8 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
       .insert({ report_id: reportId, finding_id: findingId, position, created_by: userId })
       .onConflict(['report_id', 'finding_id'])
       .ignore();
+    // Why: a finding added to a retest was first seen in the retest; it gets its result (`new`).
+    await ensureRetestResults(trx, reportId, userId);
     await this.orderBySeverity(trx, [reportId]);
   }
 
@@ -259,14 +267,16 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
         .select('f.id', 'f.scanner_keys', ...FINDING_COLUMNS.map((c) => `f.${c}`));
     type Existing = FindingColumns & { id: string; scanner_keys: string[] };
     const byKey = new Map<string, Existing>();
-    for (const row of (await inReport().whereRaw('f.scanner_keys && ?::text[]', [[...grouped.keys()]])) as Existing[])
-      for (const k of row.scanner_keys) byKey.set(k, row);
+    const intoExisting = options.intoExisting ?? true;
+    if (intoExisting)
+      for (const row of (await inReport().whereRaw('f.scanner_keys && ?::text[]', [[...grouped.keys()]])) as Existing[])
+        for (const k of row.scanner_keys) byKey.set(k, row);
     const fresh = [...grouped].filter(([key]) => !byKey.has(key)).map(([, g]) => g.result);
     const matches: Map<string, TemplateMatch> =
       principal.role === 'external' ? new Map() : await this.templates.matchScanFindings(trx, fresh, report.language);
     const templateIds = [...new Set([...matches.values()].map((m) => m.template.id))];
     const byTemplate = new Map<string, Existing>();
-    if (templateIds.length > 0)
+    if (intoExisting && templateIds.length > 0)
       for (const row of (await inReport().whereRaw("f.source->>'templateId' = any(?::text[])", [
         templateIds,
       ])) as Existing[])

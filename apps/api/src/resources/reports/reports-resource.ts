@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { ReportProperties, ReportStatusSchema, Uuid } from '@service/report-model';
+import { ReportKindSchema, ReportProperties, ReportStatusSchema, Uuid } from '@service/report-model';
 import { baseFields } from '../field.ts';
 import { resolveParentRow } from '../parents.ts';
 import { declareResource } from '../resource-declaration.ts';
@@ -64,6 +64,22 @@ export function reportsDeclaration(hooks: ReportHooks) {
         update: true,
         references: { table: 'report_styles', label: 'report style', library: true },
       },
+      // Retests (made with POST /reports/{id}/retests): read-only here.
+      kind: { column: 'kind', schema: ReportKindSchema },
+      round: {
+        column: 'round',
+        schema: Type.Integer({ minimum: 0, description: '0 for a report; 1, 2, ... for the rounds of its retest.' }),
+      },
+      retestOf: {
+        column: 'retest_of',
+        schema: Type.Union([Uuid, Type.Null()], {
+          description: 'A retest: the round before it (the original report for round 1).',
+        }),
+      },
+      originalReportId: {
+        column: 'original_report_id',
+        schema: Type.Union([Uuid, Type.Null()], { description: 'A retest: the original report.' }),
+      },
     },
     filters: {
       project_id: {
@@ -80,6 +96,16 @@ export function reportsDeclaration(hooks: ReportHooks) {
         schema: ReportStatusSchema,
         description: 'Only reports with this status.',
         apply: (q, v: string) => void q.where('r.status', v),
+      },
+      kind: {
+        schema: ReportKindSchema,
+        description: 'Only reports of this kind (`report` or `retest`).',
+        apply: (q, v: string) => void q.where('r.kind', v),
+      },
+      original_report_id: {
+        schema: Uuid,
+        description: 'Only the retest rounds of this original report.',
+        apply: (q, v: string) => void q.where('r.original_report_id', v),
       },
     },
     create: {

@@ -9,6 +9,7 @@ import type { AppContext } from '../../app-context.ts';
 import { defineRestRoute } from '../../rest/define-rest-route.ts';
 import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_RESPONSES, runIdempotentCreate } from '../idempotent-create.ts';
+import { RetestImportSummarySchema } from '../retests/retest-routes.ts';
 import { readScanFile, readScanFindings, type ScanImportService } from './scan-import-service.ts';
 
 export const SCAN_UPLOAD_MAX_BYTES = 4 * 1024 * 1024;
@@ -103,7 +104,86 @@ const ImportResult = Type.Object({
       ),
     }),
   ),
+  retest: Type.Optional(RetestImportSummarySchema),
 });
+
+/** The answer to a Nessus re-scan imported into a retest: one new finding, one finding partly resolved. */
+const RETEST_IMPORT_EXAMPLE = {
+  reportId: '9a1e4c2b-7d3f-4b6a-8c5e-2f0d1b3a4c5d',
+  format: 'nessus',
+  scannerVersion: '10.7.1',
+  created: 1,
+  merged: 0,
+  skipped: 0,
+  warnings: [],
+  findings: [
+    {
+      id: '2c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f',
+      new: true,
+      outcome: 'created',
+      title: 'Telnet Server Detection',
+      severity: 'medium',
+      scanner: 'nessus',
+      ruleId: '10281',
+      groupKey: 'nessus:10281',
+      assetsAdded: 1,
+      template: null,
+    },
+  ],
+  retest: {
+    round: 1,
+    changed: 2,
+    unchanged: 0,
+    notDecided: 3,
+    created: 1,
+    coverage: { hosts: 1, ports: 4, origins: 0 },
+    findings: [
+      {
+        id: '0b6f7c1e-2d3a-4e5f-8a9b-0c1d2e3f4a5b',
+        title: 'SSH Weak MAC Algorithms Enabled',
+        before: 'not_retested',
+        after: 'partially_resolved',
+        statusSetBy: 'assets',
+        changed: true,
+        reason:
+          '1 of 2 assets no longer reported, 1 not covered by any re-scan yet. Status not_retested -> partially_resolved.',
+        assets: [
+          {
+            host: '192.168.2.100',
+            port: 22,
+            protocol: 'tcp',
+            before: 'not_retested',
+            after: 'resolved',
+            reason: 'no_longer_reported',
+            rules: [],
+          },
+        ],
+        assetsNotCovered: 1,
+      },
+      {
+        id: '2c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f',
+        title: 'Telnet Server Detection',
+        before: 'new',
+        after: 'new',
+        statusSetBy: 'assets',
+        changed: true,
+        reason: '1 still reported.',
+        assets: [
+          {
+            host: '192.168.2.100',
+            port: 23,
+            protocol: 'tcp',
+            before: null,
+            after: 'new',
+            reason: 'first_seen',
+            rules: ['nessus:10281'],
+          },
+        ],
+        assetsNotCovered: 0,
+      },
+    ],
+  },
+};
 
 /** The uploaded scanner file's bytes; 400 without one, 413 above the cap. */
 async function readUpload(file: UploadedFile | undefined): Promise<Buffer> {
@@ -115,7 +195,13 @@ async function readUpload(file: UploadedFile | undefined): Promise<Buffer> {
 
 /** What an import answers besides the automatic errors; the same for a file and for JSON findings. */
 const IMPORT_RESPONSES = {
-  200: { description: 'What the import did, per finding.', schema: 'ScanImportResult' },
+  200: {
+    description:
+      'What the import did, per finding; into a retest report also `retest`: what the re-scan decided. The ' +
+      'example is a Nessus re-scan imported into a retest.',
+    schema: 'ScanImportResult',
+    example: RETEST_IMPORT_EXAMPLE,
+  },
   413: { description: 'The file is larger than 4 MB (`payload_too_large`).', schema: 'Error' },
   422: {
     description:
@@ -136,7 +222,19 @@ const WHAT_AN_IMPORT_DOES =
   'by the scanner rule it declares (`nessus:57608`), then by CVE, then CWE, then a ' +
   'title pattern; your own templates win over global ones. The answer says what ' +
   'matched. One transaction: on any error the report is unchanged. Needs the ' +
-  "report's client on the key's allow-list.";
+  "report's client on the key's allow-list. Into a retest report (`kind: retest`) the file is a re-scan: " +
+  'it decides the retest results of the findings instead of merging into them (an asset still reported: ' +
+  '`unresolved` with the new evidence; covered and no longer reported: `resolved`; not covered: unchanged), ' +
+  'results of rules no finding has become `new` findings, and the answer has a `retest` part saying per ' +
+  'finding what changed and why. Re-importing the same file changes nothing; a second file adds its ' +
+  'decisions (an asset it does not cover keeps its status). Only findings whose scanner ran are decided: a ' +
+  'Nessus file says nothing about a Nuclei finding or one typed by hand. "Covered" is read from the file ' +
+  'itself, informational results included: Nessus: the host has results (every scanned host has at least ' +
+  '"Nessus Scan Information"), and for an asset with a port, a result of that host is on that port (the ' +
+  'port scanners report every open port); Nmap: the host is up with an open port, and the port is open (a ' +
+  'closed or filtered port is not covered); Burp and Nuclei: the web origin (scheme, host and port) of an ' +
+  "asset's URL was requested, or, for network checks, that host and port were. An asset with no port " +
+  'counts as covered when its host is.';
 
 /**
  * `POST /rest/v1/reports/{id}/import-scan-file` (a scanner file, multipart) and
