@@ -93,7 +93,7 @@ describe('a retest, decided by re-scans', () => {
       title: 'Retest: Internal network test',
       projectId: ids.project,
     });
-    expect(res.headers.get('location')).toBe(`/rest/v1/reports/${res.body.id}`);
+    expect(res.headers.get('location')).toBe(`${app.url}/rest/v1/reports/${res.body.id}`);
     ids.retest = res.body.id;
     const replay = await member.api.post(
       `/reports/${ids.original}/retests`,
