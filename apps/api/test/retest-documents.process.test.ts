@@ -26,6 +26,9 @@ const ids: Record<string, string> = {};
 /** Titles of the original findings by the scanner rule that created them. */
 const titleOf: Record<string, string> = {};
 
+/** pdftotext's crop box of an A4 page (points) between its header and its footer. */
+const A4_BODY = ['-x', '0', '-y', '56', '-W', '600', '-H', '730'];
+
 /** The PDF of a report, as its text (pdftotext, reading order; pages separated by form feeds). */
 async function pdfText(reportId: string): Promise<string> {
   const res = await fetch(`${app.url}/rest/v1/reports/${reportId}/export-pdf`, {
@@ -35,7 +38,11 @@ async function pdfText(reportId: string): Promise<string> {
   expect(res.headers.get('content-type')).toBe('application/pdf');
   const pdf = Buffer.from(await res.arrayBuffer());
   expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
-  const child = promisify(execFile)('pdftotext', ['-enc', 'UTF-8', '-', '-'], { maxBuffer: 64 * 1024 * 1024 });
+  // Why the crop: the A4 page without its header and footer, so that text a page break splits reads on
+  // as the client reads it.
+  const child = promisify(execFile)('pdftotext', ['-enc', 'UTF-8', ...A4_BODY, '-', '-'], {
+    maxBuffer: 64 * 1024 * 1024,
+  });
   child.child.stdin!.end(pdf);
   return (await child).stdout;
 }
