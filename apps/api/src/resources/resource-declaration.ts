@@ -107,6 +107,8 @@ export interface ResourceDeclaration<F extends Fields = Fields, X extends object
     principal: RestPrincipal;
     row: Row<F, X>;
     changed: Record<string, unknown>;
+    /** Every field the request sent, changed or not. */
+    sent: Record<string, unknown>;
   }): Promise<void>;
   /** A whole row as the API returns it: the documented example of a resource without create. */
   responseExample?: Record<string, unknown>;

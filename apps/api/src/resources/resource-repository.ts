@@ -247,7 +247,7 @@ export class ResourceRepository<F extends Fields = Fields, X extends object = ob
           ...apiToColumns(this.declaration.fields, changed, (f) => f.update === true),
           updated_at: nextUpdatedAt(trx),
         });
-      await this.declaration.afterUpdate?.({ trx, principal, row, changed });
+      await this.declaration.afterUpdate?.({ trx, principal, row, changed, sent: changes });
       return (await this.find(trx, principal, id))!;
     });
   }

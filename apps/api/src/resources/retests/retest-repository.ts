@@ -93,7 +93,11 @@ export function resultToColumns(result: StoredRetestResult): Record<string, unkn
  */
 export class RetestResultRepository extends ResourceRepository<RetestResultsDeclaration['fields'], RetestResultExtra> {
   constructor() {
-    super(retestResultsDeclaration({ afterChange: (trx, row, changed) => this.afterChange(trx, row, changed) }));
+    super(
+      retestResultsDeclaration({
+        afterChange: (trx, row, changed, sent) => this.afterChange(trx, row, changed, sent),
+      }),
+    );
   }
 
   /**
@@ -102,17 +106,22 @@ export class RetestResultRepository extends ResourceRepository<RetestResultsDecl
    * `statusSetBy`) changed and no status was sent; a change of status or assets is a decision of
    * today unless `retestedAt` was sent.
    */
-  private async afterChange(trx: Knex.Transaction, row: Row, changed: Record<string, unknown>): Promise<void> {
+  private async afterChange(
+    trx: Knex.Transaction,
+    row: Row,
+    changed: Record<string, unknown>,
+    sent: Record<string, unknown>,
+  ): Promise<void> {
     const current = row as unknown as ResultColumns;
     const values: Record<string, unknown> = {};
     const statusSetBy = (changed.statusSetBy as RetestStatusSource | undefined) ?? current.status_set_by;
-    if ('status' in changed && !('statusSetBy' in changed)) values.status_set_by = 'person';
+    if ('status' in changed && sent.statusSetBy === undefined) values.status_set_by = 'person';
     if (!('status' in changed) && statusSetBy === 'assets' && ('assets' in changed || 'statusSetBy' in changed))
       values.status = retestStatusOfAssets(
         (changed.assets as RetestAsset[] | undefined) ?? current.assets,
         current.status,
       );
-    if (('status' in changed || 'assets' in changed) && !('retestedAt' in changed)) values.retested_at = retestDay();
+    if (('status' in changed || 'assets' in changed) && sent.retestedAt === undefined) values.retested_at = retestDay();
     if (Object.keys(values).length > 0) await trx('retest_results').where({ id: current.id }).update(values);
   }
 

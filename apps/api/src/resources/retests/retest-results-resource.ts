@@ -35,7 +35,12 @@ const EXAMPLE_ASSETS: RetestAsset[] = [
 
 export function retestResultsDeclaration(hooks: {
   /** After a PATCH: who set the status, the status that follows from the assets, the day. */
-  afterChange(trx: Knex.Transaction, row: Row, changed: Record<string, unknown>): Promise<void>;
+  afterChange(
+    trx: Knex.Transaction,
+    row: Row,
+    changed: Record<string, unknown>,
+    sent: Record<string, unknown>,
+  ): Promise<void>;
 }) {
   return declareResource<RetestResultExtra>()({
     name: 'retest-results',
@@ -150,8 +155,8 @@ export function retestResultsDeclaration(hooks: {
       riskAccepted: false,
       expectedUpdatedAt: '2026-11-20T10:12:44.318Z',
     },
-    async afterUpdate({ trx, row, changed }) {
-      await hooks.afterChange(trx, row, changed);
+    async afterUpdate({ trx, row, changed, sent }) {
+      await hooks.afterChange(trx, row, changed, sent);
     },
   });
 }
