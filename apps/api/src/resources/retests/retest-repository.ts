@@ -116,7 +116,7 @@ export class RetestResultRepository extends ResourceRepository<RetestResultsDecl
     const values: Record<string, unknown> = {};
     const statusSetBy = (changed.statusSetBy as RetestStatusSource | undefined) ?? current.status_set_by;
     if ('status' in changed && sent.statusSetBy === undefined) values.status_set_by = 'person';
-    if (!('status' in changed) && statusSetBy === 'assets' && ('assets' in changed || 'statusSetBy' in changed))
+    if (sent.status === undefined && statusSetBy === 'assets' && ('assets' in changed || 'statusSetBy' in changed))
       values.status = retestStatusOfAssets(
         (changed.assets as RetestAsset[] | undefined) ?? current.assets,
         current.status,
