@@ -4,11 +4,12 @@ import { DocxPdfConverter } from '@service/docx';
 import { ApiKeyRepository, SessionRepository, UserRepository } from '@service/auth';
 import { isDatabaseUnavailableError } from '@service/db';
 import {
+  absoluteLocation,
   answerOptions,
   answerUnrouted,
   clientIp,
   compressResponses,
-  conditionalJsonGet,
+  conditionalGet,
   corsPolicy,
   errorMiddleware,
   ipRateLimitKey,
@@ -32,6 +33,7 @@ import { createWorkspaceServices } from './resources/workspace-services.ts';
 import { REST_PREFIX, restPipeline } from './rest/rest-pipeline.ts';
 import { RouteCosts } from './rest/route-costs.ts';
 import { registerApiDocsRoutes } from './system/api-docs-routes.ts';
+import { registerFavicon } from './system/favicon.ts';
 import { registerHealthRoutes } from './system/health-routes.ts';
 import { registerWorkspacePages } from './workspace/workspace-pages.ts';
 
@@ -88,6 +90,7 @@ export function createApp(deps: AppDeps): App {
     await next();
   });
   koa.use(resolveExternalOrigin(deps.config.trustProxy));
+  koa.use(absoluteLocation());
   koa.use(requestLog(deps.logger));
   koa.use(
     errorMiddleware(deps.logger, [
@@ -145,10 +148,11 @@ export function createApp(deps: AppDeps): App {
       logger: deps.logger,
     }),
   );
-  koa.use(conditionalJsonGet({ prefix: REST_PREFIX }));
+  koa.use(conditionalGet({ prefix: REST_PREFIX }));
 
   registerHealthRoutes(app);
   registerApiDocsRoutes(app);
+  registerFavicon(app);
   registerAuthRoutes(app);
   registerApiKeyRoutes(app);
   registerUserAdminRoutes(app);

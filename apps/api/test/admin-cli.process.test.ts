@@ -116,6 +116,38 @@ describe('npm run admin', () => {
     );
   }, 60_000);
 
+  it('lists findings whose severity contradicts their score, and changes nothing', async () => {
+    // The first command prepared the databases; this finding predates the severity reason.
+    await admin('list-users');
+    const tenant = createKnex(databases.urls.tenant, 1);
+    try {
+      const [client] = await tenant('clients').insert({ name: 'Old Corp' }).returning('id');
+      const [project] = await tenant('projects').insert({ client_id: client.id, name: 'Old test' }).returning('id');
+      const cvss = [{ version: '3.1', vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:L/I:N/A:N', baseScore: 5.3 }];
+      const [old] = await tenant('findings')
+        .insert({ project_id: project.id, title: 'Rated high in 2024', severity: 'high', cvss: JSON.stringify(cvss) })
+        .returning('id');
+      await tenant('findings').insert({
+        project_id: project.id,
+        title: 'Explained',
+        severity: 'high',
+        cvss: JSON.stringify(cvss),
+        severity_reason: 'Customer data.',
+      });
+      const result = await admin('check-severities');
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe(
+        `${old.id}  high, but the CVSS 3.1 base score 5.3 is medium  Old Corp / Old test: Rated high in 2024\n` +
+          '1 finding(s) contradict their score; set the right severity or CVSS, or a severityReason ' +
+          '(PATCH /rest/v1/findings/{id}).\n',
+      );
+      expect((await tenant('findings').where({ id: old.id }).first()).severity).toBe('high');
+    } finally {
+      await tenant.destroy();
+    }
+  }, 60_000);
+
   it('asks the service to import the global library at its next start', async () => {
     const result = await admin('request-globals-import');
     expect(result.stderr).toBe('');

@@ -14,7 +14,8 @@ const clientIds: string[] = [];
 
 beforeAll(async () => {
   app = await startTestApp({ TRUST_PROXY: '127.0.0.1', CORS_ALLOWED_ORIGINS: 'https://app.example.com' });
-  plain = await startTestApp({ RATE_LIMIT_PER_IP: '3' });
+  // Counted at one instant: a burst at a minute boundary of the real clock would get one more through.
+  plain = await startTestApp({ RATE_LIMIT_PER_IP: '3' }, { rateLimitAt: Date.UTC(2026, 0, 1) });
   actor = await createActor(app, { role: 'admin', clientIds: [] });
   for (let i = 0; i < 30; i++) {
     const res = await actor.api.post('/clients', {
@@ -241,6 +242,22 @@ describe('U+0000 in API input', () => {
     const param = await actor.api.get('/clients/%00');
     expect(param.status).toBe(400);
     expect(param.body.error.details[0].path).toBe('/id');
+  });
+});
+
+describe('/favicon.ico', () => {
+  it("answers with the service's icon, cached, without a key", async () => {
+    const res = await fetch(`${app.url}/favicon.ico`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/x-icon');
+    const bytes = Buffer.from(await res.arrayBuffer());
+    // An icon file (type 1) holding one 32x32 image.
+    expect([bytes.readUInt16LE(0), bytes.readUInt16LE(2), bytes.readUInt16LE(4), bytes[6], bytes[7]]).toEqual([
+      0, 1, 1, 32, 32,
+    ]);
+    expect(res.headers.get('cache-control')).toMatch(/max-age=\d+/);
+    const again = await fetch(`${app.url}/favicon.ico`, { headers: { 'if-none-match': res.headers.get('etag')! } });
+    expect(again.status).toBe(304);
   });
 });
 

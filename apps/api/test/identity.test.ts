@@ -40,6 +40,23 @@ describe('sign-in sessions', () => {
     expect(wrong.body).toEqual(unknown.body);
   });
 
+  it('self-hosted: signs in without naming the organization, as before; naming its one organization works too', async () => {
+    const anon = httpClient(app.url, { headers: { 'x-requested-with': 'XMLHttpRequest' } });
+    expect((await signIn(app, 'admin@example.com', TEST_ADMIN_PASSWORD, 'Workspace')).cookie).toMatch(
+      /^service_session=/,
+    );
+    const otherOrganization = await anon.post('/api/auth/login', {
+      email: 'admin@example.com',
+      password: TEST_ADMIN_PASSWORD,
+      organization: 'elsewhere',
+    });
+    const wrong = await anon.post('/api/auth/login', { email: 'admin@example.com', password: 'nope-nope-nope' });
+    expect(otherOrganization.status).toBe(401);
+    expect(otherOrganization.body).toEqual(wrong.body);
+    // The sign-in page asks for email and password only.
+    expect(await (await fetch(`${app.url}/`)).text()).not.toContain('id="organization"');
+  });
+
   it('protects cookie-authenticated changes against cross-site requests', async () => {
     const session = await signIn(app, 'admin@example.com', TEST_ADMIN_PASSWORD);
     const noHeader = await httpClient(app.url, { headers: { cookie: session.cookie } }).post('/api/profile/api-keys', {
@@ -185,6 +202,55 @@ describe('personal API keys', () => {
       expiresAt: '2020-01-01T00:00:00Z',
     });
     expect(past.status).toBe(400);
+  });
+
+  it('refuses allow-list client ids that are not clients of the organization with 422 invalid_reference', async () => {
+    const session = await signIn(app, 'admin@example.com', TEST_ADMIN_PASSWORD);
+    const owner = await createActor(app, { role: 'member' });
+    const real = (await owner.api.post('/clients', { name: 'Allow-listed Corp' })).body.id;
+    const unknown = '3f2b8c1e-5d4a-4b6f-9e7d-2a1c0b9f8e7d';
+    const refused = await session.post('/api/profile/api-keys', {
+      name: 'typo',
+      scope: 'read-write',
+      clientIds: [real, unknown],
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toMatchObject({
+      code: 'invalid_reference',
+      details: [{ path: '/clientIds/1', message: 'is not a client of your organization' }],
+    });
+    const keys = (await session.get('/api/profile/api-keys')).body as Array<{ name: string }>;
+    expect(keys.some((k) => k.name === 'typo')).toBe(false);
+    const created = await session.post('/api/profile/api-keys', {
+      name: 'good',
+      scope: 'read-write',
+      clientIds: [real],
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.apiKey.clientIds).toEqual([real]);
+    expect(created.headers.get('location')).toBe(`${app.url}/api/profile/api-keys/${created.body.apiKey.id}`);
+    const patched = await session.patch(`/api/profile/api-keys/${created.body.apiKey.id}`, { clientIds: [unknown] });
+    expect(patched.status).toBe(422);
+    expect(patched.body.error.details).toEqual([
+      { path: '/clientIds/0', message: 'is not a client of your organization' },
+    ]);
+    expect(
+      (await session.get('/api/profile/api-keys')).body.find((k: { id: string }) => k.id === created.body.apiKey.id)
+        .clientIds,
+    ).toEqual([real]);
+    // A trashed client is still a client: it can be restored.
+    await app.dbs.tenant('clients').where({ id: real }).update({ deleted_at: new Date() });
+    expect((await session.patch(`/api/profile/api-keys/${created.body.apiKey.id}`, { clientIds: [real] })).status).toBe(
+      200,
+    );
+  });
+
+  it("the document's example of a new key can be sent as it is", async () => {
+    const session = await signIn(app, 'admin@example.com', TEST_ADMIN_PASSWORD);
+    const doc = (await httpClient(app.url).get('/api/rest-docs/openapi')).body;
+    const example = doc.paths['/api/profile/api-keys'].post.requestBody.content['application/json'].example;
+    const res = await session.post('/api/profile/api-keys', example);
+    expect(res.status, res.text).toBe(201);
   });
 
   it(

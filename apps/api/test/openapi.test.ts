@@ -63,6 +63,45 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it('names a contact', () => {
+    expect(doc.info.contact).toMatchObject({ name: expect.any(String) });
+  });
+
+  it('states the NUL rule on every text schema: no pattern it carries admits U+0000', () => {
+    const probes = ['\u0000', 'a\u0000', '\u0000a', 'https://a.example/\u0000', 'mailto:\u0000', 'nessus:title=\u0000'];
+    const problems: string[] = [];
+    let texts = 0;
+    const visit = (node: unknown, where: string): void => {
+      if (Array.isArray(node)) return node.forEach((n, i) => visit(n, `${where}/${i}`));
+      if (node === null || typeof node !== 'object') return;
+      const schema = node as Record<string, unknown>;
+      if (schema.type === 'string' && !schema.format && !('enum' in schema) && !('const' in schema)) {
+        texts += 1;
+        const pattern = schema.pattern as string | undefined;
+        if (!pattern) problems.push(`${where}: text without a pattern`);
+        else {
+          const examples = [...((schema.examples as unknown[]) ?? []), schema.example].filter(
+            (e) => typeof e === 'string',
+          );
+          for (const probe of [...probes, ...examples.map((e) => `${e}\u0000`)])
+            if (new RegExp(pattern, 'u').test(probe))
+              problems.push(`${where}: ${pattern} admits ${JSON.stringify(probe)}`);
+        }
+      }
+      for (const [key, value] of Object.entries(schema))
+        if (!['example', 'examples', 'enum', 'const', 'default'].includes(key)) visit(value, `${where}/${key}`);
+    };
+    // Error bodies are written by the service, never sent to it: the rule is about input.
+    const { Error: _error, ErrorDetail: _detail, ...inputs } = doc.components.schemas!;
+    visit(inputs, '#/components/schemas');
+    for (const { op, where } of operations()) {
+      visit(op.requestBody, `${where} requestBody`);
+      visit(op.parameters, `${where} parameters`);
+    }
+    expect(problems).toEqual([]);
+    expect(texts).toBeGreaterThan(100);
+  });
+
   it('documents one shape of Error.details for every code', () => {
     const error = doc.components.schemas!.Error as { properties: { error: { properties: { details: unknown } } } };
     expect(error.properties.error.properties.details).toMatchObject({

@@ -5,9 +5,11 @@ import { startTestApp, type TestApp } from './support/start-test-app.ts';
 import { HEALTH_REQUESTS_PER_MINUTE } from '../src/app.ts';
 
 let app: TestApp;
+/** The start of a minute: every request in these tests is counted then, inside one window. */
+const AT = Date.UTC(2026, 0, 1);
 
 beforeAll(async () => {
-  app = await startTestApp({ RATE_LIMIT_PER_IP: '120', RATE_LIMIT_PER_KEY: '600' });
+  app = await startTestApp({ RATE_LIMIT_PER_IP: '120', RATE_LIMIT_PER_KEY: '600' }, { rateLimitAt: AT });
 });
 afterAll(async () => {
   await app?.stop();
@@ -23,6 +25,8 @@ describe('REST rate limits', () => {
       expect(first.headers.get('x-ratelimit-limit')).toBe('120');
       expect(first.headers.get('x-ratelimit-remaining')).toBe('119');
       expect(Number(first.headers.get('x-ratelimit-reset'))).toBeGreaterThan(0);
+      // Never more than the one-minute window, however the sliding estimate decays.
+      expect(Number(first.headers.get('x-ratelimit-reset'))).toBeLessThanOrEqual(60);
       const statuses = [first.status];
       for (let i = 1; i < 121; i++) statuses.push((await actor.api.get('/clients')).status);
       expect(statuses.filter((s) => s === 200)).toHaveLength(120);
@@ -32,6 +36,7 @@ describe('REST rate limits', () => {
       expect(limited.body.error.code).toBe('rate_limited');
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
+      expect(Number(limited.headers.get('x-ratelimit-reset'))).toBeLessThanOrEqual(60);
       // The per-IP limit runs before the key lookup: guessing keys is throttled too.
       const guess = await httpClient(`${app.url}/rest/v1`, { token: `service_sk_${'B'.repeat(43)}` }).get('/clients');
       expect(guess.status).toBe(429);
@@ -68,14 +73,14 @@ describe('shared PostgreSQL counters', () => {
   it('gives two service processes one budget', async () => {
     const a = await startTestApp(
       { RATE_LIMIT_PER_IP: '1000000', RATE_LIMIT_PER_KEY: '10' },
-      { rateLimitStore: 'postgres' },
+      { rateLimitStore: 'postgres', rateLimitAt: AT },
     );
     try {
       // A second app on the same databases, as a second process would be.
       const actor = await createActor(a);
       const b = await startTestApp(
         { RATE_LIMIT_PER_IP: '1000000', RATE_LIMIT_PER_KEY: '10' },
-        { rateLimitStore: 'postgres', reuse: a },
+        { rateLimitStore: 'postgres', rateLimitAt: AT, reuse: a },
       );
       try {
         const viaA = httpClient(`${a.url}/rest/v1`, { token: actor.key });

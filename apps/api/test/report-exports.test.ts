@@ -84,7 +84,7 @@ describe('Markdown export and import', () => {
       const first = await exportMarkdown(ids.report);
       const imported = await member.api.post('/reports/import-markdown', { markdown: first });
       expect(imported.status, imported.text).toBe(201);
-      expect(imported.headers.get('location')).toBe(`/rest/v1/reports/${imported.body.reportId}`);
+      expect(imported.headers.get('location')).toBe(`${app.url}/rest/v1/reports/${imported.body.reportId}`);
       expect(imported.body).toMatchObject({
         projectId: ids.project,
         tabs: 2,

@@ -252,5 +252,24 @@ describe('severity and CVSS', () => {
     const finding = (await actor.api.get(`/findings/${res.body.findings[0].id}`)).body;
     expect(finding.severity).toBe('high');
     expect(finding.severityReason).toBe('Rated high by Nessus; the CVSS 3.1 base score 5.3 is medium.');
+
+    // A German report reads the reason in German; the scanner's own word stays as it wrote it.
+    const german = await newReport('Scannerbewertung', { language: 'de-DE' });
+    const imported = await actor.api.post(`/reports/${german}/import-scan`, {
+      findings: [
+        {
+          source: { scanner: 'nessus' },
+          ruleId: '990201',
+          title: 'Rated high, scored 5.3',
+          severity: 'high',
+          severityRaw: 'Serious',
+          cvss: CVSS_5_3,
+        },
+      ],
+    });
+    const germanFinding = (await actor.api.get(`/findings/${imported.body.findings[0].id}`)).body;
+    expect(germanFinding.severityReason).toBe(
+      'Von Nessus als hoch eingestuft (Serious); der CVSS-3.1-Basiswert 5,3 entspricht mittel.',
+    );
   });
 });

@@ -27,7 +27,7 @@ describe('a workspace built entirely over REST', () => {
   it('creates a client, a project and a report from a template with its tabs', async () => {
     const client = await admin.api.post('/clients', { name: 'Acme Corp', shortName: 'ACME' });
     expect(client.status).toBe(201);
-    expect(client.headers.get('location')).toBe(`/rest/v1/clients/${client.body.id}`);
+    expect(client.headers.get('location')).toBe(`${app.url}/rest/v1/clients/${client.body.id}`);
     clientId = client.body.id;
     await admin.allow(clientId);
     const project = await admin.api.post('/projects', {
@@ -54,6 +54,24 @@ describe('a workspace built entirely over REST', () => {
     reportId = report.body.id;
     const tabs = await admin.api.get(`/report-tabs?report_id=${reportId}`);
     expect(tabs.body.map((t: { title: string }) => t.title)).toEqual(['Executive summary', 'Scope']);
+    expect(report.body.language).toBe('en');
+
+    // A German template makes a German report, unless the request names a language.
+    const german = await admin.api.post('/report-templates', {
+      name: 'Webanwendung',
+      language: 'de',
+      tabs: [{ title: 'Management Summary' }],
+    });
+    const fromGerman = await admin.api.post('/reports', { projectId, title: 'Bericht', templateId: german.body.id });
+    expect(fromGerman.status).toBe(201);
+    expect(fromGerman.body.language).toBe('de');
+    const chosen = await admin.api.post('/reports', {
+      projectId,
+      title: 'Report',
+      templateId: german.body.id,
+      language: 'en',
+    });
+    expect(chosen.body.language).toBe('en');
   });
 
   it('adds findings to the report and pages through them with correct headers', async () => {

@@ -57,6 +57,8 @@ beforeAll(async () => {
   form.set('findingId', ids.findings);
   form.set('file', new Blob([PNG]), 'pixel.png');
   ids['evidence-images'] = (await api.post('/evidence-images', form)).body.id;
+  const retest = (await api.post(`/reports/${ids.report}/retests`, {})).body.id;
+  ids['retest-results'] = (await api.get(`/retest-results?report_id=${retest}`)).body[0].id;
   ids.clients = ids.client;
   ids.projects = ids.project;
   ids.reports = ids.report;
@@ -104,6 +106,7 @@ const RESOURCES = [
   'scoping-templates',
   'project-types',
   'evidence-images',
+  'retest-results',
 ];
 
 describe('GET body restricted to PATCH fields is accepted and changes nothing', () => {

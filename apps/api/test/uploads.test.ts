@@ -105,6 +105,62 @@ describe('multipart uploads', () => {
     expect(await leftOnDisk()).toEqual([]);
   });
 
+  it('answer 400 when the required file is missing or sent as a text field, on every upload operation', async () => {
+    const style = await actor.api.post('/style-library', { name: 'Needs a file' });
+    const uploads: Array<[method: string, path: string, fields: Record<string, string>]> = [
+      ['POST', '/evidence-images', { findingId }],
+      ['PUT', `/style-library/${style.body.id}/word-template`, {}],
+      ['POST', `/reports/${reportId}/import-scan-file`, {}],
+      ['POST', `/reports/${reportId}/import-scan`, { format: 'nessus' }],
+      ['POST', '/reports/import-markdown-file', {}],
+      ['POST', '/reports/import-markdown', {}],
+    ];
+    for (const [method, path, fields] of uploads) {
+      const missing = new FormData();
+      for (const [k, v] of Object.entries(fields)) missing.append(k, v);
+      const res = await actor.api.request(method, path, { body: missing });
+      expect(res.status, `${method} ${path}`).toBe(400);
+      expect(res.body.error.details, `${method} ${path}`).toEqual([{ path: '/file', message: 'is required' }]);
+      const asText = new FormData();
+      for (const [k, v] of Object.entries(fields)) asText.append(k, v);
+      asText.append('file', 'not a file part');
+      const text = await actor.api.request(method, path, { body: asText });
+      expect(text.status, `${method} ${path}`).toBe(400);
+      expect(text.body.error.details[0].path).toBe('/file');
+    }
+    expect(await leftOnDisk()).toEqual([]);
+  });
+
+  it('take scanner and Markdown files on their own operations, and on the JSON operations as before', async () => {
+    const nuclei = JSON.stringify({
+      'template-id': 'tech-detect',
+      info: { name: 'Technology detected', severity: 'low' },
+      host: 'a.example',
+      'matched-at': 'https://a.example/',
+    });
+    for (const path of [`/reports/${reportId}/import-scan-file`, `/reports/${reportId}/import-scan`]) {
+      const form = new FormData();
+      form.append('file', new Blob([nuclei], { type: 'application/json' }), 'scan.jsonl');
+      const res = await actor.api.post(path, form);
+      expect(res.status, path).toBe(200);
+      expect(res.body.format).toBe('nuclei');
+    }
+    const markdown = await fetch(`${app.url}/rest/v1/reports/${reportId}/export-markdown`, {
+      headers: { authorization: `Bearer ${actor.key}` },
+    }).then((r) => r.text());
+    for (const path of ['/reports/import-markdown-file', '/reports/import-markdown']) {
+      const form = new FormData();
+      form.append('file', new Blob([markdown], { type: 'text/markdown' }), 'report.md');
+      const res = await actor.api.post(path, form);
+      expect(res.status, path).toBe(201);
+      expect(res.headers.get('location')).toBe(`${app.url}/rest/v1/reports/${res.body.reportId}`);
+    }
+    // The file operations take only the upload: JSON there is 415, as on any upload.
+    const json = await actor.api.post(`/reports/${reportId}/import-scan-file`, { findings: [] });
+    expect(json.status).toBe(415);
+    expect(await leftOnDisk()).toEqual([]);
+  });
+
   it('are not read at all without a valid key', async () => {
     const big = new FormData();
     big.append('findingId', findingId);

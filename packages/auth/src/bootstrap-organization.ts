@@ -23,7 +23,8 @@ export async function bootstrapOrganization(
     const existing = await trx('organizations').select('id').orderBy('created_at').first();
     if (existing) return { organizationId: existing.id, createdAdmin: null };
     const [org] = await trx('organizations')
-      .insert({ name: options.organizationName ?? 'Workspace' })
+      // Why a fixed slug: this is the first organization, so no other has it.
+      .insert({ name: options.organizationName ?? 'Workspace', slug: 'workspace' })
       .returning(['id']);
     const email = options.adminEmail ?? 'admin@localhost';
     const generatedPassword = options.adminPassword ? null : generatePassword();

@@ -52,9 +52,10 @@ export function toUser(row: Row): User {
   };
 }
 
+/** The organization already has a user with this email (other organizations are never consulted). */
 export class EmailTakenError extends Error {
   constructor(email: string) {
-    super(`A user with the email ${email} already exists.`);
+    super(`A user with the email ${email} already exists in this organization.`);
     this.name = 'EmailTakenError';
   }
 }
@@ -102,11 +103,30 @@ export class UserRepository {
     return row ? toUser(row) : null;
   }
 
-  async findByEmailWithPassword(email: string): Promise<(User & { passwordHash: string | null }) | null> {
-    const row = await this.db('users')
-      .select([...USER_COLUMNS, 'password_hash'])
-      .where({ email })
+  /** The organization's user with this email (e-mail addresses are unique per organization). */
+  async findByEmail(organizationId: string, email: string): Promise<User | null> {
+    const row = await this.db('users').select(USER_COLUMNS).where({ organization_id: organizationId, email }).first();
+    return row ? toUser(row) : null;
+  }
+
+  /**
+   * The account a sign-in names, with its password hash: the user with this email in the
+   * organization whose slug is `organizationSlug`. Without a slug (self-hosted, which has one
+   * organization) the user with this email. One indexed query whatever the outcome, so an unknown
+   * organization, an unknown address and an address of another organization cost the same.
+   */
+  async findForSignIn(
+    email: string,
+    organizationSlug: string | null,
+  ): Promise<(User & { passwordHash: string | null }) | null> {
+    const q = this.db('users as u')
+      .select([...USER_COLUMNS.map((c) => `u.${c}`), 'u.password_hash'])
+      .where('u.email', email)
+      .orderBy([{ column: 'u.created_at' }, { column: 'u.id' }])
       .first();
+    if (organizationSlug !== null)
+      q.join('organizations as o', 'o.id', 'u.organization_id').where('o.slug', organizationSlug);
+    const row = await q;
     return row ? { ...toUser(row), passwordHash: row.password_hash } : null;
   }
 
@@ -129,7 +149,9 @@ export class UserRepository {
         .returning(USER_COLUMNS);
       return toUser(row);
     } catch (err) {
-      if ((err as { code?: string }).code === '23505') throw new EmailTakenError(input.email);
+      // Why by constraint name: only the per-organization address is a conflict the caller may hear of.
+      if ((err as { constraint?: string }).constraint === 'users_organization_email_unique')
+        throw new EmailTakenError(input.email);
       throw err;
     }
   }

@@ -81,6 +81,8 @@ export function collectEvidenceRefs(doc: ReportDocument, markdown: Iterable<Bloc
   const refs = new Map<string, EvidenceRef>();
   for (const t of doc.tabs) for (const e of t.evidence) if (!refs.has(e.sha256)) refs.set(e.sha256, e);
   for (const f of doc.findings) for (const e of f.evidence) if (!refs.has(e.sha256)) refs.set(e.sha256, e);
+  for (const f of doc.findings)
+    for (const e of f.retest?.evidence ?? []) if (!refs.has(e.sha256)) refs.set(e.sha256, e);
   for (const blocks of markdown) collectFromBlocks(blocks, refs);
   return refs;
 }

@@ -7,6 +7,7 @@ import {
   type ReportDocument,
 } from '@service/report-model';
 import { EXCERPT_ASSET_LIMIT, planEvidence } from './evidence-plan.ts';
+import { reportLocale } from './messages/report-locale.ts';
 import { renderReportDocx, renderTemplateDocx } from './index.ts';
 import { exampleTemplateParts } from './template/example-template.ts';
 import { SAMPLE_REPORT } from './template/sample-report.ts';
@@ -107,6 +108,19 @@ describe('the evidence plan', () => {
     const none = planEvidence(doc.findings, 'none').findings[0]!;
     expect(none.assets.every((a) => a.shown === '')).toBe(true);
     expect(none.leftOut).toBe(0);
+  });
+
+  it("words what an excerpt leaves out in the report's language, the stored markers in English", () => {
+    const doc = report();
+    const english = planEvidence(doc.findings, 'excerpt').findings[0]!.assets[0]!.excerpt;
+    expect(english).toMatch(/^\[… \d+ lines left out\]$/m);
+    const german = planEvidence(doc.findings, 'excerpt', reportLocale('de-DE')).findings[0]!.assets[0]!.excerpt;
+    expect(german).toMatch(/^\[… \d+ Zeilen ausgelassen\]$/m);
+    expect(german).not.toMatch(/left out/);
+    // Only the markers differ.
+    const markers = /^\[… \d+ [^\]]+\]$/;
+    const lines = (text: string) => text.split('\n').map((l) => (markers.test(l) ? '[marker]' : l));
+    expect(lines(german)).toEqual(lines(english));
   });
 });
 

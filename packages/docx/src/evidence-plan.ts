@@ -1,4 +1,11 @@
-import { assetExcerpt, type AffectedAsset, type EvidenceMode, type ReportDocumentFinding } from '@service/report-model';
+import {
+  assetExcerpt,
+  rewordExcerptMarkers,
+  type AffectedAsset,
+  type EvidenceMode,
+  type ReportDocumentFinding,
+} from '@service/report-model';
+import type { ReportLocale } from './messages/report-locale.ts';
 
 /**
  * Which scanner evidence of affected assets a document shows, and where, by the style's evidence
@@ -62,8 +69,21 @@ export interface EvidencePlan {
   appendix: EvidenceAppendixEntry[];
 }
 
+/** An excerpt with its `[… n lines left out]` markers (stored in English) in the document's language. */
+export function excerptInLanguage(excerpt: string, locale: ReportLocale): string {
+  return rewordExcerptMarkers(excerpt, (count, what) =>
+    locale.plural(what === 'line' ? 'excerptLinesLeftOut' : 'excerptHeadersLeftOut', count),
+  );
+}
+
 /** The evidence plan of a report's findings by the style's evidence mode. */
-export function planEvidence(findings: readonly ReportDocumentFinding[], mode: EvidenceMode): EvidencePlan {
+export function planEvidence(
+  findings: readonly ReportDocumentFinding[],
+  mode: EvidenceMode,
+  /** The document's language, for the excerpts' `[… n lines left out]` markers (stored in English). */
+  locale?: ReportLocale,
+): EvidencePlan {
+  const reword = (excerpt: string) => (locale ? excerptInLanguage(excerpt, locale) : excerpt);
   const appendix: EvidenceAppendixEntry[] = [];
   const shownLimit = mode === 'full' ? EVIDENCE_ASSET_LIMIT : mode === 'none' ? 0 : EXCERPT_ASSET_LIMIT;
   const planned = findings.map((f, i): FindingEvidence => {
@@ -73,7 +93,7 @@ export function planEvidence(findings: readonly ReportDocumentFinding[], mode: E
     for (const asset of f.affectedAssets) {
       const full = asset.evidence ?? '';
       if (full.trim() === '') continue;
-      const excerpt = assetExcerpt(asset, f.title) ?? full;
+      const excerpt = reword(assetExcerpt(asset, f.title) ?? full);
       const shows = assets.length < shownLimit;
       const view: AssetEvidenceView = {
         asset,

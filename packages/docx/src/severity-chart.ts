@@ -36,7 +36,7 @@ const FONT_CANDIDATES = [
 ];
 let fontFiles: string[] | null = null;
 
-function chartFontFiles(): string[] {
+export function chartFontFiles(): string[] {
   fontFiles ??= FONT_CANDIDATES.filter((f) => existsSync(f));
   return fontFiles;
 }

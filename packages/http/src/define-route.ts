@@ -49,10 +49,18 @@ export interface RouteDefinition<
     example?: unknown;
     /** Largest accepted body or file; defaults to the app-wide JSON cap. */
     maxBytes?: number;
-    /** Multipart: the file field names accepted (one file each). */
+    /**
+     * Multipart: the file field names accepted (one file each). Each is a `format: binary` property
+     * of the schema; the ones the schema lists in `required` must be sent as files (400 otherwise).
+     */
     fileFields?: string[];
-    /** A JSON route that also accepts an upload: multipart bodies are read and validated with this instead. */
-    multipart?: { schema: TSchema; maxBytes: number; fileFields: string[] };
+    /**
+     * A JSON route that also accepts, for clients written when both lived on one operation, the
+     * upload that the operation `operationId` documents: multipart bodies are read and validated
+     * with this instead. The document lists only the JSON body here (one body per operation is
+     * what client generators handle) and says which operation takes the upload.
+     */
+    legacyUpload?: { schema: TSchema; maxBytes: number; fileFields: string[]; operationId: string };
   };
   /** Runs before the body is read (authentication, CSRF checks, rate-limit cost). */
   before?: Middleware[];
@@ -204,6 +212,61 @@ function multipartBodyParser(
 }
 
 /**
+ * The schema multipart text fields are validated with: the declared one without its file fields,
+ * which arrive as files (`RouteInput.files`), not as fields.
+ */
+function formFieldsSchema(schema: TSchema, fileFields: readonly string[]): TSchema {
+  const declared = schema as TSchema & { properties?: Record<string, unknown>; required?: string[] };
+  if (!declared.properties) return schema;
+  const properties = Object.fromEntries(Object.entries(declared.properties).filter(([k]) => !fileFields.includes(k)));
+  const required = (declared.required ?? []).filter((k) => !fileFields.includes(k));
+  // Why a plain JSON Schema copy: TypeBox compiles those too, and the declared schema stays as documented.
+  const { required: _required, ...rest } = declared;
+  return { ...rest, properties, ...(required.length > 0 ? { required } : {}) } as TSchema;
+}
+
+/** The file fields a multipart schema requires (`required` and declared as files). */
+function requiredFileFields(schema: TSchema, fileFields: readonly string[]): string[] {
+  return ((schema as { required?: string[] }).required ?? []).filter((k) => fileFields.includes(k));
+}
+
+/** A multipart body's text fields and files, checked against the declared schema; 400 naming the field otherwise. */
+function readMultipartInput(
+  ctx: Context,
+  validator: Validator,
+  fileFields: readonly string[],
+  requiredFiles: readonly string[],
+): { body: unknown; files: Record<string, UploadedFile> } {
+  const raw = ((ctx.request as { body?: unknown }).body ?? {}) as Record<string, unknown>;
+  const uploaded = (ctx.request as { files?: Record<string, UploadedFile | UploadedFile[]> }).files ?? {};
+  const files: Record<string, UploadedFile> = {};
+  for (const [field, f] of Object.entries(uploaded)) {
+    if (!fileFields.includes(field) || (Array.isArray(f) && f.length > 1)) {
+      throw new ValidationError(`The form field /${field} is not one file of an accepted file field.`, [
+        { path: `/${field}`, message: 'must be exactly one file of an accepted file field' },
+      ]);
+    }
+    files[field] = Array.isArray(f) ? f[0]! : f;
+  }
+  const textual = fileFields.filter((field) => field in raw);
+  if (textual.length > 0)
+    throw new ValidationError(
+      `The form field /${textual[0]} must be a file (a part with a filename), not a text field.`,
+      textual.map((field) => ({
+        path: `/${field}`,
+        message: 'must be a file (a part with a filename), not a text field',
+      })),
+    );
+  const missing = requiredFiles.filter((field) => !files[field]);
+  if (missing.length > 0)
+    throw new ValidationError(
+      `The form needs a file field named "${missing[0]}".`,
+      missing.map((field) => ({ path: `/${field}`, message: 'is required' })),
+    );
+  return { body: validator.parse(raw, { convert: true }), files };
+}
+
+/**
  * Binds one route: body parsing with its cap, validation of path, query and body against the
  * TypeBox schemas, the route's own middleware, then the handler. The same schemas document the
  * route in the OpenAPI registry, so the reference cannot drift from what is enforced.
@@ -230,9 +293,7 @@ export function defineRoute<
           contentType: route.body.contentType,
           required: route.body.required,
           example: route.body.example,
-          alternatives: route.body.multipart
-            ? [{ contentType: 'multipart/form-data', schema: route.body.multipart.schema }]
-            : undefined,
+          legacyUploadOf: route.body.legacyUpload?.operationId,
         }
       : undefined,
     responses: route.responses,
@@ -245,29 +306,28 @@ export function defineRoute<
 
   const paramsValidator = route.params ? new Validator(route.params, 'path parameters') : null;
   const queryValidator = route.query ? new Validator(route.query, 'query') : null;
-  const bodyValidator = route.body
-    ? new Validator(route.body.schema, route.body.contentType === 'multipart/form-data' ? 'form field' : 'body')
-    : null;
-  // Why: a route either always takes an upload, or takes JSON and optionally an upload instead.
+  // Why: a route either always takes an upload, or takes JSON and (for older clients) an upload instead.
   const alwaysMultipart = route.body?.contentType === 'multipart/form-data';
-  const alternative = route.body?.multipart;
-  const alternativeValidator = alternative ? new Validator(alternative.schema, 'form field') : null;
+  const upload = alwaysMultipart
+    ? {
+        schema: route.body!.schema as TSchema,
+        maxBytes: route.body!.maxBytes ?? defaults.bodyLimitBytes,
+        fileFields: route.body!.fileFields ?? ['file'],
+      }
+    : (route.body?.legacyUpload ?? null);
+  const jsonValidator = route.body && !alwaysMultipart ? new Validator(route.body.schema, 'body') : null;
+  const uploadValidator = upload
+    ? new Validator(formFieldsSchema(upload.schema, upload.fileFields), 'form field')
+    : null;
+  const uploadRequiredFiles = upload ? requiredFileFields(upload.schema, upload.fileFields) : [];
   const stack: Middleware[] = [...(route.before ?? [])];
   if (route.body) {
     const json = alwaysMultipart ? null : jsonBodyParser(route.body.maxBytes ?? defaults.bodyLimitBytes, route.method);
-    const upload = alwaysMultipart
-      ? multipartBodyParser(
-          route.body.maxBytes ?? defaults.bodyLimitBytes,
-          route.body.fileFields ?? ['file'],
-          () => defaults.uploadDir,
-        )
-      : alternative
-        ? multipartBodyParser(alternative.maxBytes, alternative.fileFields, () => defaults.uploadDir)
-        : null;
+    const multipart = upload ? multipartBodyParser(upload.maxBytes, upload.fileFields, () => defaults.uploadDir) : null;
     stack.push((ctx, next) => {
       ctx.state.multipart =
-        upload !== null && (alwaysMultipart || ctx.is('multipart/form-data') === 'multipart/form-data');
-      return ctx.state.multipart ? upload!(ctx, next) : json!(ctx, next);
+        multipart !== null && (alwaysMultipart || ctx.is('multipart/form-data') === 'multipart/form-data');
+      return ctx.state.multipart ? multipart!(ctx, next) : json!(ctx, next);
     });
   }
   stack.push(async (ctx, next) => {
@@ -275,34 +335,20 @@ export function defineRoute<
     const params = paramsValidator ? paramsValidator.parse(ctx.params) : {};
     const query = queryValidator ? queryValidator.parse({ ...ctx.query }, { convert: true }) : {};
     let body: unknown;
-    const files: Record<string, UploadedFile> = {};
-    if (bodyValidator) {
+    let files: Record<string, UploadedFile> = {};
+    if (multipart) {
+      ({ body, files } = readMultipartInput(ctx, uploadValidator!, upload!.fileFields, uploadRequiredFiles));
+    } else if (jsonValidator) {
       const raw = (ctx.request as { body?: unknown }).body;
-      if (multipart) {
-        const uploaded = (ctx.request as { files?: Record<string, UploadedFile | UploadedFile[]> }).files ?? {};
-        for (const [field, f] of Object.entries(uploaded)) {
-          if (
-            !(alternative?.fileFields ?? route.body!.fileFields ?? ['file']).includes(field) ||
-            (Array.isArray(f) && f.length > 1)
-          ) {
-            throw new ValidationError(`The form field /${field} is not one file of an accepted file field.`, [
-              { path: `/${field}`, message: 'must be exactly one file of an accepted file field' },
-            ]);
-          }
-          files[field] = Array.isArray(f) ? f[0]! : f;
-        }
-        body = (alternativeValidator ?? bodyValidator).parse(raw ?? {}, { convert: true });
-      } else {
-        const present =
-          raw !== undefined &&
-          !(typeof raw === 'object' && raw !== null && Object.keys(raw).length === 0 && !ctx.get('content-length'));
-        if (!present && route.body!.required !== false) {
-          throw new ValidationError('This endpoint needs a JSON body.', [
-            { path: '/', message: 'a JSON body is required' },
-          ]);
-        }
-        body = present ? bodyValidator.parse(raw) : undefined;
+      const present =
+        raw !== undefined &&
+        !(typeof raw === 'object' && raw !== null && Object.keys(raw).length === 0 && !ctx.get('content-length'));
+      if (!present && route.body!.required !== false) {
+        throw new ValidationError('This endpoint needs a JSON body.', [
+          { path: '/', message: 'a JSON body is required' },
+        ]);
       }
+      body = present ? jsonValidator.parse(raw) : undefined;
     }
     ctx.state.input = { params, query, body, files, multipart } satisfies RouteInput<unknown, unknown, unknown>;
     await next();

@@ -52,3 +52,20 @@ export function resolveExternalOrigin(trustProxy: readonly string[]): Middleware
 export function externalOriginOf(ctx: Context): string {
   return (ctx.state.externalOrigin as string | undefined) ?? externalOrigin(ctx, []);
 }
+
+/**
+ * Makes a `Location` of a successful answer (201 Created) the app wrote as a path (`/rest/v1/clients/{id}`) absolute with the request's
+ * external origin, as `Link` is: clients follow it without knowing where they sent the request,
+ * and behind a reverse proxy it names the host they used (forwarded headers from `TRUST_PROXY`
+ * only). Also for answers replayed from the idempotency store, which keep the path.
+ */
+export function absoluteLocation(): Middleware {
+  return async (ctx, next) => {
+    await next();
+    // Why String(): Koa answers undefined for a header that is not set.
+    const location = String(ctx.response.get('Location') ?? '');
+    // Why not redirects: the workspace pages' own redirects stay relative, as browsers expect nothing else.
+    if (ctx.status >= 200 && ctx.status < 300 && location.startsWith('/') && !location.startsWith('//'))
+      ctx.set('Location', `${externalOriginOf(ctx)}${location}`);
+  };
+}

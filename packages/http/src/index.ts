@@ -4,7 +4,7 @@ export type { JsonLogger, LogLevel } from './json-logger.ts';
 export { requestLog } from './request-log.ts';
 export { errorMiddleware } from './error-middleware.ts';
 export type { ErrorTranslator } from './error-middleware.ts';
-export { OpenApiRegistry, IDEMPOTENCY_KEY_HEADER } from './openapi-registry.ts';
+export { OpenApiRegistry, IDEMPOTENCY_KEY_HEADER, NUL_FREE_PATTERN } from './openapi-registry.ts';
 export type { HttpMethod, OperationDoc, ResponseDoc, HeaderDoc, HeaderParameterDoc } from './openapi-registry.ts';
 export { Validator, findNulCharacters } from './validate.ts';
 export { defineRoute } from './define-route.ts';
@@ -28,9 +28,9 @@ export {
   IDEMPOTENCY_WINDOW_MS,
 } from './idempotency.ts';
 export type { StoredResponse, IdempotencyOutcome } from './idempotency.ts';
-export { externalOrigin, externalOriginOf, resolveExternalOrigin } from './external-origin.ts';
+export { absoluteLocation, externalOrigin, externalOriginOf, resolveExternalOrigin } from './external-origin.ts';
 export type { ExternalOriginSource } from './external-origin.ts';
-export { conditionalJsonGet } from './conditional-get.ts';
+export { conditionalGet, ifNoneMatchHits, STREAMED_ETAG_MAX_BYTES } from './conditional-get.ts';
 export { compressResponses, isCompressibleType, COMPRESSION_THRESHOLD_BYTES } from './compress-responses.ts';
 export { corsPolicy, CORS_EXPOSED_HEADERS, CORS_ALLOWED_HEADERS } from './cors-policy.ts';
 export { allowedMethodsOf, answerOptions, answerUnrouted } from './allowed-methods.ts';

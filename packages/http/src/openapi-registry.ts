@@ -45,7 +45,11 @@ export interface OperationDoc {
     contentType?: string;
     required?: boolean;
     example?: unknown;
-    alternatives?: Array<{ contentType: string; schema: TSchema }>;
+    /**
+     * The operation that documents the multipart upload this JSON operation still accepts from
+     * older clients (see `legacyUpload` of defineRoute).
+     */
+    legacyUploadOf?: string;
   };
   responses: Record<number, ResponseDoc>;
   /**
@@ -122,7 +126,12 @@ const RESPONSE_HEADERS = {
     description: 'Requests of cost 1 still allowed now, after this one.',
     schema: { type: 'integer' },
   },
-  rateLimitReset: { description: 'Whole seconds until the full budget is back.', schema: { type: 'integer' } },
+  rateLimitReset: {
+    description:
+      'Whole seconds until every request counted now is older than the one-minute window, so at most ' +
+      '60. On a 429, `Retry-After` says when this request fits.',
+    schema: { type: 'integer', minimum: 0, maximum: 60 },
+  },
   retryAfter: { description: 'Whole seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
   replayed: {
     description:
@@ -130,10 +139,18 @@ const RESPONSE_HEADERS = {
       '`Idempotency-Key`; absent otherwise.',
     schema: { type: 'string', enum: ['true'] },
   },
-  location: { description: 'The URL of what was created.', schema: { type: 'string' } },
+  location: {
+    description:
+      'The absolute URL of what was created, e.g. `https://reports.example.com/rest/v1/clients/{id}`; ' +
+      'behind a reverse proxy listed in `TRUST_PROXY`, with the scheme and host the client used.',
+    schema: { type: 'string', format: 'uri' },
+  },
   etag: {
     description:
-      'A validator of this representation; send it back in `If-None-Match` to get 304 while it is unchanged.',
+      'A validator of this representation; send it back in `If-None-Match` to get 304 while it is ' +
+      'unchanged, whatever `Cache-Control` the request carries. Weak (`W/"..."`) for JSON and text, ' +
+      'which may be sent compressed, and for rendered documents (the same report gives the same tag, ' +
+      'though each render differs byte for byte); strong for stored files (images, Word templates).',
     schema: { type: 'string' },
   },
   wwwAuthenticate: {
@@ -260,7 +277,65 @@ function camelCased(id: string): string {
 
 function stripTypeBox(schema: unknown): unknown {
   // TypeBox schemas are plain JSON Schema objects; JSON round-trip drops its symbol-keyed metadata.
-  return JSON.parse(JSON.stringify(schema));
+  return statesNulRule(JSON.parse(JSON.stringify(schema)));
+}
+
+/**
+ * The rule every text input follows (the Validator refuses U+0000 anywhere: PostgreSQL text cannot
+ * hold it), as a JSON Schema pattern that validators check and client generators accept.
+ */
+export const NUL_FREE_PATTERN = '^[^\\u0000]*$';
+const NUL_FREE_LOOKAHEAD = '^(?=[^\\u0000]*$)';
+
+/**
+ * True when a pattern is anchored at both ends and can only match characters other than U+0000:
+ * no `.`, no negated class, no `\S`, `\W`, `\D`, `\p`, `\c`, no `\0`, `\x00` or `\u0000`. Conservative:
+ * false means "may admit U+0000".
+ */
+function excludesNul(pattern: string): boolean {
+  if (!pattern.startsWith('^') || !pattern.endsWith('$') || pattern.endsWith('\\$')) return false;
+  if (/\\(?:0|x00|u0000|u\{0+\}|[SWDcpP])/.test(pattern.replace(/\\\\/g, ''))) return false;
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i += 1) {
+    const c = pattern[i]!;
+    if (c === '\\') i += 1;
+    else if (inClass) inClass = c !== ']';
+    else if (c === '[') {
+      if (pattern[i + 1] === '^') return false;
+      inClass = true;
+    } else if (c === '.') return false;
+  }
+  return true;
+}
+
+/** Keys whose values are data (examples, enumerations), not schemas. */
+const VALUE_KEYS = new Set(['example', 'examples', 'enum', 'const', 'default']);
+/** Keys whose values map names to schemas. */
+const SCHEMA_MAP_KEYS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+
+/**
+ * Every text schema with the NUL rule stated: free text gets NUL_FREE_PATTERN; a pattern that may
+ * admit U+0000 is prefixed with a lookahead saying the same. Binary parts, formats, enumerations
+ * and constants are left alone (none of them admits U+0000).
+ */
+function statesNulRule(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(statesNulRule);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (VALUE_KEYS.has(key)) out[key] = value;
+    else if (SCHEMA_MAP_KEYS.has(key) && value !== null && typeof value === 'object' && !Array.isArray(value))
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, statesNulRule(schema)]));
+    else out[key] = statesNulRule(value);
+  }
+  const isText = out.type === 'string' && out.format === undefined && !('enum' in out) && !('const' in out);
+  if (isText) {
+    const pattern = out.pattern;
+    if (pattern === undefined) out.pattern = NUL_FREE_PATTERN;
+    else if (typeof pattern === 'string' && pattern.startsWith('^') && !excludesNul(pattern))
+      out.pattern = `${NUL_FREE_LOOKAHEAD}${pattern.slice(1)}`;
+  }
+  return out;
 }
 
 function isJsonType(contentType: string): boolean {
@@ -374,9 +449,7 @@ export class OpenApiRegistry {
     const security = op.security ?? 'none';
     const jsonBody = op.body !== undefined && (op.body.contentType ?? 'application/json') === 'application/json';
     const uploads =
-      op.body !== undefined &&
-      (op.body.contentType === 'multipart/form-data' ||
-        (op.body.alternatives ?? []).some((a) => a.contentType === 'multipart/form-data'));
+      op.body !== undefined && (op.body.contentType === 'multipart/form-data' || op.body.legacyUploadOf !== undefined);
     const idempotent = (op.headers ?? []).some((h) => h.name.toLowerCase() === 'idempotency-key');
     const rateLimited = op.rateLimited ?? security === 'apiKey';
     const crossSite = op.crossSiteCheck ?? (security === 'session' && op.method !== 'get');
@@ -422,7 +495,8 @@ export class OpenApiRegistry {
         415,
         'unsupported_media_type',
         `the body is not ` +
-          `${[op.body.contentType ?? 'application/json', ...(op.body.alternatives ?? []).map((a) => a.contentType), ...(op.method === 'patch' && jsonBody ? [MERGE_PATCH_JSON_TYPE] : [])].join(' or ')}`,
+          `${[op.body.contentType ?? 'application/json', ...(op.method === 'patch' && jsonBody ? [MERGE_PATCH_JSON_TYPE] : [])].join(' or ')}` +
+          (op.body.legacyUploadOf ? ` (or the multipart upload of \`${op.body.legacyUploadOf}\`)` : ''),
       );
     }
     if (rateLimited)
@@ -436,16 +510,10 @@ export class OpenApiRegistry {
     return errors;
   }
 
-  /** `GET` of the REST API answering JSON: the ETag middleware serves it, so it is documented. */
+  /** `GET` of the REST API answering a body (JSON, or a download): the ETag middleware serves it, so it is documented. */
   private static hasEtag(op: OperationDoc): boolean {
     const ok = op.responses[200];
-    return (
-      op.security === 'apiKey' &&
-      op.method === 'get' &&
-      ok !== undefined &&
-      ok.schema !== undefined &&
-      isJsonType(ok.contentType ?? 'application/json')
-    );
+    return op.security === 'apiKey' && op.method === 'get' && ok !== undefined && ok.schema !== undefined;
   }
 
   private buildOperation(
@@ -563,18 +631,20 @@ export class OpenApiRegistry {
           [contentType]: media,
           // Why: PATCH bodies mean the same as JSON Merge Patch (absent = unchanged); clients that speak it may say so.
           ...(mergePatch ? { [MERGE_PATCH_JSON_TYPE]: media } : {}),
-          ...Object.fromEntries(
-            (op.body.alternatives ?? []).map((a) => [a.contentType, { schema: componentOf(stripTypeBox(a.schema)) }]),
-          ),
         },
       };
     }
 
+    let description = op.description!;
+    if (op.body?.legacyUploadOf)
+      description +=
+        ` A multipart upload sent here is still accepted as before; it is documented, with its \`file\` ` +
+        `part, as \`${op.body.legacyUploadOf}\`, which new clients use.`;
+    if (op.cost && op.cost > 1) description += ` Counts as ${op.cost} requests for rate limiting.`;
     return {
       operationId: op.operationId,
       summary: op.summary,
-      description:
-        op.cost && op.cost > 1 ? `${op.description} Counts as ${op.cost} requests for rate limiting.` : op.description,
+      description,
       tags: op.tags,
       security: security === 'apiKey' ? [{ apiKey: [] }] : security === 'session' ? [{ session: [] }] : [],
       ...(parameters.length > 0 ? { parameters } : {}),
@@ -593,7 +663,15 @@ export class OpenApiRegistry {
     version: string;
     description?: string;
     license?: { name: string; identifier?: string; url?: string };
+    contact?: { name?: string; url?: string; email?: string };
   }): Record<string, unknown> {
+    const operationIds = new Set(this.operations.map((o) => o.operationId));
+    for (const op of this.operations)
+      if (op.body?.legacyUploadOf && !operationIds.has(op.body.legacyUploadOf))
+        throw new Error(
+          `OpenAPI: ${op.method.toUpperCase()} ${op.path} names ${op.body.legacyUploadOf} as the operation ` +
+            'documenting its upload, and there is no such operation.',
+        );
     const components = new Map<string, string>();
     for (const [name, schema] of this.schemas) components.set(JSON.stringify(stripTypeBox(schema)), name);
     // Why: a schema repeated inline (a model used in a body, an array item) reads better, and
@@ -663,6 +741,7 @@ export class OpenApiRegistry {
         title: info.title,
         version: info.version,
         ...(info.description ? { description: info.description } : {}),
+        ...(info.contact ? { contact: info.contact } : {}),
         license: info.license ?? { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       },
       servers: [{ url: '/', description: 'This service.' }],

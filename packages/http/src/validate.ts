@@ -70,6 +70,42 @@ export function findNulCharacters(value: unknown, path = '', found: string[] = [
   return found;
 }
 
+type JsonSchemaNode = { type?: unknown; anyOf?: unknown; properties?: Record<string, JsonSchemaNode> };
+
+/** The scalar type a query parameter's schema asks for, read from its JSON Schema (`type`, or the branches of `anyOf`). */
+function scalarTypeOf(schema: JsonSchemaNode | undefined): 'boolean' | 'integer' | 'number' | null {
+  if (!schema) return null;
+  if (schema.type === 'boolean' || schema.type === 'integer' || schema.type === 'number') return schema.type;
+  if (Array.isArray(schema.anyOf))
+    for (const branch of schema.anyOf as JsonSchemaNode[]) {
+      const type = scalarTypeOf(branch);
+      if (type) return type;
+    }
+  return null;
+}
+
+/**
+ * Query strings are text: `edited=true`, `page=2`. TypeBox's `Value.Convert` converts by the
+ * schema's TypeBox kind, which a schema copied with object spread (`{ ...Type.Boolean(), description }`)
+ * no longer carries; this converts the top-level properties by their JSON Schema `type`, which every
+ * copy keeps. Values that do not convert stay text, so validation names them.
+ */
+function convertQueryText(schema: JsonSchemaNode, value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || !schema.properties) return value;
+  const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const [name, text] of Object.entries(out)) {
+    if (typeof text !== 'string') continue;
+    const type = scalarTypeOf(schema.properties[name]);
+    if (type === 'boolean') {
+      if (text === 'true' || text === '1') out[name] = true;
+      else if (text === 'false' || text === '0') out[name] = false;
+    } else if ((type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(text)) {
+      out[name] = Number(text);
+    }
+  }
+  return out;
+}
+
 /** A compiled TypeBox schema that either returns the value or throws a 400 naming every bad path. */
 export class Validator<T = unknown> {
   private readonly compiled: Compiled;
@@ -81,23 +117,29 @@ export class Validator<T = unknown> {
     this.compiled = Compile(schema);
   }
 
+  /** How a message names one input: "body field /title", "form field /caption". */
+  private get subject(): string {
+    return this.where === 'form field' ? 'form field' : `${this.where} field`;
+  }
+
   /** Query strings arrive as text: convert to the schema's numbers and booleans first. */
   parse(value: unknown, options: { convert?: boolean } = {}): T {
     const nul = findNulCharacters(value);
     if (nul.length > 0) {
       throw new ValidationError(
-        `The ${this.where} field ${nul[0]} contains the character U+0000 (NUL), which is ` +
+        `The ${this.subject} ${nul[0]} contains the character U+0000 (NUL), which is ` +
           `not accepted${nul.length > 1 ? ` (and ${nul.length - 1} more)` : ''}.`,
         nul.map((path) => ({ path, message: 'must not contain the character U+0000 (NUL)' })),
       );
     }
-    const input = options.convert ? Value.Convert(this.schema, value) : value;
+    const input = options.convert
+      ? convertQueryText(this.schema as JsonSchemaNode, Value.Convert(this.schema, value))
+      : value;
     if (this.compiled.Check(input)) return input as T;
     const issues = toIssues(this.compiled.Errors(input) as Iterable<RawIssue>);
     const first = issues[0];
     throw new ValidationError(
-      `The ${this.where} ` +
-        `${first ? `field ${first.path} ${first.message}` : 'is invalid'}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ''}.`,
+      `The ${first ? `${this.subject} ${first.path} ${first.message}` : `${this.where} is invalid`}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ''}.`,
       issues,
     );
   }

@@ -171,7 +171,11 @@ describe('importGlobals', () => {
     expect(files.files.get('key-1')).toEqual(fakeDocx('v1'));
     const template = await dbs.tenant('report_templates').where({ global_key: 'pentest-report' }).first();
     expect(template.style_id).toBe(style.id);
-    expect(template.tabs[0]).toEqual({ title: 'Scope', content: 'The assessment covered the systems listed below.' });
+    expect(template.tabs[0]).toEqual({
+      title: 'Scope',
+      content: 'The assessment covered the systems listed below.',
+      placement: 'before',
+    });
     const projectType = await dbs.tenant('project_types').where({ global_key: 'web-test' }).first();
     expect(projectType).toMatchObject({
       report_template_id: template.id,

@@ -57,13 +57,19 @@ describe('readLibrary on a valid library', () => {
     ]);
     const report = itemsOfKind(library, 'report-template')[0]!;
     expect(report.content.tabs).toEqual([
-      { title: 'Scope', narrative: 'scope-statement', content: 'The assessment covered the systems listed below.' },
+      {
+        title: 'Scope',
+        narrative: 'scope-statement',
+        content: 'The assessment covered the systems listed below.',
+        placement: 'before',
+      },
       {
         title: 'Methodology',
         narrative: 'test-methodology',
         content: 'We followed the OWASP Web Security Testing Guide.',
+        placement: 'before',
       },
-      { title: 'Notes', narrative: null, content: 'Anything else.' },
+      { title: 'Notes', narrative: null, content: 'Anything else.', placement: 'before' },
     ]);
     const smb = itemsOfKind(library, 'finding-template').find((t) => t.key === 'smb-signing-disabled')!;
     expect(smb.content.match).toEqual({

@@ -3,6 +3,7 @@ import { evidenceLine, linkLine } from './evidence-line.ts';
 import { FINDING_SECTIONS, FINDING_YAML_LAYOUT, findingYamlEntries } from './finding-fields.ts';
 import { headingDisplay, isHeadingSafe } from './heading-title.ts';
 import { REPORT_FORMAT } from './report-layout.ts';
+import { retestInfoYaml, writeRetestSections } from './retest-section.ts';
 import { fencedBlock, textFieldBlock } from './text-field.ts';
 import { yamlMappingText, type YamlValue } from './write-yaml.ts';
 
@@ -36,6 +37,8 @@ function frontMatter(doc: ReportDocument): string {
     ['project', { name: doc.project.name, startDate: doc.project.startDate, endDate: doc.project.endDate }],
     ['style', ref(doc.style)],
     ['template', ref(doc.template)],
+    // Why only for retests: the files of other reports stay as they were.
+    ['retest', doc.retest ? retestInfoYaml(doc.retest) : undefined],
   ]);
 }
 
@@ -77,7 +80,10 @@ function assetEntries(a: AffectedAsset): Array<[string, YamlValue]> {
 
 function writeFinding(blocks: string[], f: ReportDocumentFinding): void {
   blocks.push(heading('##', f.title), yamlBlock(findingYamlEntries(f, true)));
-  for (const { field, heading: name } of FINDING_SECTIONS) {
+  for (const { field, heading: name, part } of FINDING_SECTIONS) {
+    // Why: a finding's own text sections (scanner details) are written only when they hold text,
+    // so files of findings without them read as before.
+    if (part === 'state' && f[field] === '') continue;
     blocks.push(`### ${name}`);
     pushField(blocks, f[field]);
   }
@@ -90,4 +96,5 @@ function writeFinding(blocks: string[], f: ReportDocumentFinding): void {
     }
   }
   if (f.evidence.length > 0) blocks.push('### Evidence', f.evidence.map(evidenceLine).join('\n\n'));
+  if (f.retest) writeRetestSections(blocks, f.retest);
 }

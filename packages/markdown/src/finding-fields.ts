@@ -9,6 +9,8 @@ import {
   type CvssVersion,
   type Finding,
   type FindingContent,
+  type FindingContentFieldName,
+  type FindingMarkdownFieldName,
   type FindingFieldDeclaration,
   type FindingFieldName,
   type FindingFieldShape,
@@ -27,7 +29,9 @@ import type { YamlLayout, YamlValue } from './write-yaml.ts';
 /** The Markdown text fields of a finding, each a section under its heading, in declaration order. */
 export const FINDING_SECTIONS = FINDING_MARKDOWN_FIELDS.map((f) => ({ field: f.name, heading: f.label, part: f.part }));
 /** The sections of a finding file (a library template): the text a template shares with findings. */
-export const FINDING_FILE_SECTIONS = FINDING_SECTIONS.filter((s) => s.part === 'content');
+export const FINDING_FILE_SECTIONS = FINDING_SECTIONS.filter(
+  (s): s is typeof s & { field: FindingMarkdownFieldName & FindingContentFieldName } => s.part === 'content',
+);
 
 export const FINDING_YAML_LAYOUT: YamlLayout = { flowLists: new Set(['cves', 'cwes']) };
 

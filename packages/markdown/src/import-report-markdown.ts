@@ -12,6 +12,8 @@ import {
   type ReportDocumentFinding,
   type ReportDocumentLink,
   type ReportDocumentTab,
+  type RetestAsset,
+  type RetestResult,
 } from '@service/report-model';
 import { DocumentPositions } from './document-positions.ts';
 import { readEvidenceLine, readLinkLine, type ReadLine } from './evidence-line.ts';
@@ -32,6 +34,14 @@ import {
   type ReportFindingSection,
   type ReportPart,
 } from './report-layout.ts';
+import {
+  readRetestAsset,
+  readRetestInfo,
+  readRetestYaml,
+  RETEST_ASSETS_SECTION,
+  RETEST_EVIDENCE_SECTION,
+  RETEST_SECTION,
+} from './retest-section.ts';
 import { SchemaCheck } from './schema-problem.ts';
 import { readSourceText, type SourceText } from './source-text.ts';
 import { decodeFencedField, findFenceClose, readFenceOpening, readTextField, type FenceOpening } from './text-field.ts';
@@ -59,6 +69,7 @@ const FRONT_MATTER_KEYS = [
   'project',
   'style',
   'template',
+  'retest',
 ];
 const TAB_KEYS = ['title', 'placement'];
 const PROJECT_KEYS = ['name', 'startDate', 'endDate'];
@@ -83,6 +94,8 @@ export function importReportMarkdown(
 class ReportReader {
   private readonly warnings: string[] = [];
   private readonly positions = new DocumentPositions();
+  /** The front matter says the report is a retest, so its findings may have retest sections. */
+  private isRetest = false;
 
   constructor(private readonly source: SourceText) {}
 
@@ -92,6 +105,7 @@ class ReportReader {
     const front = readYamlBlock(source, 1, close, 'the front matter');
     this.positions.mount('', front, (path) => (path.startsWith('/client/') ? '/client' : path));
     const meta = this.readMetadata(new FieldReader(front, 'the front matter'), front.value ?? {});
+    this.isRetest = meta.retest !== undefined;
     const doc: ReportDocument = { ...meta, summary: '', tabs: [], links: [], findings: [] };
 
     let i = close + 1;
@@ -359,6 +373,11 @@ class ReportReader {
     const finding: ReportDocumentFinding = { ...emptyFinding(title, fields.severity), ...fields, title, evidence: [] };
 
     const seen = new Map<ReportFindingSection, number>();
+    const retest: {
+      result?: Omit<RetestResult, 'assets' | 'evidence'>;
+      assets: RetestAsset[];
+      evidence: EvidenceRef[];
+    } = { assets: [], evidence: [] };
     let i = read.next;
     for (;;) {
       i = this.skipBlank(i);
@@ -381,7 +400,28 @@ class ReportReader {
           `\`### ${section}\` appears twice in ${what} (first on line ${seen.get(section)! + 1})`,
         );
       seen.set(section, i);
-      if (section === ASSETS_SECTION) {
+      if (section === RETEST_SECTION || section === RETEST_ASSETS_SECTION || section === RETEST_EVIDENCE_SECTION) {
+        if (!this.isRetest)
+          this.fail(
+            i,
+            1,
+            `a section heading ${REPORT_FINDING_SECTION_LIST}`,
+            `\`### ${section}\` belongs to a finding of a retest, and this report is none (its front matter has ` +
+              'no `retest`)',
+          );
+        this.positions.set(`${path}/retest`, this.source.position(i));
+        if (section === RETEST_SECTION) {
+          const result = this.readRetestResult(i, path, what);
+          retest.result = result.value;
+          i = result.next;
+        } else if (section === RETEST_ASSETS_SECTION) {
+          this.positions.set(`${path}/retest/assets`, this.source.position(i));
+          i = this.readRetestAssets(i + 1, retest.assets, `${path}/retest/assets`, what);
+        } else {
+          this.positions.set(`${path}/retest/evidence`, this.source.position(i));
+          i = this.readEvidence(i + 1, retest.evidence, `${path}/retest/evidence`);
+        }
+      } else if (section === ASSETS_SECTION) {
         this.positions.set(`${path}/affectedAssets`, this.source.position(i));
         i = this.readAssets(i + 1, finding.affectedAssets, `${path}/affectedAssets`, what);
       } else if (section === EVIDENCE_SECTION) {
@@ -395,8 +435,89 @@ class ReportReader {
         i = text.next;
       }
     }
+    if (retest.result) finding.retest = { ...retest.result, assets: retest.assets, evidence: retest.evidence };
+    else if (seen.has(RETEST_ASSETS_SECTION) || seen.has(RETEST_EVIDENCE_SECTION)) {
+      const at = seen.get(RETEST_ASSETS_SECTION) ?? seen.get(RETEST_EVIDENCE_SECTION)!;
+      this.fail(
+        at,
+        1,
+        `a \`### ${RETEST_SECTION}\` section`,
+        `${what} has retest assets or evidence but no \`### ${RETEST_SECTION}\` section with its status`,
+      );
+    }
     findings.push(finding);
     return i;
+  }
+
+  /** `### Retest`: its YAML block (status, who set it, risk acceptance), then the retest notes. */
+  private readRetestResult(
+    headingLine: number,
+    path: string,
+    what: string,
+  ): { value: Omit<RetestResult, 'assets' | 'evidence'>; next: number } {
+    const open = this.skipBlank(headingLine + 1);
+    const yaml = this.fenceAt(open, 'yaml');
+    if (!yaml)
+      this.fail(
+        open,
+        1,
+        "the retest's ```yaml block",
+        `expected the \`\`\`yaml block of the retest of ${what} (its \`status\`, ...) right after \`### ${RETEST_SECTION}\``,
+      );
+    const read = this.readYaml(open, yaml, `the retest of ${what}`);
+    this.positions.mount(`${path}/retest`, read.block);
+    const fields = readRetestYaml(
+      new FieldReader(read.block, `the retest of ${what}`, `${path}/retest`),
+      read.block.value,
+      this.warnings,
+    );
+    this.positions.set(
+      `${path}/retest/notes`,
+      this.source.position(read.next < this.source.lineCount ? read.next : open),
+    );
+    const notes = readTextField(this.source, read.next, 'markdown', this.endsField, `the retest notes of ${what}`);
+    return { value: { ...fields, notes: notes.value }, next: notes.next };
+  }
+
+  private readRetestAssets(from: number, assets: RetestAsset[], path: string, what: string): number {
+    let i = from;
+    for (;;) {
+      i = this.skipBlank(i);
+      if (i >= this.source.lineCount || this.endsField(i)) return i;
+      const yaml = this.fenceAt(i, 'yaml');
+      if (!yaml)
+        this.fail(
+          i,
+          1,
+          "a retest asset's ```yaml block",
+          `expected a retest asset of ${what} as a \`\`\`yaml block (host, port, ..., status), optionally ` +
+            'followed by its retest evidence in a ```text block',
+        );
+      if (assets.length >= MARKDOWN_LIMITS.assets)
+        this.fail(
+          i,
+          1,
+          `at most ${MARKDOWN_LIMITS.assets} retest assets`,
+          `a finding holds at most ${MARKDOWN_LIMITS.assets} retest assets`,
+        );
+      const assetPath = `${path}/${assets.length}`;
+      const read = this.readYaml(i, yaml, `a retest asset of ${what}`);
+      this.positions.mount(assetPath, read.block);
+      const asset = readRetestAsset(
+        new FieldReader(read.block, 'the retest asset', assetPath),
+        read.block.value,
+        this.warnings,
+      );
+      assets.push(asset);
+      i = this.skipBlank(read.next);
+      const text = this.fenceAt(i, 'text');
+      if (text) {
+        const close = findFenceClose(this.source, i, text.length);
+        this.positions.set(`${assetPath}/evidence`, this.source.position(i));
+        asset.evidence = decodeFencedField(this.source, i, close, text.option, `the retest evidence of ${what}`);
+        i = close + 1;
+      }
+    }
   }
 
   private readAssets(from: number, assets: AffectedAsset[], path: string, what: string): number {
@@ -515,6 +636,7 @@ class ReportReader {
         m.findingOrder === undefined
           ? 'manual'
           : r.oneOf(m.findingOrder, '/findingOrder', 'findingOrder', FINDING_ORDERS),
+      ...(m.retest !== undefined ? { retest: readRetestInfo(r, m.retest, this.warnings) } : {}),
     };
   }
 

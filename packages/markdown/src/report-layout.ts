@@ -1,4 +1,5 @@
 import { FINDING_FIELDS, FINDING_MARKDOWN_FIELDS } from '@service/report-model';
+import { RETEST_SECTIONS } from './retest-section.ts';
 
 /**
  * The fixed words of the report file: its format id, its parts (level-1 headings, in this order)
@@ -12,11 +13,15 @@ export type ReportPart = (typeof REPORT_PARTS)[number];
 /** The section of a finding's affected assets and of its evidence images. */
 export const ASSETS_SECTION = FINDING_FIELDS.affectedAssets.label;
 export const EVIDENCE_SECTION = 'Evidence';
-/** A finding's sections: its Markdown text fields (in declaration order), its assets and its evidence. */
+/**
+ * A finding's sections: its Markdown text fields (in declaration order), its assets, its evidence,
+ * and in a retest its retest result, retest assets and retest evidence.
+ */
 export const REPORT_FINDING_SECTIONS: readonly string[] = [
   ...FINDING_MARKDOWN_FIELDS.map((f) => f.label),
   ASSETS_SECTION,
   EVIDENCE_SECTION,
+  ...RETEST_SECTIONS,
 ];
 export type ReportFindingSection = (typeof REPORT_FINDING_SECTIONS)[number];
 /** "`### Description`, `### Impact`, ... or `### Evidence`" */

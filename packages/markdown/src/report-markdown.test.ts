@@ -6,6 +6,7 @@ import { MarkdownFormatError, exportReportMarkdown, importReportMarkdown } from 
 import { EXAMPLE_REPORT } from './testing/example-report.ts';
 import { reportDocumentArb, withoutIds } from './testing/report-document-arbitraries.ts';
 import { renderedOutline } from './testing/rendered-outline.ts';
+import { FINDING_SECTIONS } from './finding-fields.ts';
 
 const RUNS = Number(process.env.MARKDOWN_PROPERTY_RUNS ?? 200);
 const DOC = readFileSync(new URL('../../../docs/markdown-format.md', import.meta.url), 'utf8');
@@ -33,9 +34,16 @@ function expectedOutline(doc: ReportDocument): unknown[] {
   for (const t of doc.tabs) outline.push(expect.stringMatching(/^## /), ...(t.evidence.length ? ['### Evidence'] : []));
   outline.push('# Links', '# Findings');
   for (const f of doc.findings) {
-    outline.push(expect.stringMatching(/^## /), '### Description', '### Impact', '### Remediation');
+    outline.push(expect.stringMatching(/^## /));
+    // Content sections always appear; a finding's own sections (details) only when they hold text.
+    for (const s of FINDING_SECTIONS) if (s.part === 'content' || f[s.field] !== '') outline.push(`### ${s.heading}`);
     if (f.affectedAssets.length) outline.push('### Affected assets');
     if (f.evidence.length) outline.push('### Evidence');
+    if (f.retest) {
+      outline.push('### Retest');
+      if (f.retest.assets.length) outline.push('### Retest assets');
+      if (f.retest.evidence.length) outline.push('### Retest evidence');
+    }
   }
   return outline;
 }

@@ -12,6 +12,7 @@ import {
   type ReportDocument,
   type ReportDocumentFinding,
 } from '@service/report-model';
+import { CSV_RETEST_COLUMNS } from './retest-columns.ts';
 
 /** Lists inside a cell: one item per line, which spreadsheets show wrapped in the cell. */
 const LIST_SEPARATOR = '\n';
@@ -165,18 +166,24 @@ export const CSV_COLUMNS_OF_FIELD = Object.fromEntries(
 /** The header row's names, in column order. */
 export const CSV_COLUMNS: readonly string[] = COLUMNS.map((c) => c.header);
 
-function row(f: ReportDocumentFinding, index: number): string[] {
-  return COLUMNS.map((c) => neutralizeFormula(c.cell(f, index)));
+/** A retest report's columns: the finding columns, then its retest columns. */
+const RETEST_REPORT_COLUMNS: readonly CsvColumn[] = [...COLUMNS, ...CSV_RETEST_COLUMNS];
+
+function row(columns: readonly CsvColumn[], f: ReportDocumentFinding, index: number): string[] {
+  return columns.map((c) => neutralizeFormula(c.cell(f, index)));
 }
 
 /**
- * One row per attached finding, in report order, after a header row: RFC 4180 (CRLF, quotes
+ * One row per attached finding, in report order, after a header row (a retest's rows end with its
+ * retest columns, `CSV_RETEST_COLUMNS`): RFC 4180 (CRLF, quotes
  * doubled), UTF-8 with a byte-order mark so Excel picks the encoding, streamed row by row.
  */
-export function reportFindingsCsv(doc: Pick<ReportDocument, 'findings'>): Readable {
+export function reportFindingsCsv(doc: Pick<ReportDocument, 'findings' | 'retest'>): Readable {
+  // Why only for retests: the columns of other reports stay as they were.
+  const columns = doc.retest ? RETEST_REPORT_COLUMNS : COLUMNS;
   const csv = stringify({
     header: true,
-    columns: [...CSV_COLUMNS],
+    columns: columns.map((c) => c.header),
     bom: true,
     record_delimiter: 'windows',
     quoted_match: /[\s,"']/,
@@ -191,7 +198,7 @@ export function reportFindingsCsv(doc: Pick<ReportDocument, 'findings'>): Readab
       // returning before moving on would send it again at the next read, for ever.
       while (i < findings.length) {
         const index = i++;
-        if (!this.push(row(findings[index]!, index))) return;
+        if (!this.push(row(columns, findings[index]!, index))) return;
       }
       this.push(null);
     },

@@ -1,4 +1,5 @@
 import { FINDING_CONTENT_FIELD_NAMES, FINDING_FIELDS, type Finding, type FindingContent } from './finding-fields.ts';
+import { describeBand, severityDisagreement } from './severity-coherence.ts';
 import { TEXT_LIMITS } from './text.ts';
 
 const union = <T>(cap: number, ...lists: ReadonlyArray<readonly T[]>): T[] => [...new Set(lists.flat())].slice(0, cap);
@@ -6,10 +7,16 @@ const union = <T>(cap: number, ...lists: ReadonlyArray<readonly T[]>): T[] => [.
 /**
  * A finding that takes a library template's curated content, field by field by its shape: the
  * template's title and text replace the scanner's (where the template has text), lists are
- * joined, and what the scanner measured stays its own (severity, and CVSS when it gave one).
+ * joined, and what the scanner measured stays its own (severity, and CVSS when it gave one). A
+ * template's CVSS is taken only where the scanner gave none and its band is the scanner's
+ * severity; otherwise the finding has none, and `notes` says why.
  */
-export function applyTemplateContent(finding: Finding, template: FindingContent): Finding {
+export function applyTemplateContent(
+  finding: Finding,
+  template: FindingContent,
+): { finding: Finding; notes: string[] } {
   const out: Finding = { ...finding };
+  const notes: string[] = [];
   for (const name of FINDING_CONTENT_FIELD_NAMES) {
     const shape = FINDING_FIELDS[name].shape;
     switch (shape) {
@@ -21,9 +28,17 @@ export function applyTemplateContent(finding: Finding, template: FindingContent)
       }
       case 'severity':
         break;
-      case 'cvss':
-        if (finding.cvss.length === 0) out.cvss = template.cvss;
+      case 'cvss': {
+        if (finding.cvss.length > 0 || template.cvss.length === 0) break;
+        const band = severityDisagreement({ severity: finding.severity, cvss: template.cvss });
+        if (band === null) out.cvss = template.cvss;
+        else
+          notes.push(
+            `The template's CVSS was not taken: ${describeBand(band)}, but the scanner rated the finding ` +
+              `${finding.severity}.`,
+          );
         break;
+      }
       case 'cveList':
         out.cves = union(TEXT_LIMITS.cves, finding.cves, template.cves);
         break;
@@ -37,5 +52,5 @@ export function applyTemplateContent(finding: Finding, template: FindingContent)
         shape satisfies never;
     }
   }
-  return out;
+  return { finding: out, notes };
 }

@@ -107,6 +107,16 @@ const TELLING_LINE: readonly RegExp[] = [
 
 const leftOut = (n: number, what: 'line' | 'header') => `[… ${n} ${what}${n === 1 ? '' : 's'} left out]`;
 
+const LEFT_OUT_LINE = /^\[… (\d+) (line|header)s? left out\]$/gm;
+
+/**
+ * An excerpt with its `[… n lines left out]` markers in other words (a document's language): the
+ * stored excerpt keeps the English markers, which every reader of the data recognises.
+ */
+export function rewordExcerptMarkers(text: string, words: (count: number, what: 'line' | 'header') => string): string {
+  return text.replace(LEFT_OUT_LINE, (_, n: string, what: 'line' | 'header') => words(Number(n), what));
+}
+
 /** Splits text into lines without their carriage returns. */
 function linesOf(text: string): string[] {
   return text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));

@@ -192,6 +192,18 @@ export const FINDING_FIELDS = {
   description: markdownField('description', 'Description'),
   impact: markdownField('impact', 'Impact'),
   remediation: markdownField('remediation', 'Remediation'),
+  details: field({
+    schema: MarkdownText(
+      TEXT_LIMITS.markdown,
+      'Markdown: what the scanner reported beyond the description, such as the table of checks of a compliance audit.',
+    ),
+    column: 'details',
+    storage: 'value',
+    part: 'state',
+    shape: 'markdown',
+    label: 'Details',
+    empty: () => '',
+  }),
   references: field({
     schema: Type.Array(Type.String({ maxLength: TEXT_LIMITS.reference }), { maxItems: TEXT_LIMITS.references }),
     column: 'references',

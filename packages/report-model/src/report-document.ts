@@ -7,6 +7,7 @@ import {
   ReportProperties,
   ReportTabProperties,
 } from './report.ts';
+import { RetestInfoSchema, RetestResultSchema } from './retest.ts';
 import { Uuid } from './text.ts';
 
 const Evidence = Type.Array(EvidenceRefSchema, { maxItems: 1000 });
@@ -20,9 +21,12 @@ export type ReportDocumentTab = Type.Static<typeof ReportDocumentTabSchema>;
 export const ReportDocumentLinkSchema = Type.Object(ReportLinkProperties, { additionalProperties: false });
 export type ReportDocumentLink = Type.Static<typeof ReportDocumentLinkSchema>;
 
-/** A finding as a document holds it: every field, plus its evidence images. `id` when read from a workspace. */
+/**
+ * A finding as a document holds it: every field, plus its evidence images. `id` when read from a
+ * workspace; `retest` (its result in this retest) in a retest report only.
+ */
 export const ReportDocumentFindingSchema = Type.Object(
-  { id: Type.Optional(Uuid), ...FindingProperties, evidence: Evidence },
+  { id: Type.Optional(Uuid), ...FindingProperties, evidence: Evidence, retest: Type.Optional(RetestResultSchema) },
   { additionalProperties: false },
 );
 export type ReportDocumentFinding = Type.Static<typeof ReportDocumentFindingSchema>;
@@ -42,7 +46,8 @@ export type LibraryItemRef = Type.Static<typeof LibraryItemRefSchema>;
  * A whole report: its metadata, client and project, the tabs in order, the links, and every
  * attached finding in report order. Markdown, CSV and DOCX read it; Markdown import and the
  * library write it. Ids are present when it was read from a workspace and absent otherwise;
- * no document format relies on them.
+ * no document format relies on them. A retest report has `retest` (its round and the reports it
+ * follows) and a retest result on every finding.
  */
 export const ReportDocumentSchema = Type.Object(
   {
@@ -66,6 +71,7 @@ export const ReportDocumentSchema = Type.Object(
     tabs: Type.Array(ReportDocumentTabSchema, { maxItems: 1000 }),
     links: Type.Array(ReportDocumentLinkSchema, { maxItems: 1000 }),
     findings: Type.Array(ReportDocumentFindingSchema, { maxItems: 100_000 }),
+    retest: Type.Optional(RetestInfoSchema),
   },
   { additionalProperties: false },
 );

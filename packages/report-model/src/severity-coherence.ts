@@ -31,3 +31,33 @@ export function severityDisagreement(finding: { severity: Severity; cvss: readon
 export function describeBand(band: SeverityBand): string {
   return `the CVSS ${band.version} base score ${band.baseScore.toFixed(1)} is ${band.band}`;
 }
+
+const GERMAN_SEVERITY: Readonly<Record<Severity, string>> = {
+  critical: 'kritisch',
+  high: 'hoch',
+  medium: 'mittel',
+  low: 'niedrig',
+  info: 'informativ',
+};
+
+/**
+ * Why a scanner's finding keeps a severity outside its score's band, in the report's language
+ * (English unless German): "Rated high by Nessus (High); the CVSS 3.1 base score 5.1 is medium."
+ */
+export function scannerSeverityReason(
+  scanner: string,
+  severity: Severity,
+  severityRaw: string | null | undefined,
+  band: SeverityBand,
+  language: string,
+): string {
+  const raw = severityRaw && severityRaw.toLowerCase() !== severity ? ` (${severityRaw})` : '';
+  if (language.split('-')[0]?.toLowerCase() === 'de') {
+    const score = band.baseScore.toFixed(1).replace('.', ',');
+    return (
+      `Von ${scanner} als ${GERMAN_SEVERITY[severity]} eingestuft${raw}; der CVSS-${band.version}-Basiswert ` +
+      `${score} entspricht ${GERMAN_SEVERITY[band.band]}.`
+    );
+  }
+  return `Rated ${severity} by ${scanner}${raw}; ${describeBand(band)}.`;
+}

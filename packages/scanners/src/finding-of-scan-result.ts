@@ -1,6 +1,7 @@
-import { describeBand, severityDisagreement, type Finding } from '@service/report-model';
+import { scannerSeverityReason, severityDisagreement, type Finding } from '@service/report-model';
 import { SCAN_FORMAT_LABELS, type ScanFormat } from './scan-format.ts';
 import { affectedAssetsOf } from './affected-assets.ts';
+import { complianceChecksTable } from './compliance-checks.ts';
 import type { CompleteFinding } from './normalized-finding.ts';
 
 const nonBlank = (text: string | null | undefined): text is string => !!text && text.trim() !== '';
@@ -10,16 +11,20 @@ const nonBlank = (text: string | null | undefined): text is string => !!text && 
  * compile error here until it is decided what a scanner gives it): the synopsis leads the
  * description, every occurrence becomes an affected asset with its evidence, the rule is the source.
  */
-export function findingOfScanResult(f: CompleteFinding): Finding {
+export function findingOfScanResult(f: CompleteFinding, language = 'en'): Finding {
   const disagreement = severityDisagreement(f);
   return {
     title: f.title,
     severity: f.severity,
     // Why: the scanner's own rating is kept; the report says why it differs from the score.
     severityReason: disagreement
-      ? `Rated ${f.severity} by ${SCAN_FORMAT_LABELS[f.source.scanner as ScanFormat] ?? f.source.scanner}` +
-        `${f.severityRaw && f.severityRaw.toLowerCase() !== f.severity ? ` (${f.severityRaw})` : ''}; ` +
-        `${describeBand(disagreement)}.`
+      ? scannerSeverityReason(
+          SCAN_FORMAT_LABELS[f.source.scanner as ScanFormat] ?? f.source.scanner,
+          f.severity,
+          f.severityRaw,
+          disagreement,
+          language,
+        )
       : '',
     status: 'open',
     cvss: f.cvss,
@@ -29,6 +34,7 @@ export function findingOfScanResult(f: CompleteFinding): Finding {
     description: [f.summary, f.description].filter(nonBlank).join('\n\n'),
     impact: f.impact ?? '',
     remediation: f.remediation ?? '',
+    details: complianceChecksTable(f),
     references: f.references,
     source: {
       kind: 'scanner',

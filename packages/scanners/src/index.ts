@@ -54,3 +54,4 @@ export { compileTitlePattern, TITLE_PATTERN_MAX_CHARS, titlePatternProblem } fro
 export { COMPLIANCE_CHECK_TYPE } from './parse-nessus.ts';
 export { NMAP_SCRIPT_RULES, VULNS_LIBRARY_SCRIPTS } from './nmap-scripts.ts';
 export { NSE_SCRIPT_CHECK_TYPE } from './parse-nmap.ts';
+export { originOf, scanCoverageOf, type ScanCoverage } from './scan-coverage.ts';

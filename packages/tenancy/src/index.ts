@@ -24,6 +24,7 @@ export {
 } from './tenant-topology.ts';
 export type { TenantTopology } from './tenant-topology.ts';
 export { tenantDatabaseName, isTenantDatabaseName } from './tenant-database-name.ts';
+export { ORGANIZATION_SLUG, slugOfOrganizationName } from './organization-slug.ts';
 export {
   OrganizationRepository,
   ORGANIZATION_STATES,

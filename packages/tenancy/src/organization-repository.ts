@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { slugOfOrganizationName } from './organization-slug.ts';
 
 export const ORGANIZATION_STATES = ['provisioning', 'active', 'unavailable', 'retained'] as const;
 export type OrganizationState = (typeof ORGANIZATION_STATES)[number];
@@ -34,6 +35,8 @@ export interface TenantLocation {
 
 export interface Organization extends TenantLocation {
   name: string;
+  /** The short name users sign in with (hosted: the sign-in request names the organization by it). */
+  slug: string;
   plan: OrganizationPlan;
   stateCause: StateCause | null;
   stateChangedAt: Date;
@@ -45,6 +48,7 @@ export interface Organization extends TenantLocation {
 type Row = {
   id: string;
   name: string;
+  slug: string;
   plan: OrganizationPlan;
   tenant_server: string;
   tenant_database: string;
@@ -60,6 +64,7 @@ type Row = {
 const COLUMNS = [
   'id',
   'name',
+  'slug',
   'plan',
   'tenant_server',
   'tenant_database',
@@ -80,6 +85,7 @@ function toOrganization(row: Row): Organization {
   return {
     organizationId: row.id,
     name: row.name,
+    slug: row.slug,
     plan: row.plan,
     tenantServer: row.tenant_server,
     tenantDatabase: row.tenant_database,
@@ -120,6 +126,11 @@ export class OrganizationRepository {
     return row ? toOrganization(row) : null;
   }
 
+  async findBySlug(slug: string): Promise<Organization | null> {
+    const row = await this.db('organizations').select(COLUMNS).where({ slug }).first();
+    return row ? toOrganization(row) : null;
+  }
+
   /** What routing needs, one indexed row. */
   async locate(organizationId: string): Promise<TenantLocation | null> {
     const row = await this.db('organizations').select(LOCATION_COLUMNS).where({ id: organizationId }).first();
@@ -144,10 +155,14 @@ export class OrganizationRepository {
     return row ? toOrganization(row) : null;
   }
 
-  /** Records a new organization in `provisioning`, step `recorded`. */
+  /**
+   * Records a new organization in `provisioning`, step `recorded`. Without a slug it gets the one
+   * its name suggests followed by the first 8 hex digits of its id.
+   */
   async insertProvisioning(input: {
     id: string;
     name: string;
+    slug?: string;
     plan: OrganizationPlan;
     tenantServer: string;
     tenantDatabase: string;
@@ -156,6 +171,7 @@ export class OrganizationRepository {
       .insert({
         id: input.id,
         name: input.name,
+        slug: input.slug ?? `${slugOfOrganizationName(input.name)}-${input.id.replace(/-/g, '').slice(0, 8)}`,
         plan: input.plan,
         tenant_server: input.tenantServer,
         tenant_database: input.tenantDatabase,

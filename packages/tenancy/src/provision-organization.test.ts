@@ -214,59 +214,87 @@ describe('provisioning organizations on two servers', () => {
     expect(again.stepsRun).toEqual([]);
   });
 
-  it(
-    'resumes after a failed migration and refuses an administrator email of another ' + 'organization up front',
-    async () => {
-      const broken: ProvisionOrganizationDeps = {
-        ...deps,
-        migrations: {
-          migrationSource: {
-            getMigrations: async () => ['0001_broken'],
-            getMigrationName: (m: string) => m,
-            getMigration: async () => ({
-              up: async (k) => void (await k.raw('select * from no_such_table')),
-              down: async () => {},
-            }),
-          },
+  it('resumes after a failed migration and refuses an unknown server up front', async () => {
+    const broken: ProvisionOrganizationDeps = {
+      ...deps,
+      migrations: {
+        migrationSource: {
+          getMigrations: async () => ['0001_broken'],
+          getMigrationName: (m: string) => m,
+          getMigration: async () => ({
+            up: async (k) => void (await k.raw('select * from no_such_table')),
+            down: async () => {},
+          }),
         },
-      };
-      await expect(
-        provisionOrganization(broken, {
-          name: 'Hooli',
-          plan: 'business',
-          server: 'default',
-          adminEmail: 'admin@hooli.test',
-        }),
-      ).rejects.toThrow(/migrated step failed: .*no_such_table/);
-      const done = await provisionOrganization(deps, {
+      },
+    };
+    await expect(
+      provisionOrganization(broken, {
         name: 'Hooli',
         plan: 'business',
         server: 'default',
         adminEmail: 'admin@hooli.test',
-      });
-      expect(done.stepsRun).toEqual(['migrated', 'library_loaded', 'administrator_created', 'completed']);
-      // The broken source ran in its own rolled-back transaction: only the real migrations are recorded.
-      const names = await router.withTenant(
-        done.organization.organizationId,
-        async (db) => (await db('knex_migrations').pluck('name')) as string[],
-      );
-      expect(names).not.toContain('0001_broken');
+      }),
+    ).rejects.toThrow(/migrated step failed: .*no_such_table/);
+    const done = await provisionOrganization(deps, {
+      name: 'Hooli',
+      plan: 'business',
+      server: 'default',
+      adminEmail: 'admin@hooli.test',
+    });
+    expect(done.stepsRun).toEqual(['migrated', 'library_loaded', 'administrator_created', 'completed']);
+    // The broken source ran in its own rolled-back transaction: only the real migrations are recorded.
+    const names = await router.withTenant(
+      done.organization.organizationId,
+      async (db) => (await db('knex_migrations').pluck('name')) as string[],
+    );
+    expect(names).not.toContain('0001_broken');
 
-      const before = (await listOrganizations(cp.controlPlane)).length;
-      await expect(
-        provisionOrganization(deps, {
-          name: 'Copycat',
-          plan: 'business',
-          server: 'default',
-          adminEmail: 'ADMIN@acme.test',
-        }),
-      ).rejects.toMatchObject({ code: 'administrator_email_taken' });
-      await expect(
-        provisionOrganization(deps, { name: 'Nowhere', plan: 'business', server: 'us9', adminEmail: 'a@nowhere.test' }),
-      ).rejects.toThrow(/There is no tenant server "us9"; the configured ones are "default", "eu2"/);
-      expect((await listOrganizations(cp.controlPlane)).length).toBe(before);
-    },
-  );
+    const before = (await listOrganizations(cp.controlPlane)).length;
+    await expect(
+      provisionOrganization(deps, { name: 'Nowhere', plan: 'business', server: 'us9', adminEmail: 'a@nowhere.test' }),
+    ).rejects.toThrow(/There is no tenant server "us9"; the configured ones are "default", "eu2"/);
+    expect((await listOrganizations(cp.controlPlane)).length).toBe(before);
+  });
+
+  it('gives each organization its own slug and an administrator whose address another organization also has', async () => {
+    expect((await new OrganizationRepository(cp.controlPlane).get(acme))?.slug).toBe('acme');
+    const before = (await listOrganizations(cp.controlPlane)).length;
+    // A slug another organization has, or one that is no slug, is refused before anything is recorded.
+    await expect(
+      provisionOrganization(deps, {
+        name: 'Acme Two',
+        slug: 'acme',
+        plan: 'business',
+        server: 'default',
+        adminEmail: 'it@acme2.test',
+      }),
+    ).rejects.toMatchObject({ code: 'slug_taken' });
+    await expect(
+      provisionOrganization(deps, {
+        name: 'Bad',
+        slug: '-bad-',
+        plan: 'business',
+        server: 'default',
+        adminEmail: 'a@b.test',
+      }),
+    ).rejects.toThrow(/"-bad-" is not a slug/);
+    expect((await listOrganizations(cp.controlPlane)).length).toBe(before);
+
+    // The same name as Acme: the derived slug gets part of the id. The address of Acme's
+    // administrator becomes this organization's administrator too, without a word about Acme.
+    const copy = await provisionOrganization(deps, {
+      name: 'ACME',
+      plan: 'business',
+      server: 'default',
+      adminEmail: 'admin@acme.test',
+    });
+    const id = copy.organization.organizationId;
+    expect(copy.organization.slug).toBe(`acme-${id.replace(/-/g, '').slice(0, 8)}`);
+    expect(copy.stepsRun).toContain('administrator_created');
+    const holders = await cp.controlPlane('users').where({ email: 'admin@acme.test' }).orderBy('created_at');
+    expect(holders.map((u) => u.organization_id)).toEqual([acme, id]);
+  });
 
   it('deprovisions: retained, keys and sessions revoked, the data kept', async () => {
     const admin = (await cp.controlPlane('users').where({ organization_id: globex }).first())!;

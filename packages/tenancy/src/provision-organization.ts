@@ -10,6 +10,7 @@ import {
   type ProvisioningStep,
 } from './organization-repository.ts';
 import { TenancyError } from './tenancy-error.ts';
+import { ORGANIZATION_SLUG, slugOfOrganizationName } from './organization-slug.ts';
 import { tenantDatabaseName } from './tenant-database-name.ts';
 import { describeTenantFailure, migrateTenantDatabase } from './tenant-migrations.ts';
 import { resolveTenantUrl, type TenantTopology } from './tenant-topology.ts';
@@ -27,7 +28,7 @@ export interface ProvisionOrganizationDeps {
   /**
    * Creates the first administrator in the control plane (e.g. UserRepository.create with a
    * generated password the caller prints). Called only when no user with that email exists in the
-   * organization yet.
+   * organization yet (another organization may have a user with that email).
    */
   createAdministrator(input: { organizationId: string; email: string }): Promise<void>;
   logger?: Logger;
@@ -41,6 +42,11 @@ export interface ProvisionOrganizationInput {
   /** A server name of the topology (`default` or one of TENANT_SERVERS). */
   server: string;
   adminEmail: string;
+  /**
+   * The short name its users sign in with (lower-case letters, digits, inner `-`). Default: derived
+   * from the name, with part of the id appended when another organization has that one.
+   */
+  slug?: string;
   /**
    * Resume this organization. Without it, an organization still `provisioning` under the same name
    * is resumed, and otherwise a new one is created.
@@ -68,6 +74,12 @@ function validate(input: ProvisionOrganizationInput, topology: TenantTopology): 
   }
   if (!EMAIL.test(input.adminEmail))
     throw new TenancyError('provisioning_failed', `"${input.adminEmail.slice(0, 100)}" is not an email address.`);
+  if (input.slug !== undefined && !ORGANIZATION_SLUG.test(input.slug)) {
+    throw new TenancyError(
+      'provisioning_failed',
+      `"${input.slug.slice(0, 100)}" is not a slug: use 1 to 63 lower-case letters, digits and inner "-".`,
+    );
+  }
   if (!topology.servers.some((s) => s.name === input.server)) {
     throw new TenancyError(
       'provisioning_failed',
@@ -75,6 +87,26 @@ function validate(input: ProvisionOrganizationInput, topology: TenantTopology): 
         `${topology.servers.map((s) => `"${s.name}"`).join(', ')} (TENANT_SERVERS).`,
     );
   }
+}
+
+/**
+ * The slug a new organization gets: the one asked for, refused when another organization has it;
+ * otherwise the one its name suggests, with the first 8 hex digits of its id appended when taken.
+ */
+async function freeSlug(
+  organizations: OrganizationRepository,
+  id: string,
+  name: string,
+  asked: string | undefined,
+): Promise<string> {
+  const candidates = asked
+    ? [asked]
+    : [slugOfOrganizationName(name), `${slugOfOrganizationName(name)}-${id.replace(/-/g, '').slice(0, 8)}`];
+  for (const slug of candidates) if (!(await organizations.findBySlug(slug))) return slug;
+  throw new TenancyError(
+    'slug_taken',
+    `The slug "${candidates[0]}" is taken by another organization; choose another with --slug.`,
+  );
 }
 
 function done(org: Organization, step: ProvisioningStep): boolean {
@@ -118,23 +150,30 @@ export async function provisionOrganization(
         `--server ${org.tenantServer}.`,
     );
   }
-  // Why before recording anything: an email another organization uses would stop provisioning at its last step.
-  const holder = await deps.controlPlane('users').select('organization_id').where({ email: input.adminEmail }).first();
-  if (holder && holder.organization_id !== org?.organizationId) {
+  if (org && input.slug !== undefined && input.slug !== org.slug) {
     throw new TenancyError(
-      'administrator_email_taken',
-      `${input.adminEmail} is already a user of another organization; choose another administrator email.`,
+      'provisioning_failed',
+      `Organization ${org.organizationId} is being provisioned with the slug "${org.slug}", not ` +
+        `"${input.slug}"; run the command again with --slug ${org.slug}.`,
     );
   }
   if (!org) {
     const id = randomUUID();
-    org = await organizations.insertProvisioning({
-      id,
-      name,
-      plan: input.plan,
-      tenantServer: input.server,
-      tenantDatabase: tenantDatabaseName(id),
-    });
+    org = await organizations
+      .insertProvisioning({
+        id,
+        name,
+        slug: await freeSlug(organizations, id, name, input.slug),
+        plan: input.plan,
+        tenantServer: input.server,
+        tenantDatabase: tenantDatabaseName(id),
+      })
+      .catch((err: unknown) => {
+        // Why: another organization took the slug between the check and the insert.
+        if ((err as { constraint?: string }).constraint === 'organizations_slug_unique')
+          throw new TenancyError('slug_taken', `The slug is taken by another organization; choose one with --slug.`);
+        throw err;
+      });
     deps.logger?.info('organization_provisioning', {
       organizationId: id,
       server: input.server,
@@ -206,17 +245,14 @@ async function runSteps(
     {
       step: 'administrator_created',
       run: async () => {
+        // Why only this organization: an address may have an account in others (e-mail addresses
+        // are unique per organization), and provisioning must not tell whether it has.
         const existing = await deps
           .controlPlane('users')
-          .select('organization_id')
-          .where({ email: adminEmail })
+          .select('id')
+          .where({ organization_id: organizationId, email: adminEmail })
           .first();
-        if (existing?.organization_id === organizationId) return;
-        if (existing)
-          throw new TenancyError(
-            'administrator_email_taken',
-            `${adminEmail} is already a user of another organization; choose another administrator email.`,
-          );
+        if (existing) return;
         await deps.createAdministrator({ organizationId, email: adminEmail });
       },
     },

@@ -12,7 +12,7 @@ export type TenancyErrorCode =
   | 'invalid_tenant_servers'
   | 'provisioning_failed'
   | 'provisioning_in_progress'
-  | 'administrator_email_taken'
+  | 'slug_taken'
   | 'router_closed';
 
 /**

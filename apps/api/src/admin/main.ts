@@ -7,6 +7,7 @@ import { DatabaseStartupError, EmbeddedServerError, VersionGuardError } from '@s
 import { TenancyError } from '@service/tenancy';
 import { LicenseLoadError } from '../licensing/load-license.ts';
 import { openAdminContext, type AdminContext } from './admin-context.ts';
+import { checkSeverities } from './commands/check-severities.ts';
 import { createUser } from './commands/create-user.ts';
 import { deactivateUser } from './commands/deactivate-user.ts';
 import { importGlobalsCommand } from './commands/import-globals.ts';
@@ -29,6 +30,7 @@ const COMMANDS: AnyCommand<AdminContext>[] = [
   createOrganization,
   listOrganizationsCommand,
   deprovisionOrganizationCommand,
+  checkSeverities,
 ];
 
 /** Errors of the layers below that already say what is wrong; each gets the next step. */

@@ -1,6 +1,7 @@
+import type { Context } from 'koa';
 import { Type } from 'typebox';
 import { DEFAULT_KEY_LIFETIME_MS, MAX_KEY_LIFETIME_MS } from '@service/auth';
-import { NotFoundError, ValidationError } from '@service/http';
+import { NotFoundError, UnprocessableError, ValidationError } from '@service/http';
 import type { AppContext } from '../app-context.ts';
 import { ApiKeySchema, IdParams, presentApiKey, ScopeSchema, Uuid } from './identity-schemas.ts';
 import { defineAppRoute } from '../rest/define-app-route.ts';
@@ -9,7 +10,9 @@ const ALLOW_LIST_RULE =
   'The client allow-list: edits, deletes, evidence uploads and imports into ' +
   'existing reports under a client need it on the list (403 `client_not_allowed` ' +
   'otherwise); reads, exports and plain creates do not. Empty (the default): the ' +
-  'key edits nothing until clients are added. There is no "every client".';
+  'key edits nothing until clients are added. There is no "every client". Each id must ' +
+  'be a client of your organization (in the trash too); an unknown one answers 422 ' +
+  '`invalid_reference` naming its position.';
 const ClientIds = Type.Array(Uuid, { maxItems: 500, uniqueItems: true, description: ALLOW_LIST_RULE });
 
 const CreateKeyBody = Type.Object(
@@ -57,8 +60,36 @@ const EXAMPLE_KEY = {
   userId: '7a1d3c5e-9b2f-4d6a-8c0e-1f3b5d7a9c2e',
 };
 
+const INVALID_CLIENT_IDS = {
+  description:
+    'A client id of `clientIds` is not a client of your organization (`invalid_reference`; ' +
+    '`details` names each one by its position, e.g. `/clientIds/0`).',
+  schema: 'Error',
+};
+
 export function registerApiKeyRoutes(app: AppContext): void {
   const { registry, identity } = app;
+
+  /**
+   * 422 `invalid_reference` unless every id is a client in the organization's workspace. Why:
+   * an allow-list entry naming nothing looks like a grant and never works; a typo must show
+   * when the key is made, not as a 403 months later.
+   */
+  async function assertClientsExist(ctx: Context, organizationId: string, clientIds: readonly string[] | undefined) {
+    if (!clientIds || clientIds.length === 0) return;
+    const tenant = await app.tenantOf(ctx, organizationId);
+    const found = new Set<string>(await tenant('clients').whereIn('id', clientIds).pluck('id'));
+    const unknown = clientIds.flatMap((id, index) => (found.has(id) ? [] : [{ id, index }]));
+    if (unknown.length > 0)
+      throw new UnprocessableError(
+        'invalid_reference',
+        `The client ${unknown[0]!.id} is not a client of your organization (clientIds).`,
+        unknown.slice(0, 50).map(({ index }) => ({
+          path: `/clientIds/${index}`,
+          message: 'is not a client of your organization',
+        })),
+      );
+  }
   registry.addTag('API keys', 'Personal API keys (`service_sk_...`), managed from a signed-in session.');
   registry.addSchema('ApiKey', ApiKeySchema);
 
@@ -97,14 +128,16 @@ export function registerApiKeyRoutes(app: AppContext): void {
     body: {
       schema: CreateKeyBody,
       maxBytes: 64 * 1024,
-      example: { name: 'CI pipeline', scope: 'read-write', clientIds: ['3f2b8c1e-5d4a-4b6f-9e7d-2a1c0b9f8e7d'] },
+      // Why no clientIds: the example must be one that can be sent as it is; ids of your own clients go there.
+      example: { name: 'CI pipeline', scope: 'read-write' },
     },
     responses: {
       201: {
         description: 'Created.',
         schema: CreatedKey,
-        example: { key: `service_sk_4fQ2aB${'x'.repeat(37)}`, apiKey: EXAMPLE_KEY },
+        example: { key: `service_sk_4fQ2aB${'x'.repeat(37)}`, apiKey: { ...EXAMPLE_KEY, clientIds: [] } },
       },
+      422: INVALID_CLIENT_IDS,
     },
     async handler(ctx, { body, session: s }) {
       const now = Date.now();
@@ -117,6 +150,7 @@ export function registerApiKeyRoutes(app: AppContext): void {
         throw new ValidationError('expiresAt may be at most two years from now.', [
           { path: '/expiresAt', message: 'must be at most two years from now' },
         ]);
+      await assertClientsExist(ctx, s.organizationId, body.clientIds);
       const { key, value } = await identity.apiKeys.create({
         organizationId: s.organizationId,
         userId: s.userId,
@@ -148,8 +182,9 @@ export function registerApiKeyRoutes(app: AppContext): void {
       maxBytes: 64 * 1024,
       example: { clientIds: ['3f2b8c1e-5d4a-4b6f-9e7d-2a1c0b9f8e7d'] },
     },
-    responses: { 200: { description: 'Updated.', schema: 'ApiKey', example: EXAMPLE_KEY } },
+    responses: { 200: { description: 'Updated.', schema: 'ApiKey', example: EXAMPLE_KEY }, 422: INVALID_CLIENT_IDS },
     async handler(ctx, { params, body, session: s }) {
+      await assertClientsExist(ctx, s.organizationId, body.clientIds);
       const key = await identity.apiKeys.update(s.organizationId, params.id, s.userId, body);
       if (!key) throw new NotFoundError();
       ctx.body = presentApiKey(key);

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { MAX_PASSWORD_LENGTH, SESSION_ABSOLUTE_MS, SESSION_COOKIE, verifyPassword } from '@service/auth';
-import { RateLimitedError, UnauthenticatedError } from '@service/http';
+import { RateLimitedError, UnauthenticatedError, ValidationError } from '@service/http';
 import { OrganizationRepository } from '@service/tenancy';
 import type { AppContext } from '../app-context.ts';
 import { presentUser, UserSchema } from './identity-schemas.ts';
@@ -14,6 +14,18 @@ const LoginBody = Type.Object(
   {
     email: Type.String({ minLength: 3, maxLength: 320 }),
     password: Type.String({ minLength: 1, maxLength: MAX_PASSWORD_LENGTH }),
+    organization: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 63,
+        pattern: '^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$',
+        description:
+          'The slug of the organization to sign in to (as in its sign-in link `/?organization=<slug>`; ' +
+          'letter case does not matter). Required in the hosted edition, where one e-mail address may have ' +
+          'accounts in several organizations; self-hosted has one organization and needs none.',
+        examples: ['acme'],
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -23,6 +35,7 @@ const SignedIn = Type.Object({ user: UserSchema });
 export function registerAuthRoutes(app: AppContext): void {
   const { registry, identity } = app;
   const organizations = new OrganizationRepository(app.deps.dbs.controlPlane);
+  const hosted = app.deps.config.edition === 'hosted';
   const organizationOpen = async (organizationId: string) =>
     (await organizations.get(organizationId))?.state !== 'retained';
   registry.addTag('Sign-in', 'Workspace sign-in sessions (cookie). The REST API uses API keys instead.');
@@ -38,7 +51,10 @@ export function registerAuthRoutes(app: AppContext): void {
       '`TRUST_PROXY`). Send `X-Requested-With`; a browser `Origin` must be this ' +
       'service. At most 5 attempts per account and 30 per address are checked in 15 ' +
       'minutes; successful ones are not counted. Further attempts answer 429 with ' +
-      '`Retry-After`.',
+      '`Retry-After`. In the hosted edition the account is the one of `email` in the ' +
+      'organization named by `organization`, which is required there (one address may have ' +
+      'accounts in several organizations); an unknown organization, an unknown email, an email ' +
+      'of another organization and a wrong password answer the same 401 after the same work.',
     tags: ['Sign-in'],
     access: 'public',
     rateLimited: true,
@@ -71,7 +87,9 @@ export function registerAuthRoutes(app: AppContext): void {
         },
       },
       401: {
-        description: 'Wrong email or password (`unauthenticated`); the same answer for an unknown email.',
+        description:
+          'Wrong email or password (`unauthenticated`); the same answer for an unknown email, an unknown ' +
+          'organization and an email that has an account only in another organization.',
         schema: 'Error',
       },
       429: {
@@ -84,9 +102,22 @@ export function registerAuthRoutes(app: AppContext): void {
     async handler(ctx, { body }) {
       const ip = ctx.state.clientIp ?? ctx.ip;
       const email = body.email.trim().toLowerCase();
-      const started = await identity.loginThrottle.begin(email, ip);
+      const slug = body.organization?.toLowerCase() ?? null;
+      // Why required in hosted: an address may have accounts in several organizations, and letting
+      // the password pick one would cost one password check per account, which tells how many there
+      // are. The answer depends only on the request, never on which accounts exist.
+      if (hosted && slug === null)
+        throw new ValidationError('Name the organization to sign in to.', [
+          { path: '/organization', message: "required in the hosted edition: the organization's slug" },
+        ]);
+      // Why the slug in the hosted key: each organization's account has its own budget of failed
+      // attempts. Self-hosted keeps the address alone, so naming its one organization or not is
+      // still one budget.
+      const started = await identity.loginThrottle.begin(hosted ? `${slug}/${email}` : email, ip);
       if ('retryAfterSeconds' in started) throw new RateLimitedError(started.retryAfterSeconds);
-      const user = await identity.users.findByEmailWithPassword(email);
+      // One query and one password check whatever exists: unknown organization, unknown address and
+      // an address of another organization answer as a wrong password does, after the same work.
+      const user = await identity.users.findForSignIn(email, slug);
       const ok = await verifyPassword(body.password, user?.passwordHash ?? null);
       // Why the same answer for a closed organization: its users are kept, nobody signs in to it.
       if (!user || !ok || !user.active || !(await organizationOpen(user.organizationId)))

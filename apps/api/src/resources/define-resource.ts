@@ -108,7 +108,7 @@ export function defineResource(app: AppContext, repository: ResourceRepository):
               : exampleValue(f.schema),
         ]),
       )
-    : undefined;
+    : decl.responseExample;
   registry.addSchema(decl.schemaName, Schema);
   registry.addTag(decl.tag, decl.description);
 
@@ -244,7 +244,7 @@ export function defineResource(app: AppContext, repository: ResourceRepository):
       }`,
       tags: [decl.tag],
       params: IdParams,
-      body: { schema: Body },
+      body: { schema: Body, example: decl.updateExample },
       responses: {
         200: { description: 'The changed row.', schema: decl.schemaName, example },
         ...(decl.concurrency ? CONFLICT_RESPONSE : {}),

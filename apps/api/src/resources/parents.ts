@@ -35,6 +35,7 @@ const parentReaders = {
   report: reader('reports', 'report', reportVisibility),
   finding: reader('findings', 'finding', findingVisibility),
   'report tab': reader('report_tabs', 'report tab', reportChildVisibility),
+  'retest result': reader('retest_results', 'retest result', reportChildVisibility),
 };
 export type ParentKind = keyof typeof parentReaders;
 

@@ -5,6 +5,7 @@ import { registerLibraryItems } from './library-items/library-items-routes.ts';
 import { registerFindingOrder } from './reports/finding-order-routes.ts';
 import { registerReportExports } from './reports/report-export-routes.ts';
 import { registerReportImport } from './reports/report-import-routes.ts';
+import { registerRetestRoutes } from './retests/retest-routes.ts';
 import { registerScanImport } from './scan-import/scan-import-routes.ts';
 import { registerShares } from './sharing/share-routes.ts';
 import { registerWordTemplateRoutes } from './style-library/word-template-routes.ts';
@@ -28,6 +29,7 @@ export function registerResources(app: AppContext): void {
     r.narratives,
     r.scopingTemplates,
     r.projectTypes,
+    r.retestResults,
   ]) {
     defineResource(app, repository);
   }
@@ -41,4 +43,5 @@ export function registerResources(app: AppContext): void {
   registerFindingOrder(app, r.reports);
   registerWordTemplateRoutes(app, r.styles, r.files);
   registerReportImport(app, app.services.markdownImport);
+  registerRetestRoutes(app, app.services.retests, r.reports);
 }

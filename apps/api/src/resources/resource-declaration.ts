@@ -24,7 +24,8 @@ export type Row<F extends Fields = Fields, X extends object = object> = RowOf<F>
 export interface ListFilter {
   schema: TSchema;
   description: string;
-  apply(q: Knex.QueryBuilder, value: never, db: Knex): void;
+  /** `filters` holds every filter value of the request (a filter may depend on another: report_id). */
+  apply(q: Knex.QueryBuilder, value: never, db: Knex, filters: Record<string, unknown>): void;
 }
 
 export interface CreateContext {
@@ -106,7 +107,13 @@ export interface ResourceDeclaration<F extends Fields = Fields, X extends object
     principal: RestPrincipal;
     row: Row<F, X>;
     changed: Record<string, unknown>;
+    /** Every field the request sent, changed or not. */
+    sent: Record<string, unknown>;
   }): Promise<void>;
+  /** A whole row as the API returns it: the documented example of a resource without create. */
+  responseExample?: Record<string, unknown>;
+  /** A PATCH body as a client would send it, for the document (none: no request example). */
+  updateExample?: Record<string, unknown>;
   /** Extra response fields computed from the row. */
   present?(row: Row<F, X>, api: Record<string, unknown>): Record<string, unknown>;
   extraResponse?: Record<string, TSchema>;

@@ -134,7 +134,7 @@ export class ResourceRepository<F extends Fields = Fields, X extends object = ob
       else q.whereRaw('false');
     }
     for (const [name, value] of Object.entries(req.filters)) {
-      if (value !== undefined) this.filters[name]!.apply(q, value as never, db);
+      if (value !== undefined) this.filters[name]!.apply(q, value as never, db, req.filters);
     }
     // Why: the page is chosen on narrow rows (id and order keys, with the total from one window
     // pass), and only that page's full rows are read, in the same statement: sorting and counting
@@ -247,7 +247,7 @@ export class ResourceRepository<F extends Fields = Fields, X extends object = ob
           ...apiToColumns(this.declaration.fields, changed, (f) => f.update === true),
           updated_at: nextUpdatedAt(trx),
         });
-      await this.declaration.afterUpdate?.({ trx, principal, row, changed });
+      await this.declaration.afterUpdate?.({ trx, principal, row, changed, sent: changes });
       return (await this.find(trx, principal, id))!;
     });
   }

@@ -93,12 +93,13 @@ export const findingVisibility: Visibility = {
   grantSql: grantLevelSql([['project', 'p.id']], 'r.id'),
 };
 
-/** Evidence belongs to a finding or to a report tab. */
+/** Evidence belongs to a finding, to a report tab, or to a finding's result in a retest. */
 export const evidenceVisibility: Visibility = {
   join(q, db) {
     q.leftJoin('findings as f', 'f.id', 'r.finding_id')
       .leftJoin('report_tabs as t', 't.id', 'r.report_tab_id')
-      .leftJoin('reports as rep', 'rep.id', 't.report_id')
+      .leftJoin('retest_results as rr', 'rr.id', 'r.retest_result_id')
+      .leftJoin('reports as rep', (j) => j.on(db.raw('rep.id = coalesce(t.report_id, rr.report_id)')))
       .join('projects as p', (j) => j.on(db.raw('p.id = coalesce(f.project_id, rep.project_id)')))
       .join('clients as c', 'c.id', 'p.client_id')
       .whereRaw('rep.deleted_at is null');

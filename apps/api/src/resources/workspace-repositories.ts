@@ -10,6 +10,7 @@ import { reportTabsDeclaration } from './report-tabs/report-tabs-resource.ts';
 import { reportTemplatesDeclaration } from './report-templates/report-templates-resource.ts';
 import { ReportRepository } from './reports/reports-repository.ts';
 import { ResourceRepository } from './resource-repository.ts';
+import { ensureRetestResults, RetestResultRepository } from './retests/retest-repository.ts';
 import { GrantsRepository } from './sharing/grants-repository.ts';
 import { narrativesDeclaration } from './narratives/narratives-resource.ts';
 import { projectTypesDeclaration } from './project-types/project-types-resource.ts';
@@ -43,6 +44,11 @@ export function createWorkspaceRepositories(options: { filesDir: string; evidenc
       reportFindingsDeclaration({
         nextPosition: (trx, reportId) => findings.nextPosition(trx, reportId),
         reorder: (trx, reportId) => findings.orderBySeverity(trx, [reportId]),
+        attached: (trx, reportId, userId) => ensureRetestResults(trx, reportId, userId),
+        beforeDelete: (trx, row) =>
+          evidenceCleanup(files, trx, {
+            retestResultOf: { reportId: String(row.report_id), findingId: String(row.finding_id) },
+          }),
       }),
     ),
     reportLinks: new ResourceRepository(reportLinksDeclaration),
@@ -53,6 +59,7 @@ export function createWorkspaceRepositories(options: { filesDir: string; evidenc
     scopingTemplates: new ResourceRepository(scopingTemplatesDeclaration),
     projectTypes: new ResourceRepository(projectTypesDeclaration),
     evidence,
+    retestResults: new RetestResultRepository(),
     grants: new GrantsRepository(),
     trash: new TrashRepository({ client: clients, project: projects, report: reports }),
   };

@@ -1,6 +1,7 @@
 import type { DocxPdfConverter } from '@service/docx';
 import { MarkdownImportService } from './reports/markdown-import-service.ts';
 import { ReportExportService } from './reports/report-export-service.ts';
+import { RetestService } from './retests/retest-service.ts';
 import { ScanImportService } from './scan-import/scan-import-service.ts';
 import type { WorkspaceRepositories } from './workspace-repositories.ts';
 
@@ -9,8 +10,10 @@ import type { WorkspaceRepositories } from './workspace-repositories.ts';
  * exports). Handlers call them in a few lines; tests call them without HTTP.
  */
 export function createWorkspaceServices(repositories: WorkspaceRepositories, options: { pdf: DocxPdfConverter }) {
+  const retests = new RetestService(repositories);
   return {
-    scanImport: new ScanImportService(repositories),
+    retests,
+    scanImport: new ScanImportService(repositories, retests),
     reportExports: new ReportExportService(repositories, options.pdf),
     markdownImport: new MarkdownImportService(repositories),
   };

@@ -61,7 +61,10 @@ const OpenApiDocument = Type.Object(
  * The OpenAPI document of this app, built once. Building it checks every declaration (examples
  * against their schemas), so the app builds it as it starts and a bad declaration fails there.
  */
-export function openApiDocumentOf(app: Pick<AppContext, 'registry' | 'deps'>): Record<string, unknown> {
+export function openApiDocumentOf(app: {
+  registry: AppContext['registry'];
+  deps: Pick<AppContext['deps'], 'build'>;
+}): Record<string, unknown> {
   return app.registry.document({
     title: 'service REST API',
     version: app.deps.build.version,
@@ -70,7 +73,13 @@ export function openApiDocumentOf(app: Pick<AppContext, 'registry' | 'deps'>): R
       'API key: `Authorization: Bearer service_sk_...`. Errors are `{"error": {"code", ' +
       '"message", "details"?}}`; `details` is always a list of `{path, message}`. Every ' +
       'response carries `X-Request-Id`; REST responses carry `X-RateLimit-Limit`, ' +
-      '`X-RateLimit-Remaining` and `X-RateLimit-Reset`.',
+      '`X-RateLimit-Remaining` and `X-RateLimit-Reset`. Text never contains U+0000 (NUL): ' +
+      'every text field states it as a pattern, and a request with one answers 400. A ' +
+      'TypeScript client generated from this document ships with the service as `@service/client` ' +
+      '(docs/api-guide.md, "Client package").',
+    contact: {
+      name: 'The administrators of this installation: they create users, keep the licence and see the service log',
+    },
     license: { name: 'Proprietary: use is governed by your service licence', identifier: 'LicenseRef-Proprietary' },
   });
 }

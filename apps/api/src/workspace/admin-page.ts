@@ -5,7 +5,8 @@ import { renderKeyTable, type PresentedApiKey } from './key-table.ts';
 import { renderPage } from './page-shell.ts';
 import { renderUserTable, type PresentedUser } from './user-table.ts';
 
-function renderCreateUserForm(): SafeHtml {
+/** `signInSlug`: hosted, the organization users name when they sign in (shown with the sign-in link). */
+function renderCreateUserForm(signInSlug: string | null): SafeHtml {
   return html`<section class="card" aria-labelledby="create-user-heading">
 <h3 id="create-user-heading">Create a user</h3>
 <form id="create-user-form" method="post">
@@ -17,7 +18,11 @@ function renderCreateUserForm(): SafeHtml {
 <div class="field"><label for="user-role">Role</label>
 <select id="user-role" name="role">${ROLES.map((r) => html`<option value="${r}"${r === 'member' ? html` selected` : ''}>${r}</option>`)}</select></div>
 </div>
-<p class="hint">A password is generated and shown once; give it to the user.</p>
+<p class="hint">A password is generated and shown once; give it to the user${
+    signInSlug
+      ? html` with the sign-in link <a href="/?organization=${signInSlug}">/?organization=${signInSlug}</a> (organization <span class="mono">${signInSlug}</span>)`
+      : ''
+  }.</p>
 <p class="alert" role="alert" id="create-user-error"></p>
 <button type="submit" class="button primary">Create user</button>
 </form>
@@ -29,12 +34,14 @@ export function renderAdminPage(options: {
   keys: PresentedApiKey[];
   users: PresentedUser[];
   clients: ClientChoice[];
+  /** Hosted: the organization's slug, which its users sign in with. */
+  signInSlug?: string | null;
 }): SafeHtml {
   const { session, keys, users, clients } = options;
   const body = html`<h1>Administration</h1>
 <section aria-labelledby="users-heading">
 <h2 id="users-heading">Users</h2>
-${renderCreateUserForm()}
+${renderCreateUserForm(options.signInSlug ?? null)}
 <div id="secret-slot"></div>
 <p class="alert" role="alert" id="users-error"></p>
 <p class="status" role="status" id="users-status" tabindex="-1"></p>

@@ -81,7 +81,8 @@ export function registerWorkspacePages(app: AppContext): void {
   app.registry.addUndocumentedRoute('GET', '/', 'the sign-in page (HTML) of the workspace');
   router.get('/', async (ctx) => {
     if (await app.sessionOf(ctx)) return redirectPage(ctx, '/profile/api-keys');
-    sendPage(ctx, 200, renderSignInPage());
+    const organization = typeof ctx.query.organization === 'string' ? ctx.query.organization : undefined;
+    sendPage(ctx, 200, renderSignInPage({ hosted: app.deps.config.edition === 'hosted', organization }));
   });
 
   signedInPage('/profile/api-keys', async (session, ctx) => {
@@ -97,10 +98,13 @@ export function registerWorkspacePages(app: AppContext): void {
 
   signedInPage('/admin', async (session, ctx) => {
     if (session.role !== 'admin') return { status: 403, page: renderAdminForbiddenPage(session) };
-    const [keys, users, choices] = await Promise.all([
+    const [keys, users, choices, organization] = await Promise.all([
       identity.apiKeys.listForOrganization(session.organizationId),
       identity.users.list(session.organizationId),
       clientChoices(ctx, session),
+      app.deps.config.edition === 'hosted'
+        ? app.deps.dbs.controlPlane('organizations').where({ id: session.organizationId }).first('slug')
+        : null,
     ]);
     return {
       status: 200,
@@ -109,6 +113,7 @@ export function registerWorkspacePages(app: AppContext): void {
         keys: keys.map(presentApiKey),
         users: users.map(presentUser),
         clients: choices.clients,
+        signInSlug: (organization as { slug: string } | null | undefined)?.slug ?? null,
       }),
     };
   });

@@ -57,12 +57,20 @@ export async function createActor(
   return { user, key: value, keyId: key.id, api: httpClient(`${app.url}/rest/v1`, { token: value }), allow };
 }
 
-/** Signs in through the real endpoint and returns a client carrying the session cookie. */
-export async function signIn(app: TestApp, email: string, password: string): Promise<HttpClient & { cookie: string }> {
+/**
+ * Signs in through the real endpoint and returns a client carrying the session cookie. The hosted
+ * edition needs the organization's slug.
+ */
+export async function signIn(
+  app: Pick<TestApp, 'url'>,
+  email: string,
+  password: string,
+  organization?: string,
+): Promise<HttpClient & { cookie: string }> {
   const res = await fetch(`${app.url}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
-    body: JSON.stringify({ email, password }),
+    body: JSON.stringify({ email, password, organization }),
   });
   if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
   const setCookie = res.headers.get('set-cookie') ?? '';

@@ -1,7 +1,11 @@
 import fc from 'fast-check';
+import { NUL_FREE_PATTERN } from '@service/http';
 import { SCAN_FORMATS, SCANNER_RULE_PATTERN, SCANNERS } from '@service/scanners';
 
 type Schema = Record<string, unknown>;
+
+/** How the document states the NUL rule (see NUL_FREE_PATTERN in @service/http). */
+const NUL_FREE_LOOKAHEAD = `^(?=${NUL_FREE_PATTERN.slice(1)})`;
 
 /** Generators for the string patterns the API uses; a new pattern must be added here on purpose. */
 const PATTERNS: Record<string, fc.Arbitrary<string>> = {
@@ -93,9 +97,12 @@ export function schemaArbitrary(
         return fc
           .date({ min: new Date('2000-01-01'), max: new Date('2099-12-31'), noInvalidDate: true })
           .map((d) => d.toISOString());
-      if (typeof schema.pattern === 'string') {
-        const arb = PATTERNS[schema.pattern];
-        if (!arb) throw new Error(`schemaArbitrary: no generator for the pattern ${schema.pattern} at ${path || '/'}`);
+      // The NUL rule the document states on text (alone, or as a lookahead before a pattern of its
+      // own): text() never makes U+0000, nor do the pattern generators.
+      if (typeof schema.pattern === 'string' && schema.pattern !== NUL_FREE_PATTERN) {
+        const pattern = schema.pattern.replace(NUL_FREE_LOOKAHEAD, '^');
+        const arb = PATTERNS[pattern];
+        if (!arb) throw new Error(`schemaArbitrary: no generator for the pattern ${pattern} at ${path || '/'}`);
         return arb;
       }
       return text((schema.minLength as number | undefined) ?? 0, (schema.maxLength as number | undefined) ?? 200);

@@ -10,6 +10,7 @@ import { createTestDatabases, ensureTemplateDatabases, type TestDatabases } from
 import { createJsonLogger, MemoryRateLimitStore, PostgresRateLimitStore, type RateLimitStore } from '@service/http';
 import type { Knex } from 'knex';
 import type { TenantRouter } from '@service/tenancy';
+import type { DocxPdfConverter } from '@service/docx';
 import { createApp } from '../../src/app.ts';
 import { readBuildInfo } from '../../src/build-info.ts';
 import { prepareService } from '../../src/prepare-service.ts';
@@ -34,8 +35,24 @@ export interface StartTestAppOptions {
   evaluation?: boolean;
   /** `postgres`: counters in this app's control-plane database, shared with any `reuse` app. */
   rateLimitStore?: RateLimitStore | 'postgres';
+  /**
+   * Count every request at this instant (ms), so a burst never straddles a window boundary of the
+   * real clock (where the sliding window's estimate lets a request or two more through).
+   */
+  rateLimitAt?: number;
+  /** The PDF converter (default: LibreOffice as `soffice`, as the service runs it). */
+  pdf?: DocxPdfConverter;
   /** Serve a second app on the databases of this one (as a second service process would). */
   reuse?: TestApp;
+}
+
+/** `store` with every request counted at `at` instead of the caller's clock. */
+function atInstant(store: RateLimitStore, at: number): RateLimitStore {
+  return {
+    consume: (key, cost, limit, windowMs) => store.consume(key, cost, limit, windowMs, at),
+    refund: (key, cost, windowMs) => store.refund(key, cost, windowMs, at),
+    prune: () => store.prune(at),
+  };
 }
 
 const REPO = path.resolve(import.meta.dirname, '../../../..');
@@ -130,11 +147,12 @@ export async function startTestApp(
     logger,
     build,
   });
-  const rateLimitStore =
+  const store =
     options.rateLimitStore === 'postgres'
       ? new PostgresRateLimitStore(dbs.controlPlane)
       : (options.rateLimitStore ?? new MemoryRateLimitStore());
-  const { koa } = createApp({
+  const rateLimitStore = options.rateLimitAt === undefined ? store : atInstant(store, options.rateLimitAt);
+  const { koa, close } = createApp({
     config,
     dbs,
     logger,
@@ -142,6 +160,7 @@ export async function startTestApp(
     currentLicense: () => testApp.license,
     rateLimitStore,
     tenants,
+    ...(options.pdf ? { pdf: options.pdf } : {}),
   });
   const server: Server = createServer(koa.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -158,6 +177,7 @@ export async function startTestApp(
     async stop() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await close();
       await tenants.close();
       await Promise.all(DATABASE_NAMES.map((n) => dbs[n].destroy()));
       if (!options.reuse) await databases.drop();

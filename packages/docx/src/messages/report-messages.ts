@@ -2,8 +2,10 @@ import {
   FINDING_FIELD_NAMES,
   FINDING_FIELDS,
   type FindingFieldName,
+  type AssetRetestStatus,
   type FindingStatus,
   type ReportStatus,
+  type RetestStatus,
   type Severity,
 } from '@service/report-model';
 
@@ -80,6 +82,10 @@ const ENGLISH_TEXTS = {
   findingsInTotal_other: '{count} findings in total',
   assetsListedCompactly: '{count} assets, listed three to a row as host:port/protocol and URL.',
   evidenceCharactersLeftOut: '[{count} more characters of this evidence are not shown]',
+  excerptLinesLeftOut_one: '[… {count} line left out]',
+  excerptLinesLeftOut_other: '[… {count} lines left out]',
+  excerptHeadersLeftOut_one: '[… {count} header left out]',
+  excerptHeadersLeftOut_other: '[… {count} headers left out]',
   evidenceAssetsLeftOut_one: '[The evidence of {count} more asset is not shown]',
   evidenceAssetsLeftOut_other: '[The evidence of {count} more assets is not shown]',
   evidenceAssetsInAppendix_one: '[The evidence of {count} more asset is {range} in “{appendix}”]',
@@ -92,6 +98,31 @@ const ENGLISH_TEXTS = {
   imageUnreadable: '[Image {name} could not be read]',
   imageNotEvidence: '[Image {name}: only evidence images of this report are shown]',
   imageElsewhere: '[image: {name}]',
+  // Retests (issue 20)
+  retest: 'Retest',
+  retestResults: 'Retest results',
+  retestRound: 'Round',
+  retestOf: 'Retest of',
+  originalReport: 'Original report',
+  retestStatus: 'Retest status',
+  originalSeverity: 'Original severity',
+  retestDate: 'Retest date',
+  retestNotes: 'Retest notes',
+  retestEvidence: 'Retest evidence',
+  retestEvidencePerAsset: 'Retest evidence per asset',
+  statusPerAsset: 'Status per asset',
+  statusSetByTester: 'Set by the tester',
+  riskAccepted: 'Risk accepted by the client',
+  resolvedAndOpen: 'Resolved and open findings',
+  'retestStatus.not_retested': 'Not retested',
+  'retestStatus.resolved': 'Resolved',
+  'retestStatus.partially_resolved': 'Partially resolved',
+  'retestStatus.unresolved': 'Unresolved',
+  'retestStatus.new': 'New',
+  retestIntro: 'Round {round} of the retest of "{title}": the status of each finding and affected asset.',
+  retestIntroUnlinked: 'Round {round} of the retest: the status of each finding and affected asset.',
+  findingsResolvedOf_one: '{resolved} of {count} finding resolved, {open} open',
+  findingsResolvedOf_other: '{resolved} of {count} findings resolved, {open} open',
 } as const;
 
 type StaticKey = keyof typeof ENGLISH_TEXTS;
@@ -161,6 +192,10 @@ export const GERMAN: MessageCatalogue = {
   findingsInTotal_other: '{count} Befunde insgesamt',
   assetsListedCompactly: '{count} Systeme, je drei in einer Zeile als Host:Port/Protokoll und URL.',
   evidenceCharactersLeftOut: '[{count} weitere Zeichen dieses Nachweises sind nicht abgedruckt]',
+  excerptLinesLeftOut_one: '[… {count} Zeile ausgelassen]',
+  excerptLinesLeftOut_other: '[… {count} Zeilen ausgelassen]',
+  excerptHeadersLeftOut_one: '[… {count} Header ausgelassen]',
+  excerptHeadersLeftOut_other: '[… {count} Header ausgelassen]',
   evidenceAssetsLeftOut_one: '[Der Nachweis {count} weiteren Systems ist nicht abgedruckt]',
   evidenceAssetsLeftOut_other: '[Die Nachweise {count} weiterer Systeme sind nicht abgedruckt]',
   evidenceAssetsInAppendix_one: '[Der Nachweis {count} weiteren Systems steht unter {range} in „{appendix}“]',
@@ -173,6 +208,30 @@ export const GERMAN: MessageCatalogue = {
   imageUnreadable: '[Bild {name} konnte nicht gelesen werden]',
   imageNotEvidence: '[Bild {name}: Es werden nur Nachweisbilder dieses Berichts gezeigt]',
   imageElsewhere: '[Bild: {name}]',
+  retest: 'Retest',
+  retestResults: 'Ergebnisse des Retests',
+  retestRound: 'Runde',
+  retestOf: 'Retest zu',
+  originalReport: 'Ursprünglicher Bericht',
+  retestStatus: 'Status im Retest',
+  originalSeverity: 'Ursprünglicher Schweregrad',
+  retestDate: 'Datum des Retests',
+  retestNotes: 'Anmerkungen zum Retest',
+  retestEvidence: 'Nachweise des Retests',
+  retestEvidencePerAsset: 'Nachweise des Retests je System',
+  statusPerAsset: 'Status je System',
+  statusSetByTester: 'Vom Prüfer festgelegt',
+  riskAccepted: 'Risiko vom Kunden akzeptiert',
+  resolvedAndOpen: 'Behobene und offene Befunde',
+  'retestStatus.not_retested': 'Nicht erneut geprüft',
+  'retestStatus.resolved': 'Behoben',
+  'retestStatus.partially_resolved': 'Teilweise behoben',
+  'retestStatus.unresolved': 'Nicht behoben',
+  'retestStatus.new': 'Neu',
+  retestIntro: 'Runde {round} des Retests zu „{title}“: der Status jedes Befunds und jedes betroffenen Systems.',
+  retestIntroUnlinked: 'Runde {round} des Retests: der Status jedes Befunds und jedes betroffenen Systems.',
+  findingsResolvedOf_one: '{resolved} von {count} Befund behoben, {open} offen',
+  findingsResolvedOf_other: '{resolved} von {count} Befunden behoben, {open} offen',
   'field.title': 'Titel',
   'field.severity': 'Schweregrad',
   'field.status': 'Status',
@@ -186,6 +245,7 @@ export const GERMAN: MessageCatalogue = {
   'field.references': 'Referenzen',
   'field.source': 'Quelle',
   'field.severityReason': 'Begründung der Einstufung',
+  'field.details': 'Details',
 };
 
 /** The catalogues by primary language subtag; any other language is written in English. */
@@ -194,6 +254,7 @@ export const CATALOGUES: Readonly<Record<string, MessageCatalogue>> = { en: ENGL
 export const severityKey = (s: Severity) => `severity.${s}` as const;
 export const findingStatusKey = (s: FindingStatus) => `status.${s}` as const;
 export const reportStatusKey = (s: ReportStatus) => `reportStatus.${s}` as const;
+export const retestStatusKey = (s: RetestStatus | AssetRetestStatus) => `retestStatus.${s}` as const;
 export const fieldLabelKey = (name: FindingFieldName): FieldLabelKey => `field.${name}`;
 
 /**

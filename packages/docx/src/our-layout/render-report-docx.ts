@@ -35,6 +35,7 @@ import { findingsOverview, OVERVIEW_BOOKMARK, SUMMARY_TABLE_BOOKMARK } from './f
 import { LAYOUT_WORD_STYLES, tableLookOf, type LayoutContext } from './layout-context.ts';
 import { layoutStyles, STYLE } from './layout-styles.ts';
 import { pageGeometry } from './page-geometry.ts';
+import { RETEST_BOOKMARK, retestFindingSection, retestOverview } from './retest-section.ts';
 
 const BODY_MARKER = 'SERVICE-REPORT-BODY-8f2c1e';
 
@@ -53,10 +54,12 @@ export async function renderReportDocx(report: ReportDocument, options: RenderRe
   const summary = parseMarkdownBlocks(doc.summary);
   const tabs = doc.tabs.map((t) => parseMarkdownBlocks(t.content));
   const findings: FindingMarkdown[] = doc.findings.map((f) => findingMarkdown(f, parseMarkdownBlocks));
+  const retestNotes: Block[][] = doc.findings.map((f) => (f.retest ? parseMarkdownBlocks(f.retest.notes) : []));
   const allMarkdown = function* (): Generator<Block[]> {
     yield summary;
     yield* tabs;
     for (const f of findings) yield* Object.values(f);
+    yield* retestNotes;
   };
   const style = withXmlCharactersOnly(options.style);
   const geometry = pageGeometry(style.pageSize);
@@ -67,7 +70,7 @@ export async function renderReportDocx(report: ReportDocument, options: RenderRe
     options.scaleImages ?? true,
   );
   const locale = reportLocale(doc.language);
-  const evidence = planEvidence(doc.findings, style.evidenceMode);
+  const evidence = planEvidence(doc.findings, style.evidenceMode, locale);
   const skeleton = await packSkeleton(doc, options, style, geometry, locale, evidence.appendix.length > 0);
   const files: Map<string, Uint8Array | string> = readZip(skeleton, {
     maxEntries: 1000,
@@ -111,13 +114,16 @@ export async function renderReportDocx(report: ReportDocument, options: RenderRe
         if (!shown.has(e.sha256)) body.push(figure(e.sha256, e.caption, e.fileName, ctx, shown));
     });
   writeTabs('before');
+  if (doc.retest) body.push(retestOverview(doc, ctx));
   body.push(findingsOverview(doc.findings, ctx));
   if (doc.findings.length > 0) {
     body.push(heading1('findings', locale.text('findings')));
     doc.findings.forEach((f, i) => {
       body.push(findingSection(f, i + 1, findings[i]!, ctx, evidence.findings[i]));
+      if (doc.retest) body.push(retestFindingSection(f, retestNotes[i]!, ctx));
       // Why: the blocks of a finding already written are not needed again; let them go.
       findings[i] = findingMarkdown(f, () => []);
+      retestNotes[i] = [];
     });
   }
   writeTabs('after');
@@ -182,6 +188,7 @@ async function packSkeleton(
       if (t.placement === placement) entries.push({ title: t.title, level: 1, href: `tab_${i + 1}` });
     });
   tabEntries('before');
+  if (doc.retest) entries.push({ title: locale.text('retestResults'), level: 1, href: RETEST_BOOKMARK });
   entries.push({ title: locale.text('findingsOverview'), level: 1, href: OVERVIEW_BOOKMARK });
   if (doc.findings.length > 0) {
     entries.push({ title: locale.text('summaryOfFindings'), level: 2, href: SUMMARY_TABLE_BOOKMARK });

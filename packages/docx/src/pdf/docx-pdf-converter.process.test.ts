@@ -87,6 +87,23 @@ describe('DocxPdfConverter', () => {
     expect(await readdir(jobs)).toEqual([]);
   });
 
+  it('never starts LibreOffice for a request that left while its run was being prepared', async () => {
+    const started = path.join(root, 'started');
+    const converter = new DocxPdfConverter({
+      command: stub(`--started=${started}`, `--release=${path.join(root, 'never')}`),
+      tempDir: jobs,
+    });
+    const abort = new AbortController();
+    // Aborted in the same turn: the run has taken the job but not yet spawned the command.
+    const leaving = converter.convert(DOCX, { signal: abort.signal }).catch((e: unknown) => e);
+    expect(converter.busy).toBe(true);
+    abort.abort();
+    expect(((await leaving) as PdfConversionError).reason).toBe('cancelled');
+    await vi.waitFor(() => expect(converter.busy).toBe(false));
+    expect(existsSync(started)).toBe(false);
+    expect(await readdir(jobs)).toEqual([]);
+  });
+
   it('on close, cancels what waits and kills what runs, and takes nothing new', async () => {
     const started = path.join(root, 'started');
     const converter = new DocxPdfConverter({

@@ -235,6 +235,12 @@ export class DocxPdfConverter {
    */
   private spawnOffice(args: string[], dir: string, signal: AbortSignal | undefined): Promise<string> {
     return new Promise<string>((resolve, reject) => {
+      // Why: a request that left while the run's folder was prepared must not start LibreOffice
+      // (an abort event already fired would never reach the listener below).
+      if (signal?.aborted) {
+        reject(cancelled());
+        return;
+      }
       // Why a small environment: the service's settings (database URLs, keys) are none of
       // LibreOffice's business; HOME and TMPDIR in the run's folder keep every file it makes there.
       const env: NodeJS.ProcessEnv = {

@@ -108,6 +108,34 @@ function documentXml(): string {
     }),
   );
   body.push(tag('{/hasFindings}'));
+  // A retest's results: only in a retest ({#isRetest}). {retestShadeCell} colours by the retest status.
+  body.push(
+    tag('{#isRetest}'),
+    p('Heading1', '{label.retestResults}', { pageBreakBefore: true }),
+    p(null, '{label.retestRound} {retestRound} · {label.retestOf}: {retestOf}'),
+    tag('{@retestChart}'),
+    table({
+      widths: [600, 4172, 1500, 1500, 1300],
+      style: 'TableGrid',
+      header: [
+        '{label.number}',
+        '{label.finding}',
+        '{label.originalSeverity}',
+        '{label.retestStatus}',
+        '{label.retestDate}',
+      ].map(headerCell),
+      rows: [
+        [
+          textCell('{#findings}{number}'),
+          textCell('{title}'),
+          textCell('{shadeCell}{severity}', 'TableStrong'),
+          textCell('{retestShadeCell}{retestStatus}', 'TableStrong'),
+          textCell('{retestDate}{/findings}'),
+        ],
+      ],
+    }),
+    tag('{/isRetest}'),
+  );
   // Findings. {shadeParagraph} shades the heading in the severity's colour; {colorText} colours the score.
   body.push(tag('{#hasFindings}'), p('Heading1', '{label.findings}', { pageBreakBefore: true }), tag('{/hasFindings}'));
   body.push(tag('{#findings}'));
@@ -138,6 +166,8 @@ function documentXml(): string {
       ],
     }),
   );
+  // Why the severity differs from the score's band, when it does.
+  body.push(tag('{#severityReason}'), p(null, '{label.severityReason}: {severityReason}'), tag('{/severityReason}'));
   body.push(tag('{#hasAssets}'), p('Heading3', '{label.affectedAssets} ({assetCount})'));
   body.push(
     table({
@@ -184,6 +214,56 @@ function documentXml(): string {
     p(null, '{evidenceLeftOut}'),
     tag('{/evidenceLeftOut}'),
     tag('{/hasAssetEvidence}'),
+  );
+  // The finding's retest, in a retest only: status and date, notes, status per asset, retest evidence.
+  body.push(
+    tag('{#retestStatusKey}'),
+    p('Heading3', '{label.retest}'),
+    table({
+      widths: [1700, 2836, 1500, 3036],
+      style: 'TableGrid',
+      rows: [
+        [
+          textCell('{label.retestStatus}', 'TableStrong'),
+          textCell('{retestShadeCell}{retestStatus}', 'TableStrong'),
+          textCell('{label.retestDate}', 'TableStrong'),
+          textCell('{retestDate}'),
+        ],
+      ],
+    }),
+    tag('{#retestStatusSetByTester}'),
+    p(null, '{label.statusSetByTester}: {retestStatusNote}'),
+    tag('{/retestStatusSetByTester}'),
+    tag('{#riskAccepted}'),
+    p(null, '{label.riskAccepted}: {riskAcceptedNote}'),
+    tag('{/riskAccepted}'),
+    tag('{#retestNotes}'),
+    p('Heading4', '{label.retestNotes}'),
+    tag('{@retestNotes}'),
+    tag('{/retestNotes}'),
+    tag('{#hasRetestAssets}'),
+    p('Heading4', '{label.statusPerAsset}'),
+    table({
+      widths: [3400, 3672, 2000],
+      style: 'TableGrid',
+      header: ['{label.host}', '{label.url}', '{label.retestStatus}'].map(headerCell),
+      rows: [
+        [
+          textCell('{#retestAssets}{location}'),
+          textCell('{url}'),
+          textCell('{shadeCell}{status}{/retestAssets}', 'TableStrong'),
+        ],
+      ],
+    }),
+    tag('{/hasRetestAssets}'),
+    tag('{#hasRetestEvidence}'),
+    p('Heading4', '{label.retestEvidence}'),
+    tag('{#retestEvidence}'),
+    tag('{@image}'),
+    p('Caption', '{label.figure}: {caption}'),
+    tag('{/retestEvidence}'),
+    tag('{/hasRetestEvidence}'),
+    tag('{/retestStatusKey}'),
   );
   body.push(tag('{/findings}'));
   // Appendices: the report's own, then the whole scanner evidence (style mode `appendix`).

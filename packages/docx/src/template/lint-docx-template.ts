@@ -6,7 +6,7 @@ import {
   sampleImages,
   templateProblemsOf,
 } from './render-template-docx.ts';
-import { SAMPLE_REPORT } from './sample-report.ts';
+import { SAMPLE_RETEST } from './sample-retest.ts';
 
 export interface TemplateLintResult {
   /** True when the template can be used: no errors (missing styles alone do not fail it). */
@@ -48,9 +48,10 @@ export function lintDocxTemplate(template: Uint8Array): TemplateLintResult {
   try {
     renderCompiledTemplateWith(
       compiled,
-      SAMPLE_REPORT,
+      // Why the retest: it has every field of the sample report and the retest fields as well.
+      SAMPLE_RETEST,
       resolveReportStyle(null),
-      sampleImages(SAMPLE_REPORT, PIXEL),
+      sampleImages(SAMPLE_RETEST, PIXEL),
       new Date('2024-03-11T00:00:00Z'),
     );
   } catch (err) {

@@ -211,6 +211,7 @@ export function markdownCache(
     if (shows('summary')) count(doc.summary);
     if (shows('content')) for (const t of doc.tabs) count(t.content);
     for (const { name } of FINDING_MARKDOWN_FIELDS) if (shows(name)) for (const f of doc.findings) count(f[name]);
+    if (shows('retestNotes')) for (const f of doc.findings) if (f.retest) count(f.retest.notes);
     for (const [text, uses] of usesLeft) if (uses < 2) usesLeft.delete(text);
   }
   return (markdown: string) => {
@@ -230,8 +231,10 @@ export function markdownCache(
 function* allMarkdown(doc: ReportDocument, parse: (markdown: string) => Block[]): Generator<Block[]> {
   const texts = [doc.summary, ...doc.tabs.map((t) => t.content)];
   for (const text of texts) if (mayHoldImage(text)) yield parse(text);
-  for (const f of doc.findings)
+  for (const f of doc.findings) {
     for (const { name } of FINDING_MARKDOWN_FIELDS) if (mayHoldImage(f[name])) yield parse(f[name]);
+    if (f.retest && mayHoldImage(f.retest.notes)) yield parse(f.retest.notes);
+  }
 }
 
 /** The evidence of a report with the same bytes for every image (the linter's sample). */

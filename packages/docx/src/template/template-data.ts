@@ -15,6 +15,7 @@ import {
   primaryCvss,
   SEVERITIES_DESCENDING,
 } from '../report-labels.ts';
+import { RETEST_REPORT_TAGS, retestFindingData, retestFindingTags, retestReportData } from './retest-template-data.ts';
 import { colourMarker } from './severity-colours.ts';
 import { isEvidenceImage } from '../evidence-images.ts';
 import { planEvidence, type FindingEvidence } from '../evidence-plan.ts';
@@ -114,6 +115,7 @@ const FINDING: TagScope = {
     hasEvidence: 'text',
     hasCves: 'text',
     ...COLOUR_DIRECTIVES,
+    ...retestFindingTags(EVIDENCE),
   },
 };
 const TAB: TagScope = {
@@ -170,6 +172,7 @@ export const TEMPLATE_TAGS: TagScope = {
     evidenceMode: 'text',
     hasEvidenceAppendix: 'text',
     evidenceAppendix: { list: EVIDENCE_APPENDIX_ENTRY },
+    ...RETEST_REPORT_TAGS,
     // `{label.findings}`, `{label.severity}`, `{label.severity.high}`...: the words of the message catalogue.
     ...Object.fromEntries(LABEL_TAGS.map(({ tag }) => [tag, 'text'])),
   },
@@ -326,7 +329,7 @@ export function buildTemplateData(
       );
   const counts = countSeverities(doc.findings);
   const summary = rich(doc.summary, 2, 'summary', 'summaryText');
-  const plan = once(() => planEvidence(doc.findings, style.evidenceMode));
+  const plan = once(() => planEvidence(doc.findings, style.evidenceMode, locale));
   const ref = (n: number | null) => (n === null ? '' : locale.text('evidenceNumber', { number: n }));
   const appendixTitle = locale.text('evidenceAppendix');
   const leftOutNote = (e: FindingEvidence) => {
@@ -376,6 +379,46 @@ export function buildTemplateData(
       { content: content.xml, contentText: content.text, evidence: () => evidenceItems(t.evidence, shown()) },
     );
   });
+  /** A finding's retest tags, built when one of them is first read; its notes as any Markdown field. */
+  const retestTags = (f: ReportDocument['findings'][number], shown: () => Set<string>) => {
+    const notes = rich(f.retest?.notes ?? '', 4, 'retestNotes', 'retestNotesText');
+    // The retest's evidence list leaves out what the finding's and the notes' Markdown draws.
+    const retestShown = once(() => {
+      const set = new Set(shown());
+      notes.figures(set);
+      return set;
+    });
+    const data = once(() =>
+      retestFindingData(
+        f,
+        ctx,
+        () => ({ xml: '', text: '' }),
+        (list) => evidenceItems(list, retestShown()),
+      ),
+    );
+    return Object.fromEntries(
+      Object.keys(retestFindingTags(EVIDENCE)).map((key): [string, () => unknown] => {
+        if (key === 'retestNotes') return [key, () => (f.retest ? notes.xml() : '')];
+        if (key === 'retestNotesText') return [key, () => (f.retest ? notes.text() : '')];
+        return [key, () => data()[key]];
+      }),
+    );
+  };
+  /** The report's retest tags, built when one of them is first read. */
+  const retestReport = () => {
+    const data = once(() => retestReportData(doc, style, ctx));
+    return Object.fromEntries(
+      Object.keys(RETEST_REPORT_TAGS).map((key): [string, () => unknown] => [
+        key,
+        key === 'retestChart'
+          ? () => {
+              const xml = data()[key] as string;
+              return xml === '' ? '' : raw(xml);
+            }
+          : () => data()[key],
+      ]),
+    );
+  };
   const finding = (f: ReportDocument['findings'][number], i: number): Data => {
     const fields = FINDING_MARKDOWN_FIELDS.map(({ name }) => ({ name, value: rich(f[name], 3, name, `${name}Text`) }));
     // Images the finding's Markdown draws where the template shows it: the evidence list leaves them out.
@@ -449,6 +492,7 @@ export function buildTemplateData(
         evidenceLeftOut: () => leftOutNote(evidence()),
         evidence: () => evidenceItems(f.evidence, shown()),
         hasEvidence: () => f.evidence.some((e) => !shown().has(e.sha256)),
+        ...retestTags(f, shown),
       },
     );
   };
@@ -495,6 +539,7 @@ export function buildTemplateData(
           ...colours(style.severityColors[s]),
         })),
       ...Object.fromEntries(LABEL_TAGS.map(({ tag, key }) => [tag, () => locale.text(key)])),
+      ...retestReport(),
       hasEvidenceAppendix: () => plan().appendix.length > 0,
       evidenceAppendix: () =>
         plan().appendix.map((e) => ({

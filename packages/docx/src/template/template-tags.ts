@@ -165,7 +165,7 @@ export function checkTemplateTags(
           part,
           name,
           `"${name}" is Markdown or a picture: write {@${name}} alone in its ` +
-            `paragraph${name === 'image' || name === 'severityChart' ? '' : `, or {${name}Text} for plain text`}`,
+            `paragraph${name === 'image' || name.endsWith('Chart') ? '' : `, or {${name}Text} for plain text`}`,
         );
       else if (typeof found.kind === 'object' || found.kind === 'strings')
         add(part, name, `"${name}" is a list: loop over it with {#${name}}...{/${name}}`);

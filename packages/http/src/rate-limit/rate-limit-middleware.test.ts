@@ -97,8 +97,8 @@ describe('rateLimit middleware', () => {
   it('sets the headers on a successful response', async () => {
     const res = await get('/ok', freshIp());
     expect(res.status).toBe(200);
-    // Counted in this minute's window, and (decaying) in the next: all gone in 120 s.
-    expect(limitHeaders(res)).toEqual({ limit: '5', remaining: '4', reset: '120' });
+    // The estimate decays over this window and the next (120 s), but Reset never says more than the window.
+    expect(limitHeaders(res)).toEqual({ limit: '5', remaining: '4', reset: '60' });
     expect(res.headers.get('retry-after')).toBeNull();
   });
 
@@ -110,7 +110,7 @@ describe('rateLimit middleware', () => {
     // Not before the next window, once 5 x (1 - e / 60 s) + 1 <= 5: e = 12 s, 72 s from now.
     expect(await res.json()).toEqual({ error: { code: 'rate_limited', message: 'Too many requests; retry in 72 s.' } });
     expect(res.headers.get('retry-after')).toBe('72');
-    expect(limitHeaders(res)).toEqual({ limit: '5', remaining: '0', reset: '120' });
+    expect(limitHeaders(res)).toEqual({ limit: '5', remaining: '0', reset: '60' });
     clock.now += 59_999;
     expect((await get('/ok', ip)).headers.get('retry-after')).toBe('13');
     clock.now += 11_001;
@@ -125,7 +125,7 @@ describe('rateLimit middleware', () => {
   it('bases Retry-After on the cost of the refused request', async () => {
     const ip = freshIp();
     for (let i = 0; i < 3; i += 1) await get('/ok', ip);
-    expect(limitHeaders(await get('/export', ip))).toMatchObject({ remaining: '0', reset: '120' });
+    expect(limitHeaders(await get('/export', ip))).toMatchObject({ remaining: '0', reset: '60' });
     expect((await get('/ok', ip)).headers.get('retry-after')).toBe('72');
     expect((await get('/export', ip)).headers.get('retry-after')).toBe('84');
   });
@@ -143,7 +143,7 @@ describe('rateLimit middleware', () => {
     }
     const unauthenticated = await get('/ok', ip, 'wrong');
     expect(unauthenticated.status).toBe(401);
-    expect(limitHeaders(unauthenticated)).toEqual({ limit: '5', remaining: '1', reset: '120' });
+    expect(limitHeaders(unauthenticated)).toEqual({ limit: '5', remaining: '1', reset: '60' });
   });
 
   it('throttles key guessing with the per-IP budget, before authentication', async () => {
@@ -155,21 +155,21 @@ describe('rateLimit middleware', () => {
   it('shows the tighter of the two budgets', async () => {
     // The key budget (3) is tighter than a fresh IP budget (5).
     const key = `k-${freshIp()}`;
-    expect(limitHeaders(await get('/ok', freshIp(), key))).toEqual({ limit: '3', remaining: '2', reset: '120' });
+    expect(limitHeaders(await get('/ok', freshIp(), key))).toEqual({ limit: '3', remaining: '2', reset: '60' });
     // An IP that has used most of its budget is tighter than a fresh key.
     const busyIp = freshIp();
     for (let i = 0; i < 4; i += 1) await get('/ok', busyIp);
     expect(limitHeaders(await get('/ok', busyIp, `k-${freshIp()}`))).toEqual({
       limit: '5',
       remaining: '0',
-      reset: '120',
+      reset: '60',
     });
     // A refusal by the key limiter shows the key budget even though the IP has room.
     await get('/ok', freshIp(), key);
     await get('/ok', freshIp(), key);
     const refused = await get('/ok', freshIp(), key);
     expect(refused.status).toBe(429);
-    expect(limitHeaders(refused)).toEqual({ limit: '3', remaining: '0', reset: '120' });
+    expect(limitHeaders(refused)).toEqual({ limit: '3', remaining: '0', reset: '60' });
     expect(refused.headers.get('retry-after')).toBe('80');
   });
 

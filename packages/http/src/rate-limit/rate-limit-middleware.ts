@@ -9,7 +9,7 @@ export interface RateLimitInfo {
   prefix: string;
   limit: number;
   remaining: number;
-  /** Whole seconds until the full budget is back. */
+  /** Whole seconds until the requests counted now are older than the window: at most the window. */
   resetSeconds: number;
 }
 
@@ -70,8 +70,11 @@ async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
  * ctx.set, and a 429 carries them too):
  * - `X-RateLimit-Limit`: the budget per window.
  * - `X-RateLimit-Remaining`: requests of cost 1 still allowed right now, after this one.
- * - `X-RateLimit-Reset`: whole seconds until the FULL budget is back (not until the next request
- *   fits; on a 429, `Retry-After` says that, for this request's cost).
+ * - `X-RateLimit-Reset`: whole seconds until every request counted now is older than the window,
+ *   so never more than the window (not until the next request fits; on a 429, `Retry-After` says
+ *   that, for this request's cost). Why capped: the sliding-window estimate assumes the previous
+ *   window's requests were spread evenly, so it only reaches zero up to two windows on; a client
+ *   reading "reset" as "seconds until my window is over" must never be told more than the window.
  *
  * Several limiters (per IP, then per key) share the headers: a limiter writes them only when its
  * budget is tighter than the one already written (lower remaining; on a tie, the later reset), and a
@@ -139,7 +142,7 @@ export function rateLimit(options: RateLimitOptions): Middleware {
       prefix,
       limit,
       remaining: decision.remaining,
-      resetSeconds: Math.ceil(decision.resetMs / 1000),
+      resetSeconds: Math.ceil(Math.min(decision.resetMs, windowMs) / 1000),
     };
     const current = ctx.state.rateLimit as RateLimitInfo | undefined;
     const tighter =

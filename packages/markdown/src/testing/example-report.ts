@@ -44,6 +44,7 @@ export const EXAMPLE_REPORT: ReportDocument = {
       title: 'SQL injection in the login form',
       severity: 'high',
       severityReason: '',
+      details: '',
       status: 'open',
       cvss: [{ version: '3.1', vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H', baseScore: 9.8 }],
       cves: [],
@@ -84,6 +85,7 @@ export const EXAMPLE_REPORT: ReportDocument = {
       title: 'Missing security headers',
       severity: 'medium',
       severityReason: '',
+      details: '',
       status: 'open',
       cvss: [
         { version: '3.1', vector: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:R/S:C/C:L/I:L/A:N', baseScore: 4.7 },

@@ -15,6 +15,12 @@ import {
   type ReportDocumentFinding,
   FINDING_ORDERS,
   TAB_PLACEMENTS,
+  ASSET_RETEST_STATUSES,
+  RETEST_STATUS_SOURCES,
+  RETEST_STATUSES,
+  type RetestAsset,
+  type RetestInfo,
+  type RetestResult,
 } from '@service/report-model';
 
 /**
@@ -295,6 +301,7 @@ export const findingArb: fc.Arbitrary<ReportDocumentFinding> = fc
       affectedAssets: fc.array(assetArb, { maxLength: 3 }),
       source: sourceArb,
       severityReason: fc.oneof(fc.constant(''), shortText(2000)),
+      details: fc.oneof(fc.constant(''), anyText()),
       evidence: fc.array(evidenceArb, { maxLength: 3 }),
     }),
   )
@@ -305,6 +312,7 @@ export const findingArb: fc.Arbitrary<ReportDocumentFinding> = fc
       affectedAssets: rest.affectedAssets,
       source: rest.source,
       severityReason: rest.severityReason,
+      details: rest.details,
       evidence: rest.evidence,
     };
     if (rest.id !== undefined) f.id = rest.id;
@@ -322,7 +330,43 @@ const libraryRef = fc.option(
   { nil: null },
 );
 
-export const reportDocumentArb: fc.Arbitrary<ReportDocument> = fc.record(
+export const retestAssetArb: fc.Arbitrary<RetestAsset> = fc
+  .tuple(
+    assetArb,
+    fc.constantFrom(...ASSET_RETEST_STATUSES),
+    fc.oneof(
+      fc.constant(''),
+      anyText(20),
+      fc.constant('Output:\n\nhmac-md5\r\nhmac-sha1-96\n[truncated: 3 more bytes]'),
+    ),
+  )
+  .map(([a, status, evidence]) => {
+    const { service: _s, evidence: _e, excerpt: _x, ...place } = a;
+    return { ...place, status, evidence };
+  });
+
+export const retestResultArb: fc.Arbitrary<RetestResult> = fc.record({
+  status: fc.constantFrom(...RETEST_STATUSES),
+  statusSetBy: fc.constantFrom(...RETEST_STATUS_SOURCES),
+  statusNote: fc.oneof(fc.constant(''), shortText(2000)),
+  notes: anyText(),
+  retestedAt: fc.option(isoDate, { nil: null }),
+  riskAccepted: fc.boolean(),
+  riskAcceptedNote: fc.oneof(fc.constant(''), shortText(2000)),
+  assets: fc.array(retestAssetArb, { maxLength: 3 }),
+  evidence: fc.array(evidenceArb, { maxLength: 2 }),
+});
+
+const reportRefArb = fc.option(fc.record({ id: fc.uuid(), title: titleText(500) }, { requiredKeys: ['title'] }), {
+  nil: null,
+});
+export const retestInfoArb: fc.Arbitrary<RetestInfo> = fc.record({
+  round: fc.integer({ min: 1, max: 12 }),
+  retestOf: reportRefArb,
+  original: reportRefArb,
+});
+
+const plainReportDocumentArb: fc.Arbitrary<ReportDocument> = fc.record(
   {
     id: fc.uuid(),
     title: titleText(500),
@@ -382,6 +426,32 @@ export const reportDocumentArb: fc.Arbitrary<ReportDocument> = fc.record(
 );
 
 /**
+ * Any document: a report, or a retest (its round and the reports it follows, and a retest result
+ * on nearly every finding: a finding added to a file by hand may have none).
+ */
+export const reportDocumentArb: fc.Arbitrary<ReportDocument> = fc.oneof(
+  { arbitrary: plainReportDocumentArb, weight: 3 },
+  {
+    arbitrary: plainReportDocumentArb.chain((doc) =>
+      fc
+        .tuple(
+          retestInfoArb,
+          fc.array(fc.option(retestResultArb, { nil: undefined, freq: 8 }), {
+            minLength: doc.findings.length,
+            maxLength: doc.findings.length,
+          }),
+        )
+        .map(([retest, results]) => ({
+          ...doc,
+          retest,
+          findings: doc.findings.map((f, i) => (results[i] ? { ...f, retest: results[i] } : f)),
+        })),
+    ),
+    weight: 2,
+  },
+);
+
+/**
  * The document as a file gives it back: without database ids (report, client, project, refs, findings, evidence,
  * templateId).
  */
@@ -402,7 +472,18 @@ export function withoutIds(doc: ReportDocument): ReportDocument {
     findings: doc.findings.map((f) => {
       const { id: _f, ...finding } = f;
       const { templateId: _t, ...source } = f.source;
-      return { ...finding, source, evidence: f.evidence.map(evidence) };
+      const out: ReportDocumentFinding = { ...finding, source, evidence: f.evidence.map(evidence) };
+      if (f.retest) out.retest = { ...f.retest, evidence: f.retest.evidence.map(evidence) };
+      return out;
     }),
+    ...(doc.retest
+      ? {
+          retest: {
+            round: doc.retest.round,
+            retestOf: doc.retest.retestOf && { title: doc.retest.retestOf.title },
+            original: doc.retest.original && { title: doc.retest.original.title },
+          },
+        }
+      : {}),
   };
 }

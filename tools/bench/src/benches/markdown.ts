@@ -207,6 +207,7 @@ function buildReport(findingCount: number, tabCount: number): ReportDocument {
           ? { kind: 'scanner', scanner: 'nessus', scannerVersion: '10.7.1', ruleId: String(10_000 + f) }
           : { kind: 'template', templateKey: `web-finding-${f % 80}` },
       severityReason: '',
+      details: '',
       evidence: evidence(f % 4 === 0 ? 2 : 0),
     };
   });

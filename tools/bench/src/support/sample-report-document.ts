@@ -63,6 +63,7 @@ export function sampleReportDocument(options: {
       affectedAssets: assets,
       source: { kind: 'manual' },
       severityReason: '',
+      details: '',
       evidence: [],
     });
   }

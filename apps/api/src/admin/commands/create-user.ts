@@ -42,7 +42,9 @@ export const createUser = defineCommand<
     } catch (err) {
       if (err instanceof EmailTakenError)
         throw new OperatorError(err.message, {
-          hint: `To set a new password: npm run admin -- reset-password --email ${options.email}`,
+          hint:
+            `To set a new password: npm run admin -- reset-password --email ${options.email}` +
+            (options.organization ? ` --organization ${options.organization}` : ''),
         });
       throw err;
     }

@@ -2,14 +2,23 @@ import { LastAdministratorError } from '@service/auth';
 import { defineCommand, OperatorError } from '@service/cli-kit';
 import type { AdminContext } from '../admin-context.ts';
 
-export const deactivateUser = defineCommand<AdminContext, { email: string }>({
+export const deactivateUser = defineCommand<AdminContext, { email: string; organization?: string }>({
   name: 'deactivate-user',
   summary: "Deactivate a user and revoke all of that user's API keys and sessions",
-  options: [{ flags: '--email <email>', description: "the user's email", required: true }],
+  options: [
+    { flags: '--email <email>', description: "the user's email", required: true },
+    {
+      flags: '--organization <id>',
+      description: 'hosted: the organization (see list-organizations); self-hosted has one',
+    },
+  ],
   examples: ['npm run admin -- deactivate-user --email tess@example.com'],
   async run(ctx, options) {
-    const user = await ctx.users.findByEmailWithPassword(options.email.toLowerCase());
-    // Emails are unique across organizations, so the email names the user (and its organization).
+    // E-mail addresses are unique per organization: the organization and the email name the user.
+    const user = await ctx.users.findByEmail(
+      await ctx.organizationFor(options.organization),
+      options.email.toLowerCase(),
+    );
     if (!user)
       throw new OperatorError(`No user with the email ${options.email}.`, {
         hint: 'List users with: npm run admin -- list-users',

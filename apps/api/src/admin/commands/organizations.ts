@@ -47,7 +47,7 @@ function operatorErrorOf(err: unknown, hint: string): unknown {
  */
 export const createOrganization = defineCommand<
   AdminContext,
-  { name: string; plan: string; server: string; adminEmail: string; id?: string }
+  { name: string; plan: string; server: string; adminEmail: string; slug?: string; id?: string }
 >({
   name: 'create-organization',
   summary: 'Hosted: create an organization with its tenant database, library and first administrator (resumable)',
@@ -61,6 +61,11 @@ export const createOrganization = defineCommand<
     { flags: '--plan <plan>', description: `one of ${ORGANIZATION_PLANS.join(', ')}`, required: true },
     { flags: '--server <name>', description: 'tenant server from TENANT_SERVERS (or default)', required: true },
     { flags: '--admin-email <email>', description: "the first administrator's email", required: true },
+    {
+      flags: '--slug <slug>',
+      description:
+        'the short name its users sign in with (lower-case letters, digits, "-"); default: derived from --name',
+    },
     {
       flags: '--id <organization id>',
       description: 'resume this organization (default: the one still provisioning under --name)',
@@ -108,6 +113,7 @@ export const createOrganization = defineCommand<
           plan: options.plan as OrganizationPlan,
           server: options.server,
           adminEmail: options.adminEmail.toLowerCase(),
+          slug: options.slug?.toLowerCase(),
           organizationId: options.id,
         },
       );
@@ -115,7 +121,8 @@ export const createOrganization = defineCommand<
       ctx.print(
         `${result.resumed ? 'Resumed' : 'Created'} organization ${org.name} ` +
           `(${org.organizationId}), plan ${org.plan}, tenant database ${org.tenantDatabase} ` +
-          `on ${org.tenantServer}: ${org.state}.`,
+          `on ${org.tenantServer}: ${org.state}. Its users sign in to the organization ` +
+          `"${org.slug}" (sign-in link: /?organization=${org.slug}).`,
       );
       if (result.stepsRun.length > 0) ctx.print(`Steps run: ${result.stepsRun.join(', ')}.`);
       if (password)
@@ -134,16 +141,22 @@ export const createOrganization = defineCommand<
 
 export const listOrganizationsCommand = defineCommand<AdminContext, Record<string, never>>({
   name: 'list-organizations',
-  summary: 'Hosted: list organizations with plan, tenant server and database, and state',
+  summary: 'Hosted: list organizations with plan, tenant server and database, state and slug',
   options: [],
   examples: ['npm run admin -- list-organizations'],
   async run(ctx) {
     topologyOf(ctx);
     const organizations = await listOrganizations(ctx.dbs.controlPlane);
     ctx.print(
-      ['id'.padEnd(36), 'plan'.padEnd(10), 'server'.padEnd(12), 'database'.padEnd(40), 'state'.padEnd(12), 'name'].join(
-        ' ',
-      ),
+      [
+        'id'.padEnd(36),
+        'plan'.padEnd(10),
+        'server'.padEnd(12),
+        'database'.padEnd(40),
+        'state'.padEnd(12),
+        'slug'.padEnd(24),
+        'name',
+      ].join(' '),
     );
     for (const o of organizations) {
       const state =
@@ -157,6 +170,7 @@ export const listOrganizationsCommand = defineCommand<AdminContext, Record<strin
           o.tenantServer.padEnd(12),
           o.tenantDatabase.padEnd(40),
           state.padEnd(12),
+          o.slug.padEnd(24),
           o.name,
         ].join(' '),
       );

@@ -2,11 +2,15 @@ import { generatePassword, MIN_PASSWORD_LENGTH } from '@service/auth';
 import { defineCommand, OperatorError } from '@service/cli-kit';
 import type { AdminContext } from '../admin-context.ts';
 
-export const resetPassword = defineCommand<AdminContext, { email: string; password?: string }>({
+export const resetPassword = defineCommand<AdminContext, { email: string; password?: string; organization?: string }>({
   name: 'reset-password',
   summary: "Set a user's password (prints a generated one when none is given)",
   options: [
     { flags: '--email <email>', description: "the user's email", required: true },
+    {
+      flags: '--organization <id>',
+      description: 'hosted: the organization (see list-organizations); self-hosted has one',
+    },
     { flags: '--password <password>', description: `at least ${MIN_PASSWORD_LENGTH} characters; omit to generate one` },
   ],
   examples: ['npm run admin -- reset-password --email admin@localhost'],
@@ -16,8 +20,11 @@ export const resetPassword = defineCommand<AdminContext, { email: string; passwo
         hint: 'Omit --password to have one generated.',
       });
     }
-    const user = await ctx.users.findByEmailWithPassword(options.email.toLowerCase());
-    // Emails are unique across organizations, so the email names the user (and its organization).
+    // E-mail addresses are unique per organization: the organization and the email name the user.
+    const user = await ctx.users.findByEmail(
+      await ctx.organizationFor(options.organization),
+      options.email.toLowerCase(),
+    );
     if (!user)
       throw new OperatorError(`No user with the email ${options.email}.`, {
         hint: 'List users with: npm run admin -- list-users',

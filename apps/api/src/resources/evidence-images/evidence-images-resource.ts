@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { Type } from 'typebox';
-import { NotFoundError, UnsupportedMediaTypeError, ValidationError } from '@service/http';
+import { NotFoundError, UnsupportedMediaTypeError } from '@service/http';
 import { Uuid } from '@service/report-model';
 import type { AppContext } from '../../app-context.ts';
 import { defineRestRoute } from '../../rest/define-rest-route.ts';
@@ -14,21 +14,29 @@ const UploadFields = Type.Object(
   {
     findingId: Type.Optional({
       ...Uuid,
-      description: 'The finding the image belongs to. Exactly one of `findingId` and `reportTabId`.',
+      description: 'The finding the image belongs to. Exactly one of `findingId`, `reportTabId` and `retestResultId`.',
     }),
     reportTabId: Type.Optional({
       ...Uuid,
-      description: 'The report tab the image belongs to. Exactly one of `findingId` and `reportTabId`.',
+      description:
+        'The report tab the image belongs to. Exactly one of `findingId`, `reportTabId` and `retestResultId`.',
+    }),
+    retestResultId: Type.Optional({
+      ...Uuid,
+      description:
+        "A finding's result in a retest: the image is retest evidence. Exactly one of `findingId`, `reportTabId` " +
+        'and `retestResultId`.',
     }),
     caption: Type.Optional(Type.String({ maxLength: 2000 })),
-    file: Type.Optional(
-      Type.String({
-        format: 'binary',
-        description: 'Required. The image: PNG, JPEG, GIF or WebP, checked by content.',
-      }),
-    ),
+    file: Type.String({
+      format: 'binary',
+      description: 'The image: PNG, JPEG, GIF or WebP, checked by content.',
+    }),
   },
-  { additionalProperties: false, oneOf: [{ required: ['findingId'] }, { required: ['reportTabId'] }] } as never,
+  {
+    additionalProperties: false,
+    oneOf: [{ required: ['findingId'] }, { required: ['reportTabId'] }, { required: ['retestResultId'] }],
+  } as never,
 );
 
 function safeFileName(name: string | null, extension: string): string {
@@ -49,7 +57,8 @@ export function registerEvidenceImages(app: AppContext, repository: EvidenceRepo
     operationId: 'createEvidenceImage',
     summary: 'Upload an evidence image',
     description:
-      'Multipart with one `file` and exactly one of `findingId` or `reportTabId`. ' +
+      'Multipart with one `file` and exactly one of `findingId`, `reportTabId` or `retestResultId` (retest ' +
+      'evidence of a finding in a retest). ' +
       'Adding an image edits the finding or report it goes to, so the owning client ' +
       "must be on the key's allow-list. Send `Idempotency-Key` to make a retry safe.",
     tags: ['Evidence images'],
@@ -73,11 +82,8 @@ export function registerEvidenceImages(app: AppContext, repository: EvidenceRepo
       ...IDEMPOTENCY_RESPONSES,
     },
     async handler(ctx, { body, files, principal }) {
+      // Required by the schema: defineRoute answered 400 when it is missing.
       const file = files.file;
-      if (!file)
-        throw new ValidationError('The form needs a file field named "file".', [
-          { path: '/file', message: 'is required' },
-        ]);
       const bytes = await readFile(file.filepath);
       const type = sniffImageType(bytes);
       if (!type) throw new UnsupportedMediaTypeError('The file is not a PNG, JPEG, GIF or WebP image.');
@@ -88,6 +94,7 @@ export function registerEvidenceImages(app: AppContext, repository: EvidenceRepo
           const row = await repository.upload(trx, principal, {
             findingId: body.findingId,
             reportTabId: body.reportTabId,
+            retestResultId: body.retestResultId,
             caption: body.caption ?? '',
             fileName: safeFileName(file.originalFilename, type.extension),
             contentType: type.contentType,

@@ -12,16 +12,27 @@ import { evidenceVisibility } from '../visibility.ts';
 import type { EvidenceFiles } from './evidence-files.ts';
 
 /**
- * Before a finding or tab is deleted (its images go with it through the foreign key): collects
- * the image files, and returns the step that removes them once the delete has committed.
+ * Before a finding or tab is deleted, or a finding detached from a retest (its images go with it
+ * through the foreign keys, a finding's retest evidence too): collects the image files, and
+ * returns the step that removes them once the delete has committed.
  */
 export async function evidenceCleanup(
   files: EvidenceFiles,
   trx: Knex.Transaction,
-  owner: { findingId?: string; reportTabId?: string },
+  owner: { findingId?: string; reportTabId?: string; retestResultOf?: { reportId: string; findingId: string } },
 ): Promise<() => Promise<void>> {
   const q = trx('evidence_images').select('storage_key');
-  if (owner.findingId) q.where({ finding_id: owner.findingId });
+  const results = trx('retest_results').select('id');
+  if (owner.findingId)
+    q.where({ finding_id: owner.findingId }).orWhereIn(
+      'retest_result_id',
+      results.where({ finding_id: owner.findingId }),
+    );
+  else if (owner.retestResultOf)
+    q.whereIn(
+      'retest_result_id',
+      results.where({ report_id: owner.retestResultOf.reportId, finding_id: owner.retestResultOf.findingId }),
+    );
   else q.where({ report_tab_id: owner.reportTabId });
   const keys = (await q).map((r: { storage_key: string }) => r.storage_key);
   return async () => {
@@ -32,6 +43,7 @@ export async function evidenceCleanup(
 export interface EvidenceUpload {
   findingId?: string;
   reportTabId?: string;
+  retestResultId?: string;
   caption: string;
   fileName: string;
   contentType: (typeof EVIDENCE_CONTENT_TYPES)[number];
@@ -50,7 +62,7 @@ function evidenceDeclaration(files: EvidenceFiles, maxBytes: number) {
     label: 'evidence image',
     tag: 'Evidence images',
     description:
-      `Screenshots and other images attached to a finding or a report tab. PNG, JPEG, ` +
+      `Screenshots and other images attached to a finding, a report tab or a retest result. PNG, JPEG, ` +
       `GIF and WebP up to ${Math.round(maxBytes / 1048576)} MB, checked by content. ` +
       `Uploads add to a finding or report, so they need the owning client on the key's ` +
       `allow-list. Deleted permanently, bytes included.`,
@@ -62,6 +74,10 @@ function evidenceDeclaration(files: EvidenceFiles, maxBytes: number) {
       ...baseFields,
       findingId: { column: 'finding_id', schema: Type.Union([Uuid, Type.Null()]) },
       reportTabId: { column: 'report_tab_id', schema: Type.Union([Uuid, Type.Null()]) },
+      retestResultId: {
+        column: 'retest_result_id',
+        schema: Type.Union([Uuid, Type.Null()], { description: 'The retest result this retest evidence belongs to.' }),
+      },
       fileName: { column: 'file_name', schema: Type.String() },
       contentType: { column: 'content_type', schema: Type.Enum([...EVIDENCE_CONTENT_TYPES]) },
       size: { column: 'size', schema: Type.Integer() },
@@ -87,6 +103,11 @@ function evidenceDeclaration(files: EvidenceFiles, maxBytes: number) {
         schema: Uuid,
         description: 'Only images of this report tab.',
         apply: (q, v: string) => void q.where('r.report_tab_id', v),
+      },
+      retest_result_id: {
+        schema: Uuid,
+        description: 'Only the retest evidence of this retest result.',
+        apply: (q, v: string) => void q.where('r.retest_result_id', v),
       },
     },
     beforeDelete: async (_trx, row) => () => files.remove(row.storage_key),
@@ -116,16 +137,18 @@ export class EvidenceRepository extends ResourceRepository<
     const key = await this.files.put(upload.bytes);
     try {
       return await db.transaction(async (trx) => {
-        const owner = upload.findingId
-          ? await resolveParentRow(trx, principal, 'finding', upload.findingId, 'findingId', { forUpdate: true })
-          : await resolveParentRow(trx, principal, 'report tab', upload.reportTabId, 'reportTabId', {
-              forUpdate: true,
-            });
-        assertAllowed(principal, 'upload', owner.access, upload.findingId ? 'finding' : 'report tab');
+        const [kind, id, field, column] = upload.findingId
+          ? (['finding', upload.findingId, 'findingId', 'finding_id'] as const)
+          : upload.retestResultId
+            ? (['retest result', upload.retestResultId, 'retestResultId', 'retest_result_id'] as const)
+            : (['report tab', upload.reportTabId, 'reportTabId', 'report_tab_id'] as const);
+        const owner = await resolveParentRow(trx, principal, kind, id, field, { forUpdate: true });
+        assertAllowed(principal, 'upload', owner.access, kind);
         const [row] = await trx('evidence_images')
           .insert({
             finding_id: upload.findingId ?? null,
             report_tab_id: upload.reportTabId ?? null,
+            retest_result_id: upload.retestResultId ?? null,
             file_name: upload.fileName,
             content_type: upload.contentType,
             size: upload.bytes.length,
@@ -133,10 +156,9 @@ export class EvidenceRepository extends ResourceRepository<
             storage_key: key,
             caption: upload.caption,
             // Why a subquery: the owner is locked, so the next position is taken once.
-            position: trx.raw(
-              `(select coalesce(max(position) + 1, 0) from evidence_images where ${upload.findingId ? 'finding_id' : 'report_tab_id'} = ?)`,
-              [upload.findingId ?? upload.reportTabId!],
-            ),
+            position: trx.raw(`(select coalesce(max(position) + 1, 0) from evidence_images where ${column} = ?)`, [
+              id!,
+            ]),
             created_by: principal.userId,
           })
           .returning('id');
@@ -151,20 +173,40 @@ export class EvidenceRepository extends ResourceRepository<
   /** The evidence of the given findings and tabs as documents refer to it, in each owner's order. */
   async refsOf(
     db: Knex,
-    owners: { findingIds: readonly string[]; tabIds: readonly string[] },
-  ): Promise<{ byFinding: Map<string, EvidenceRef[]>; byTab: Map<string, EvidenceRef[]> }> {
+    owners: { findingIds: readonly string[]; tabIds: readonly string[]; retestResultIds?: readonly string[] },
+  ): Promise<{
+    byFinding: Map<string, EvidenceRef[]>;
+    byTab: Map<string, EvidenceRef[]>;
+    byRetestResult: Map<string, EvidenceRef[]>;
+  }> {
     const byFinding = new Map<string, EvidenceRef[]>();
     const byTab = new Map<string, EvidenceRef[]>();
-    if (owners.findingIds.length === 0 && owners.tabIds.length === 0) return { byFinding, byTab };
+    const byRetestResult = new Map<string, EvidenceRef[]>();
+    const resultIds = owners.retestResultIds ?? [];
+    if (owners.findingIds.length === 0 && owners.tabIds.length === 0 && resultIds.length === 0)
+      return { byFinding, byTab, byRetestResult };
     const rows = (await db('evidence_images')
       .where((w) =>
-        w.whereIn('finding_id', owners.findingIds as string[]).orWhereIn('report_tab_id', owners.tabIds as string[]),
+        w
+          .whereIn('finding_id', owners.findingIds as string[])
+          .orWhereIn('report_tab_id', owners.tabIds as string[])
+          .orWhereIn('retest_result_id', resultIds as string[]),
       )
       .orderBy([{ column: 'position' }, { column: 'created_at' }, { column: 'id' }])
-      .select('id', 'finding_id', 'report_tab_id', 'sha256', 'file_name', 'caption', 'content_type')) as Array<{
+      .select(
+        'id',
+        'finding_id',
+        'report_tab_id',
+        'retest_result_id',
+        'sha256',
+        'file_name',
+        'caption',
+        'content_type',
+      )) as Array<{
       id: string;
       finding_id: string | null;
       report_tab_id: string | null;
+      retest_result_id: string | null;
       sha256: string;
       file_name: string;
       caption: string;
@@ -178,12 +220,16 @@ export class EvidenceRepository extends ResourceRepository<
         caption: r.caption,
         contentType: r.content_type,
       };
-      const [map, owner] = r.finding_id ? [byFinding, r.finding_id] : [byTab, r.report_tab_id!];
+      const [map, owner] = r.finding_id
+        ? [byFinding, r.finding_id]
+        : r.retest_result_id
+          ? [byRetestResult, r.retest_result_id]
+          : [byTab, r.report_tab_id!];
       const list = map.get(owner);
       if (list) list.push(ref);
       else map.set(owner, [ref]);
     }
-    return { byFinding, byTab };
+    return { byFinding, byTab, byRetestResult };
   }
 
   /**
@@ -194,7 +240,7 @@ export class EvidenceRepository extends ResourceRepository<
   async copyVisible(
     trx: Knex.Transaction,
     principal: RestPrincipal,
-    wanted: ReadonlyArray<{ ref: EvidenceRef; findingId?: string; reportTabId?: string }>,
+    wanted: ReadonlyArray<{ ref: EvidenceRef; findingId?: string; reportTabId?: string; retestResultId?: string }>,
   ): Promise<Set<string>> {
     const hashes = [...new Set(wanted.map((w) => w.ref.sha256))];
     const sources = new Map<string, EvidenceRow>();
@@ -202,12 +248,18 @@ export class EvidenceRepository extends ResourceRepository<
     for (const row of found) if (!sources.has(row.sha256)) sources.set(row.sha256, row);
     // Why: copies go after the images their owners have, in the order the document lists them.
     const next = new Map<string, number>();
-    const positionFor = async (w: { findingId?: string; reportTabId?: string }) => {
-      const owner = w.findingId ?? w.reportTabId!;
+    const positionFor = async (w: { findingId?: string; reportTabId?: string; retestResultId?: string }) => {
+      const owner = w.findingId ?? w.retestResultId ?? w.reportTabId!;
       let position = next.get(owner);
       if (position === undefined) {
         const [{ n }] = await trx('evidence_images')
-          .where(w.findingId ? { finding_id: owner } : { report_tab_id: owner })
+          .where(
+            w.findingId
+              ? { finding_id: owner }
+              : w.retestResultId
+                ? { retest_result_id: owner }
+                : { report_tab_id: owner },
+          )
           .select(trx.raw('coalesce(max(position) + 1, 0) as n'));
         position = Number(n);
       }
@@ -229,6 +281,7 @@ export class EvidenceRepository extends ResourceRepository<
       rows.push({
         finding_id: w.findingId ?? null,
         report_tab_id: w.reportTabId ?? null,
+        retest_result_id: w.retestResultId ?? null,
         file_name: w.ref.fileName,
         content_type: source.content_type,
         size: bytes.length,

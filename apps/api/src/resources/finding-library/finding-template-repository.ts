@@ -8,6 +8,7 @@ import {
   findingContentFromColumns,
   FindingTranslationSchema,
   type FindingContent,
+  type FindingTranslation,
   type FindingContentColumns,
   LanguageSchema,
   SeveritySchema,
@@ -43,8 +44,14 @@ import { languageField, libraryFields, libraryFilters } from '../library-fields.
 export interface MatchedTemplate {
   id: string;
   globalKey: string | null;
+  /** In the report's language where the template has it, else in the template's own. */
   content: FindingContent;
+  /** Set when the report's language was wanted and the template lacks it: the language used. */
+  untranslated: string | null;
 }
+
+/** `de-DE` -> `de`: translations are kept by primary language. */
+const primaryLanguage = (language: string) => language.split('-')[0]!.toLowerCase();
 
 export interface TemplateMatch {
   template: MatchedTemplate;
@@ -205,7 +212,11 @@ export class FindingTemplateRepository extends ResourceRepository<
    * a declared scanner rule id wins over a CVE, then a CWE, then a title pattern. Your own
    * templates come before global ones, so they win ties; then the oldest.
    */
-  async matchScanFindings(trx: Knex, findings: readonly CompleteFinding[]): Promise<Map<string, TemplateMatch>> {
+  async matchScanFindings(
+    trx: Knex,
+    findings: readonly CompleteFinding[],
+    language: string,
+  ): Promise<Map<string, TemplateMatch>> {
     const matches = new Map<string, TemplateMatch>();
     if (findings.length === 0) return matches;
     const rows = (await trx('finding_templates')
@@ -222,11 +233,27 @@ export class FindingTemplateRepository extends ResourceRepository<
     const templates = new Map<string, MatchedTemplate>();
     const matched = (await trx('finding_templates')
       .whereIn('id', ids)
-      .select('id', 'global_key', ...FINDING_CONTENT_COLUMNS)) as Array<
-      FindingContentColumns & { id: string; global_key: string | null }
+      .select('id', 'global_key', 'language', 'translations', ...FINDING_CONTENT_COLUMNS)) as Array<
+      FindingContentColumns & {
+        id: string;
+        global_key: string | null;
+        language: string;
+        translations: Record<string, FindingTranslation>;
+      }
     >;
-    for (const t of matched)
-      templates.set(t.id, { id: t.id, globalKey: t.global_key, content: findingContentFromColumns(t) });
+    const wanted = primaryLanguage(language);
+    for (const t of matched) {
+      const content = findingContentFromColumns(t);
+      const own = primaryLanguage(t.language) === wanted;
+      const translation = own ? undefined : t.translations[wanted];
+      templates.set(t.id, {
+        id: t.id,
+        globalKey: t.global_key,
+        // Why only the translated fields: a translation may leave a section in the template's language.
+        content: translation ? { ...content, ...translation } : content,
+        untranslated: own || translation ? null : t.language,
+      });
+    }
     for (const [key, match] of found)
       matches.set(key, {
         template: templates.get(match.templateKey)!,

@@ -22,11 +22,17 @@ import type { EvidenceFiles } from '../evidence-images/evidence-files.ts';
 import { evidenceCleanup } from '../evidence-images/evidence-repository.ts';
 import type { FindingTemplateRepository, TemplateMatch } from '../finding-library/finding-template-repository.ts';
 import { ResourceRepository } from '../resource-repository.ts';
+import { ensureRetestResults } from '../retests/retest-repository.ts';
 import { findingsDeclaration } from './findings-resource.ts';
 
 export interface ScanImportOptions {
   /** Findings below this severity are skipped. */
   minSeverity: Severity;
+  /**
+   * Default true: results merge into the report's findings of the same rule or template. False
+   * (a retest's new results): they only create findings, and the report's findings stay as they are.
+   */
+  intoExisting?: boolean;
 }
 
 export interface ImportedFinding {
@@ -37,6 +43,11 @@ export interface ImportedFinding {
   ruleId: string;
   groupKey: string;
   outcome: 'created' | 'merged' | 'skipped';
+  /**
+   * Why a result merged into a finding: the finding already had this rule (`rule`), or the rule
+   * matched the template another rule's finding came from (`template`: one finding per weakness).
+   */
+  mergedBy?: 'rule' | 'template';
   /** Places (host, port, URL...) added to the finding by this import. */
   assetsAdded: number;
   template: {
@@ -54,6 +65,8 @@ export interface ScanImportSummary {
   merged: number;
   skipped: number;
   findings: ImportedFinding[];
+  /** What the import decided that a person should know: a template's CVSS left out, a missing translation. */
+  notes: string[];
 }
 
 /** `<scanner>:<group key>`: the identity of a scanner finding within a report across imports. */
@@ -116,6 +129,8 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
       .insert({ report_id: reportId, finding_id: findingId, position, created_by: userId })
       .onConflict(['report_id', 'finding_id'])
       .ignore();
+    // Why: a finding added to a retest was first seen in the retest; it gets its result (`new`).
+    await ensureRetestResults(trx, reportId, userId);
     await this.orderBySeverity(trx, [reportId]);
   }
 
@@ -203,110 +218,187 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
   }
 
   /**
-   * Imports scanner findings into a report, like the report editor's import dialog: a finding
-   * the report already has (same scanner and group key) gets the new places and evidence merged
-   * in; others are created in the report's project, with a matching library template's curated
-   * text when there is one (never for external collaborators: the library is not theirs), and
-   * attached. Nothing is deleted or overwritten. Runs in the caller's transaction.
+   * Imports scanner findings into a report, like the report editor's import dialog:
+   * - a result the report already has (same scanner and group key) merges its new places and
+   *   evidence into that finding;
+   * - results that match one library template become one finding (several scanner rules for
+   *   one weakness), also with a finding the report already has from that template;
+   * - others are created in the report's project, with the matching template's curated text
+   *   in the report's language when there is one (never for external collaborators: the
+   *   library is not theirs), and attached in their place.
+   * Nothing is deleted or overwritten. Runs in the caller's transaction.
    */
   async mergeScanFindings(
     trx: Knex.Transaction,
     principal: RestPrincipal,
-    report: { id: string; projectId: string },
+    report: { id: string; projectId: string; language: string },
     findings: readonly CompleteFinding[],
     options: ScanImportOptions,
   ): Promise<ScanImportSummary> {
-    const summary: ScanImportSummary = { created: 0, merged: 0, skipped: 0, findings: [] };
+    const summary: ScanImportSummary = { created: 0, merged: 0, skipped: 0, findings: [], notes: [] };
     const grouped = new Map<string, { result: CompleteFinding; finding: Finding }>();
     for (const f of findings) {
-      const base = {
-        title: f.title,
-        severity: f.severity,
-        scanner: f.source.scanner,
-        ruleId: f.ruleId,
-        groupKey: f.groupKey,
-      };
       if (severityRank(f.severity) < severityRank(options.minSeverity)) {
         summary.skipped += 1;
-        summary.findings.push({ ...base, id: null, outcome: 'skipped', assetsAdded: 0, template: null });
+        summary.findings.push({
+          ...resultBase(f),
+          title: f.title,
+          severity: f.severity,
+          id: null,
+          outcome: 'skipped',
+          assetsAdded: 0,
+          template: null,
+        });
         continue;
       }
       // The same group key twice in one payload (hand-written JSON) is one finding.
       const key = scannerKey(f);
       const seen = grouped.get(key);
-      if (!seen) grouped.set(key, { result: f, finding: findingOfScanResult(f) });
-      else seen.finding = mergeScannerFinding(seen.finding, findingOfScanResult(f)).finding;
+      const finding = findingOfScanResult(f, report.language);
+      if (!seen) grouped.set(key, { result: f, finding });
+      else seen.finding = mergeScannerFinding(seen.finding, finding).finding;
     }
     if (grouped.size === 0) return summary;
 
-    const existingRows = (await trx('findings as f')
-      .join('report_findings as rf', 'rf.finding_id', 'f.id')
-      .where('rf.report_id', report.id)
-      .whereIn('f.scanner_key', [...grouped.keys()])
-      .select('f.id', 'f.scanner_key', ...FINDING_COLUMNS.map((c) => `f.${c}`))) as Array<
-      FindingColumns & { id: string; scanner_key: string }
-    >;
-    const existing = new Map(existingRows.map((r) => [r.scanner_key, { id: r.id, finding: findingFromColumns(r) }]));
-    const fresh = [...grouped].filter(([key]) => !existing.has(key)).map(([, g]) => g.result);
+    const inReport = () =>
+      trx('findings as f')
+        .join('report_findings as rf', 'rf.finding_id', 'f.id')
+        .where('rf.report_id', report.id)
+        .select('f.id', 'f.scanner_keys', ...FINDING_COLUMNS.map((c) => `f.${c}`));
+    type Existing = FindingColumns & { id: string; scanner_keys: string[] };
+    const byKey = new Map<string, Existing>();
+    const intoExisting = options.intoExisting ?? true;
+    if (intoExisting)
+      for (const row of (await inReport().whereRaw('f.scanner_keys && ?::text[]', [[...grouped.keys()]])) as Existing[])
+        for (const k of row.scanner_keys) byKey.set(k, row);
+    const fresh = [...grouped].filter(([key]) => !byKey.has(key)).map(([, g]) => g.result);
     const matches: Map<string, TemplateMatch> =
-      principal.role === 'external' ? new Map() : await this.templates.matchScanFindings(trx, fresh);
+      principal.role === 'external' ? new Map() : await this.templates.matchScanFindings(trx, fresh, report.language);
+    const templateIds = [...new Set([...matches.values()].map((m) => m.template.id))];
+    const byTemplate = new Map<string, Existing>();
+    if (intoExisting && templateIds.length > 0)
+      for (const row of (await inReport().whereRaw("f.source->>'templateId' = any(?::text[])", [
+        templateIds,
+      ])) as Existing[])
+        if (!byTemplate.has(row.source.templateId!)) byTemplate.set(row.source.templateId!, row);
 
-    const updates: Array<{ id: string; values: Pick<Finding, MergedField> }> = [];
-    const inserts: Record<string, unknown>[] = [];
-    const results: ImportedFinding[] = [];
+    // One target per finding this import writes: an existing row, or a new finding (one per template).
+    interface Target {
+      id: string | null;
+      finding: Finding;
+      keys: string[];
+      existing: boolean;
+      changed: boolean;
+      entries: ImportedFinding[];
+    }
+    const targets: Target[] = [];
+    const existingTarget = new Map<string, Target>();
+    const newByTemplate = new Map<string, Target>();
+    const targetOf = (row: Existing): Target => {
+      let target = existingTarget.get(row.id);
+      if (!target) {
+        target = {
+          id: row.id,
+          finding: findingFromColumns(row),
+          keys: row.scanner_keys,
+          existing: true,
+          changed: false,
+          entries: [],
+        };
+        existingTarget.set(row.id, target);
+        targets.push(target);
+      }
+      return target;
+    };
     for (const [key, { result, finding }] of grouped) {
-      const base = { scanner: result.source.scanner, ruleId: result.ruleId, groupKey: result.groupKey };
-      const current = existing.get(key);
-      if (current) {
-        const merged = mergeScannerFinding(current.finding, finding);
-        if (merged.changed) updates.push({ id: current.id, values: pick(merged.finding, MERGED_FIELDS) });
-        results.push({
-          ...base,
-          id: current.id,
-          title: current.finding.title,
-          severity: current.finding.severity,
+      const match = matches.get(key);
+      const t = match?.template;
+      const templateInfo = t
+        ? {
+            id: t.id,
+            title: t.content.title,
+            key: t.globalKey,
+            matchedOn: match!.matchedOn,
+            detail: match!.detail,
+            confidence: match!.confidence,
+          }
+        : null;
+      const known = byKey.get(key) ?? (t ? byTemplate.get(t.id) : undefined);
+      const target = known ? targetOf(known) : t ? newByTemplate.get(t.id) : undefined;
+      if (target) {
+        // Why: the same rule again, or another rule for the weakness a finding already stands for.
+        const merged = mergeScannerFinding(target.finding, finding);
+        target.finding = merged.finding;
+        target.changed ||= merged.changed || !target.keys.includes(key);
+        if (!target.keys.includes(key)) target.keys.push(key);
+        target.entries.push({
+          ...resultBase(result),
+          id: target.id,
+          title: target.finding.title,
+          severity: target.finding.severity,
           outcome: 'merged',
+          mergedBy: byKey.has(key) ? 'rule' : 'template',
           assetsAdded: merged.assetsAdded,
-          template: null,
+          template: byKey.has(key) ? null : templateInfo,
         });
         continue;
       }
-      const match = matches.get(key);
-      const t = match?.template;
-      const created = t ? applyTemplateContent(finding, t.content) : finding;
-      if (t)
+      let created = finding;
+      if (t) {
+        const applied = applyTemplateContent(finding, t.content);
+        created = applied.finding;
         created.source = { ...created.source, templateId: t.id, ...(t.globalKey ? { templateKey: t.globalKey } : {}) };
-      inserts.push({ ...findingColumns(created, report.projectId, principal.userId), scanner_key: key });
-      results.push({
-        ...base,
+        for (const note of applied.notes) summary.notes.push(`${result.source.scanner}:${result.ruleId}: ${note}`);
+        if (t.untranslated)
+          summary.notes.push(
+            `${result.source.scanner}:${result.ruleId}: the template "${t.content.title}" has no text in ` +
+              `${report.language}; its ${t.untranslated} text was used.`,
+          );
+      }
+      const newTarget: Target = {
+        id: null,
+        finding: created,
+        keys: [key],
+        existing: false,
+        changed: true,
+        entries: [],
+      };
+      newTarget.entries.push({
+        ...resultBase(result),
         id: null,
         title: created.title,
         severity: created.severity,
         outcome: 'created',
         assetsAdded: created.affectedAssets.length,
-        template: t
-          ? {
-              id: t.id,
-              title: t.content.title,
-              key: t.globalKey,
-              matchedOn: match!.matchedOn,
-              detail: match!.detail,
-              confidence: match!.confidence,
-            }
-          : null,
+        template: templateInfo,
       });
+      targets.push(newTarget);
+      if (t) newByTemplate.set(t.id, newTarget);
     }
 
+    const updates = targets
+      .filter((t) => t.existing && t.changed)
+      .map((t) => ({ id: t.id!, values: pick(t.finding, MERGED_FIELDS), keys: t.keys }));
     if (updates.length > 0) await this.updateInBulk(trx, MERGED_FIELDS, updates);
-    if (inserts.length > 0) {
-      const ids = await this.insertAttached(trx, report.id, principal.userId, inserts);
-      let n = 0;
-      for (const r of results) if (r.outcome === 'created') r.id = ids[n++]!;
+    const created = targets.filter((t) => !t.existing);
+    if (created.length > 0) {
+      const ids = await this.insertAttached(
+        trx,
+        report.id,
+        principal.userId,
+        created.map((t) => ({
+          ...findingColumns(t.finding, report.projectId, principal.userId),
+          scanner_key: t.keys[0],
+          scanner_keys: t.keys,
+        })),
+      );
+      created.forEach((t, i) => (t.id = ids[i]!));
     }
     await this.orderBySeverity(trx, [report.id]);
-    summary.created = results.filter((r) => r.outcome === 'created').length;
-    summary.merged = results.filter((r) => r.outcome === 'merged').length;
-    summary.findings.push(...results);
+    for (const target of targets)
+      for (const entry of target.entries) summary.findings.push({ ...entry, id: target.id });
+    summary.created = summary.findings.filter((r) => r.outcome === 'created').length;
+    summary.merged = summary.findings.filter((r) => r.outcome === 'merged').length;
     return summary;
   }
 
@@ -317,16 +409,25 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
   private async updateInBulk(
     trx: Knex.Transaction,
     fields: readonly FindingFieldName[],
-    rows: ReadonlyArray<{ id: string; values: Partial<Finding> }>,
+    rows: ReadonlyArray<{ id: string; values: Partial<Finding>; keys: string[] }>,
   ): Promise<void> {
-    const columns = fields.map((name) => FINDING_FIELDS[name].column);
-    const records = rows.map((r) => ({ id: r.id, ...findingFieldsToColumns(r.values, { jsonb: 'value' }) }));
+    const columns = [...fields.map((name) => FINDING_FIELDS[name].column), 'scanner_keys'];
+    const records = rows.map((r) => ({
+      id: r.id,
+      ...findingFieldsToColumns(r.values, { jsonb: 'value' }),
+      scanner_keys: r.keys,
+    }));
     await trx.raw(
       `update findings f set ${columns.map(() => '?? = v.??').join(', ')}, updated_at = ${NEXT_UPDATED_AT}
        from jsonb_populate_recordset(null::findings, ?::jsonb) as v where f.id = v.id`,
       [...columns.flatMap((c) => [c, c]), JSON.stringify(records)],
     );
   }
+}
+
+/** The scanner rule an answer entry is about. */
+function resultBase(f: CompleteFinding) {
+  return { scanner: f.source.scanner, ruleId: f.ruleId, groupKey: f.groupKey };
 }
 
 /** What a re-import adds to a finding a report already has: places and evidence, CVEs and CWEs. */

@@ -4,10 +4,12 @@ import { ValidationError } from '@service/http';
 import {
   describeBand,
   FindingStatusSchema,
+  RetestStatusSchema,
   severityDisagreement,
   SeveritySchema,
   Uuid,
   type Cvss,
+  type RetestStatus,
   type Severity,
 } from '@service/report-model';
 import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
@@ -118,6 +120,17 @@ export function findingsDeclaration(hooks: {
         schema: FindingStatusSchema,
         description: 'Only findings with this status.',
         apply: (q, v: string) => void q.where('r.status', v),
+      },
+      retest_status: {
+        schema: RetestStatusSchema,
+        description:
+          'Only findings whose retest result has this status: in the retest given by `report_id`, or without ' +
+          'it in any retest.',
+        apply: (q, v: RetestStatus, db, filters) => {
+          const results = db('retest_results as rr').select(db.raw('1')).whereRaw('rr.finding_id = r.id');
+          if (typeof filters.report_id === 'string') results.andWhere('rr.report_id', filters.report_id);
+          void q.whereExists(results.andWhere('rr.status', v));
+        },
       },
     },
     create: {

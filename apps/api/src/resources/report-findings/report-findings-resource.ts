@@ -1,8 +1,9 @@
 import { ConflictError, ValidationError } from '@service/http';
-import { Uuid } from '@service/report-model';
+import { RetestStatusSchema, Uuid, type RetestStatus } from '@service/report-model';
+import { Type } from 'typebox';
 import { baseFields } from '../field.ts';
 import { resolveParentRow } from '../parents.ts';
-import { declareResource } from '../resource-declaration.ts';
+import { declareResource, type Row } from '../resource-declaration.ts';
 import { Position } from '../report-tabs/report-tabs-resource.ts';
 import { reportChildVisibility } from '../visibility.ts';
 import type { Knex } from 'knex';
@@ -11,8 +12,12 @@ export function reportFindingsDeclaration(hooks: {
   nextPosition(trx: Knex, reportId: string): Promise<number>;
   /** Puts a report kept in severity order in that order. */
   reorder(trx: Knex, reportId: string): Promise<void>;
+  /** After an attachment: a finding added to a retest gets its retest result. */
+  attached(trx: Knex, reportId: string, userId: string): Promise<void>;
+  /** Before a detachment: the files of the finding's retest evidence in that report (removed after the commit). */
+  beforeDelete(trx: Knex.Transaction, row: Row): Promise<() => Promise<void>>;
 }) {
-  return declareResource()({
+  return declareResource<{ retest_status: RetestStatus | null }>()({
     name: 'report-findings',
     schemaName: 'ReportFinding',
     label: 'report finding',
@@ -45,7 +50,30 @@ export function reportFindingsDeclaration(hooks: {
         description: 'Only attachments of this finding.',
         apply: (q, v: string) => void q.where('r.finding_id', v),
       },
+      retest_status: {
+        schema: RetestStatusSchema,
+        description: 'Only findings of a retest report whose retest result has this status.',
+        apply: (q, v: RetestStatus, db) =>
+          void q.whereExists(
+            db('retest_results as rr')
+              .select(db.raw('1'))
+              .whereRaw('rr.report_id = r.report_id and rr.finding_id = r.finding_id')
+              .andWhere('rr.status', v),
+          ),
+      },
     },
+    extraResponse: {
+      retestStatus: Type.Union([RetestStatusSchema, Type.Null()], {
+        description: "The finding's retest status in this report when it is a retest; null otherwise.",
+      }),
+    },
+    extraSelect: (db) => [
+      db.raw(
+        '(select rr.status from retest_results rr where rr.report_id = r.report_id and rr.finding_id = r.finding_id) ' +
+          'as retest_status',
+      ),
+    ],
+    present: (row) => ({ retestStatus: row.retest_status }),
     create: {
       example: { reportId: '4f1c1e8a-8b2b-4c1a-9f1e-1a2b3c4d5e6f', findingId: '0b6f7c1e-2d3a-4e5f-8a9b-0c1d2e3f4a5b' },
       async resolveParent({ trx, principal, input }) {
@@ -72,11 +100,13 @@ export function reportFindingsDeclaration(hooks: {
         };
       },
       // Why: a position given by hand is a manual order; without one the finding takes its place.
-      async afterInsert({ trx, row, input }) {
+      async afterInsert({ trx, row, input, principal }) {
+        await hooks.attached(trx, row.report_id, principal.userId);
         if (input.position !== undefined) await setManualOrder(trx, row.report_id);
         else await hooks.reorder(trx, row.report_id);
       },
     },
+    beforeDelete: (trx, row) => hooks.beforeDelete(trx, row),
     async afterUpdate({ trx, row, changed }) {
       if ('position' in changed) await setManualOrder(trx, row.report_id);
     },

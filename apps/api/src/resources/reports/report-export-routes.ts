@@ -68,8 +68,10 @@ export function registerReportExports(app: AppContext, exports: ReportExportServ
       'field. RFC 4180 (CRLF line ends, quotes doubled), UTF-8 with a byte-order mark ' +
       'so Excel and LibreOffice read it correctly. Lists (CVEs, CWEs, hosts, assets, ' +
       'references) hold one item per line inside their cell. A cell that a spreadsheet ' +
-      'would run as a formula (starting with `=`, `+`, `-`, `@`, tab or carriage ' +
-      'return) starts with an apostrophe instead. Streamed.',
+      'would run as a formula starts with an apostrophe: every cell starting with `=`, `@`, ' +
+      'tab, carriage return or NUL, and every cell starting with `+` or `-` unless it is a ' +
+      'number (`-5`) or a list item or sentence (`- item`) without a function call, `|`, `!` ' +
+      'or `#`.',
     tags: ['Reports'],
     params: Type.Object({ id: Uuid }),
     responses: {
@@ -118,9 +120,10 @@ export function registerReportExports(app: AppContext, exports: ReportExportServ
       },
     },
     async handler(ctx, { params, principal }) {
-      const { title, body } = await exports.docx(principal.tenant, principal, params.id);
+      const { title, body, etag } = await exports.docx(principal.tenant, principal, params.id);
       ctx.type = DOCX_TYPE;
       ctx.set('Content-Disposition', attachment(title, 'docx'));
+      if (etag) ctx.set('ETag', etag);
       ctx.body = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
     },
   });
@@ -153,8 +156,10 @@ export function registerReportExports(app: AppContext, exports: ReportExportServ
       },
       503: {
         description:
-          'The PDF conversions of this process are busy, or LibreOffice is not installed (`unavailable`); ' +
-          'retry after `Retry-After` seconds. A database may be unavailable too.',
+          'The PDF conversions of this process are busy, LibreOffice is not installed, or this ' +
+          'report takes longer than the conversion limit (3 minutes) or is larger than 256 MB as ' +
+          'DOCX (`unavailable`; the message says which); retry after `Retry-After` seconds. A ' +
+          'database may be unavailable too.',
         schema: 'Error',
         headers: { 'Retry-After': { description: 'Seconds to wait before trying again.' } },
       },
@@ -165,9 +170,12 @@ export function registerReportExports(app: AppContext, exports: ReportExportServ
       ctx.res.once('close', () => {
         if (!ctx.res.writableFinished) aborted.abort();
       });
-      const { title, body } = await exports.pdf(principal.tenant, principal, params.id, { signal: aborted.signal });
+      const { title, body, etag } = await exports.pdf(principal.tenant, principal, params.id, {
+        signal: aborted.signal,
+      });
       ctx.type = 'application/pdf';
       ctx.set('Content-Disposition', attachment(title, 'pdf'));
+      if (etag) ctx.set('ETag', etag);
       ctx.body = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
     },
   });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import {
@@ -12,6 +13,7 @@ import { HttpError, UnprocessableError } from '@service/http';
 import { exportReportMarkdown } from '@service/markdown';
 import { reportFindingsCsv } from '@service/report-csv';
 import { resolveReportStyle, type ReportDocument } from '@service/report-model';
+import { readBuildInfo } from '../../build-info.ts';
 import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
 import type { WorkspaceRepositories } from '../workspace-repositories.ts';
 import { reportStyleOfRow } from '../style-library/style-library-resource.ts';
@@ -20,6 +22,31 @@ import { reportStyleOfRow } from '../style-library/style-library-resource.ts';
 export interface ReportExport<T> {
   title: string;
   body: T;
+  /**
+   * A weak ETag made from what the export was rendered from, for exports whose bytes differ from
+   * one render to the next (the Word document's zip times, creation date and generated ids).
+   */
+  etag?: string;
+}
+
+let rendererId: string | null = null;
+
+/** Which renderer made an export: a new release may lay the same report out differently. */
+function renderer(): string {
+  if (rendererId === null) {
+    const build = readBuildInfo();
+    rendererId = `${build.version}+${build.sha}`;
+  }
+  return rendererId;
+}
+
+/** A weak ETag of everything a rendered export is made from: the same inputs give the same tag. */
+function renderTag(kind: string, inputs: unknown): string {
+  const digest = createHash('sha256')
+    .update(`${kind}\u0000${renderer()}\u0000`)
+    .update(JSON.stringify(inputs))
+    .digest('base64url');
+  return `W/"${digest.slice(0, 27)}"`;
 }
 
 /**
@@ -56,11 +83,20 @@ export class ReportExportService {
     const style = resolveReportStyle(styleRow ? reportStyleOfRow(styleRow) : null);
     const images = await evidence.bytesLoader(db, principal);
     const logo = styleRow?.logo_image_id ? await images.byId(styleRow.logo_image_id) : null;
-    const options = { style, loadImage: images.byRef, logo };
+    // Why fixed here: the cover page prints the day, so it is one of the inputs the tag covers.
+    const now = new Date();
+    const options = { style, loadImage: images.byRef, logo, now };
     try {
       const template = styleRow?.template_storage_key ? await evidence.files.read(styleRow.template_storage_key) : null;
       const bytes = template ? await renderTemplateDocx(template, doc, options) : await renderReportDocx(doc, options);
-      return { title: doc.title, body: bytes };
+      const etag = renderTag('docx', {
+        doc,
+        style,
+        template: template ? createHash('sha256').update(template).digest('hex') : null,
+        logo: logo ? createHash('sha256').update(logo).digest('hex') : null,
+        day: now.toISOString().slice(0, 10),
+      });
+      return { title: doc.title, body: bytes, etag };
     } catch (err) {
       if (err instanceof InvalidTemplateError)
         throw new UnprocessableError('invalid_template', err.message, err.toErrorDetails());
@@ -81,17 +117,30 @@ export class ReportExportService {
   ): Promise<ReportExport<Uint8Array>> {
     const docx = await this.docx(db, principal, reportId);
     try {
-      return { title: docx.title, body: await this.pdfConverter.convert(docx.body, options) };
+      const body = await this.pdfConverter.convert(docx.body, options);
+      // Why from the DOCX's tag: the PDF is made from it, and differs byte for byte per conversion too.
+      return { title: docx.title, body, etag: renderTag('pdf', docx.etag) };
     } catch (err) {
       if (err instanceof PdfQueueFullError)
         throw new HttpError(503, 'unavailable', 'PDF exports are busy; try again shortly.', {
           headers: { 'Retry-After': String(err.retryAfterSeconds) },
+          expose: true,
         });
       if (err instanceof PdfConversionError && err.reason === 'not-installed')
         throw new HttpError(503, 'unavailable', 'PDF export needs LibreOffice, which this installation lacks.', {
           cause: err,
           headers: { 'Retry-After': '3600' },
+          expose: true,
         });
+      // Why 503 and not 500: nothing is broken; this report is more than one conversion may take
+      // (time or size) on this machine, and its DOCX export still works.
+      if (err instanceof PdfConversionError && (err.reason === 'timeout' || err.reason === 'too-large'))
+        throw new HttpError(
+          503,
+          'unavailable',
+          'This report is too large to convert to PDF within the limits of this installation; export it as DOCX.',
+          { cause: err, headers: { 'Retry-After': '600' }, expose: true },
+        );
       throw err;
     }
   }

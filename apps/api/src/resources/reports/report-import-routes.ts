@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import type { Context } from 'koa';
 import { Type } from 'typebox';
 import { ValidationError, type UploadedFile } from '@service/http';
 import { MARKDOWN_LIMITS } from '@service/markdown';
 import { Uuid } from '@service/report-model';
 import type { AppContext } from '../../app-context.ts';
 import { defineRestRoute } from '../../rest/define-rest-route.ts';
+import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_RESPONSES, runIdempotentCreate } from '../idempotent-create.ts';
 import type { MarkdownImportService } from './markdown-import-service.ts';
 
@@ -26,12 +28,10 @@ const JsonBody = Type.Object(
 );
 const UploadBody = Type.Object(
   {
-    file: Type.Optional(
-      Type.String({
-        format: 'binary',
-        description: `Required. The report file (UTF-8), up to ${MARKDOWN_LIMITS.reportBytes / MB} MB.`,
-      }),
-    ),
+    file: Type.String({
+      format: 'binary',
+      description: `The report file (UTF-8), up to ${MARKDOWN_LIMITS.reportBytes / MB} MB.`,
+    }),
     projectId: Type.Optional(ProjectIdField),
   },
   { additionalProperties: false },
@@ -58,12 +58,83 @@ async function readUploadedFile(file: UploadedFile | undefined): Promise<Buffer>
   return readFile(file.filepath);
 }
 
+const IMPORT_RESPONSES = {
+  201: {
+    description: 'The report was created.',
+    schema: 'ImportMarkdownResult',
+    headers: { Location: { description: 'The new report.' } },
+  },
+  ...IDEMPOTENCY_RESPONSES,
+  422: {
+    description:
+      'The file is not in the format (`invalid_markdown`: `details[0].message` names ' +
+      'line, column and what was expected), the project does not exist or is not ' +
+      'visible or no single project matches the names in the file ' +
+      '(`invalid_reference`), or the idempotency key was reused ' +
+      '(`idempotency_key_reused`).',
+    schema: 'Error',
+  },
+};
+
+const WHAT_AN_IMPORT_DOES =
+  `Creates a new report with its tabs, links and findings from a file in the format ` +
+  `\`GET /rest/v1/reports/{id}/export-markdown\` writes (docs/markdown-format.md), ` +
+  `in the project given by \`projectId\` or the one matching the client and project ` +
+  `names in the file. Evidence references to images you can see are re-linked by content; ` +
+  `others are listed in \`warnings\`. One transaction: on any error nothing is created. A ` +
+  `file that is not in the format answers 422 \`invalid_markdown\` naming line, column and ` +
+  `what was expected. Send \`Idempotency-Key\` to make a retry safe.`;
+
 /**
- * `POST /rest/v1/reports/import-markdown`: a whole new report (tabs, links, findings, re-linked
- * evidence) from a file in the export's format, in one transaction.
+ * `POST /rest/v1/reports/import-markdown-file` (the file, multipart) and
+ * `POST /rest/v1/reports/import-markdown` (the text in JSON; it still takes the multipart upload
+ * older clients send there): a whole new report (tabs, links, findings, re-linked evidence) from a
+ * file in the export's format, in one transaction. Two operations so that each has one request
+ * body, which client generators need to type an upload.
  */
 export function registerReportImport(app: AppContext, imports: MarkdownImportService): void {
   app.registry.addSchema('ImportMarkdownResult', ImportMarkdownResult);
+
+  const importHandler = async (
+    ctx: Context,
+    input: { body: unknown; files: Record<string, UploadedFile>; principal: RestPrincipal; multipart: boolean },
+  ) => {
+    const { body, files, principal, multipart } = input;
+    const request = body as { markdown?: string; projectId?: string };
+    const source = multipart ? await readUploadedFile(files.file) : request.markdown!;
+    const parsed = imports.read(source);
+    const projectId = await imports.targetProject(principal, request.projectId, parsed.document);
+    await runIdempotentCreate(ctx, principal, {
+      body: { projectId: request.projectId ?? null },
+      fingerprintExtra: createHash('sha256').update(source).digest('hex'),
+      work: async (trx) => {
+        const created = await imports.create(trx, principal, projectId, parsed);
+        return { status: 201, headers: { Location: `/rest/v1/reports/${created.reportId}` }, body: created };
+      },
+      stillVisible: (stored) => imports.stillVisible(principal, String((stored as { reportId?: unknown }).reportId)),
+    });
+  };
+
+  defineRestRoute(app, {
+    method: 'post',
+    path: '/rest/v1/reports/import-markdown-file',
+    operationId: 'importReportMarkdownFile',
+    summary: 'Create a whole report from a Markdown file',
+    description:
+      `Multipart with one \`file\` (up to ${MARKDOWN_LIMITS.reportBytes / MB} MB) and an optional ` +
+      `\`projectId\`. ${WHAT_AN_IMPORT_DOES}`,
+    tags: ['Reports'],
+    cost: 10,
+    headers: [IDEMPOTENCY_HEADER],
+    body: {
+      schema: UploadBody,
+      contentType: 'multipart/form-data',
+      maxBytes: MARKDOWN_LIMITS.reportBytes,
+      fileFields: ['file'],
+    },
+    responses: IMPORT_RESPONSES,
+    handler: importHandler,
+  });
 
   defineRestRoute(app, {
     method: 'post',
@@ -71,58 +142,25 @@ export function registerReportImport(app: AppContext, imports: MarkdownImportSer
     operationId: 'importReportMarkdown',
     summary: 'Create a whole report from Markdown',
     description:
-      `Creates a new report with its tabs, links and findings from a file in the format ` +
-      `\`GET /rest/v1/reports/{id}/export-markdown\` writes (docs/markdown-format.md), ` +
-      `in the project given by \`projectId\` or the one matching the client and project ` +
-      `names in the file. Multipart with one \`file\` (up to ` +
-      `${MARKDOWN_LIMITS.reportBytes / MB} MB), or JSON \`{"markdown": "...", ` +
-      `"projectId": "..."}\` (up to the JSON body cap). Evidence references to images ` +
-      `you can see are re-linked by content; others are listed in \`warnings\`. One ` +
-      `transaction: on any error nothing is created. A file that is not in the format ` +
-      `answers 422 \`invalid_markdown\` naming line, column and what was expected. ` +
-      `Send \`Idempotency-Key\` to make a retry safe.`,
+      `JSON \`{"markdown": "...", "projectId": "..."}\` (up to the JSON body cap); for a file, ` +
+      `\`POST /rest/v1/reports/import-markdown-file\`. ${WHAT_AN_IMPORT_DOES}`,
     tags: ['Reports'],
     cost: 10,
     headers: [IDEMPOTENCY_HEADER],
     body: {
       schema: JsonBody,
-      multipart: { schema: UploadBody, maxBytes: MARKDOWN_LIMITS.reportBytes, fileFields: ['file'] },
+      legacyUpload: {
+        schema: UploadBody,
+        maxBytes: MARKDOWN_LIMITS.reportBytes,
+        fileFields: ['file'],
+        operationId: 'importReportMarkdownFile',
+      },
       example: {
         markdown: '---\ntitle: External penetration test\n...',
         projectId: '4f1c1e8a-8b2b-4c1a-9f1e-1a2b3c4d5e6f',
       },
     },
-    responses: {
-      201: {
-        description: 'The report was created.',
-        schema: 'ImportMarkdownResult',
-        headers: { Location: { description: 'The new report.' } },
-      },
-      ...IDEMPOTENCY_RESPONSES,
-      422: {
-        description:
-          'The file is not in the format (`invalid_markdown`: `details[0].message` names ' +
-          'line, column and what was expected), the project does not exist or is not ' +
-          'visible or no single project matches the names in the file ' +
-          '(`invalid_reference`), or the idempotency key was reused ' +
-          '(`idempotency_key_reused`).',
-        schema: 'Error',
-      },
-    },
-    async handler(ctx, { body, files, principal, multipart }) {
-      const input = body as { markdown?: string; projectId?: string };
-      const source = multipart ? await readUploadedFile(files.file) : input.markdown!;
-      const parsed = imports.read(source);
-      const projectId = await imports.targetProject(principal, input.projectId, parsed.document);
-      await runIdempotentCreate(ctx, principal, {
-        body: { projectId: input.projectId ?? null },
-        fingerprintExtra: createHash('sha256').update(source).digest('hex'),
-        work: async (trx) => {
-          const created = await imports.create(trx, principal, projectId, parsed);
-          return { status: 201, headers: { Location: `/rest/v1/reports/${created.reportId}` }, body: created };
-        },
-        stillVisible: (stored) => imports.stillVisible(principal, String((stored as { reportId?: unknown }).reportId)),
-      });
-    },
+    responses: IMPORT_RESPONSES,
+    handler: importHandler,
   });
 }

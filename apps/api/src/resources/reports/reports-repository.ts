@@ -3,6 +3,9 @@ import type { Knex } from 'knex';
 import {
   FINDING_COLUMNS,
   findingFromColumns,
+  freshRetestResult,
+  type ReportRef,
+  type RetestInfo,
   type EvidenceRef,
   type FindingColumns,
   type LibraryItemRef,
@@ -15,6 +18,7 @@ import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
 import type { EvidenceRepository } from '../evidence-images/evidence-repository.ts';
 import type { FindingRepository } from '../findings/findings-repository.ts';
 import { assertUnchangedSince, nextUpdatedAt, ResourceRepository } from '../resource-repository.ts';
+import { insertRetestResults, readRetestResults, withoutEvidence } from '../retests/retest-repository.ts';
 import { reportsDeclaration } from './reports-resource.ts';
 
 type LibraryTable = 'report_templates' | 'report_styles';
@@ -44,15 +48,21 @@ export class ReportRepository extends ResourceRepository<ReturnType<typeof repor
   ) {
     super(
       reportsDeclaration({
-        copyTemplateTabs: (trx, reportId, templateId, userId) =>
-          this.copyTemplateTabs(trx, reportId, templateId, userId),
+        copyTemplateTabs: (trx, reportId, templateId, userId, options) =>
+          this.copyTemplateTabs(trx, reportId, templateId, userId, options),
         reorder: (trx, reportId) => this.findings.orderBySeverity(trx, [reportId]),
       }),
     );
   }
 
-  private async copyTemplateTabs(trx: Knex, reportId: string, templateId: string, userId: string): Promise<void> {
-    const template = await trx('report_templates').where({ id: templateId }).first('tabs', 'style_id');
+  private async copyTemplateTabs(
+    trx: Knex,
+    reportId: string,
+    templateId: string,
+    userId: string,
+    options: { takeLanguage: boolean },
+  ): Promise<void> {
+    const template = await trx('report_templates').where({ id: templateId }).first('tabs', 'style_id', 'language');
     const tabs: ReportTemplateTab[] = template?.tabs ?? [];
     if (tabs.length > 0)
       await trx('report_tabs').insert(
@@ -68,6 +78,9 @@ export class ReportRepository extends ResourceRepository<ReturnType<typeof repor
     // A report made from a template takes the template's style unless it names one itself.
     if (template?.style_id)
       await trx('reports').where({ id: reportId }).whereNull('style_id').update({ style_id: template.style_id });
+    // A German template makes a German report, unless the request chose a language.
+    if (options.takeLanguage && template?.language)
+      await trx('reports').where({ id: reportId }).update({ language: template.language });
   }
 
   /**
@@ -116,10 +129,20 @@ export class ReportRepository extends ResourceRepository<ReturnType<typeof repor
         .orderBy([{ column: 'rf.position' }, { column: 'rf.created_at' }, { column: 'f.id' }])
         .select('f.id', ...FINDING_COLUMNS.map((c) => `f.${c}`)) as Promise<Array<FindingColumns & { id: string }>>,
     ]);
-    const { byFinding, byTab } = await this.evidence.refsOf(db, {
+    const results = report.kind === 'retest' ? await readRetestResults(db, reportId) : null;
+    const { byFinding, byTab, byRetestResult } = await this.evidence.refsOf(db, {
       findingIds: findings.map((f) => f.id),
       tabIds: tabs.map((t: { id: string }) => t.id),
+      retestResultIds: results ? [...results.values()].map((r) => r.id) : [],
     });
+    const retest: RetestInfo | null =
+      report.kind === 'retest'
+        ? {
+            round: report.round,
+            retestOf: await this.refOf(db, principal, report.retest_of),
+            original: await this.refOf(db, principal, report.original_report_id),
+          }
+        : null;
     const ref = (id: string | null, key: string | null, name: string | null): LibraryItemRef | null =>
       id ? { id, key, name: name ?? '' } : null;
     return {
@@ -145,10 +168,51 @@ export class ReportRepository extends ResourceRepository<ReturnType<typeof repor
         evidence: byTab.get(t.id) ?? [],
       })),
       links: links.map((l: { title: string; url: string }) => ({ title: l.title, url: l.url })),
-      findings: findings.map(
-        (f): ReportDocumentFinding => ({ id: f.id, ...findingFromColumns(f), evidence: byFinding.get(f.id) ?? [] }),
-      ),
+      findings: findings.map((f): ReportDocumentFinding => {
+        const finding: ReportDocumentFinding = {
+          id: f.id,
+          ...findingFromColumns(f),
+          evidence: byFinding.get(f.id) ?? [],
+        };
+        if (results) {
+          const record = results.get(f.id);
+          finding.retest = record
+            ? { ...record.result, evidence: byRetestResult.get(record.id) ?? [] }
+            : freshRetestResult(finding.affectedAssets, 'new');
+        }
+        return finding;
+      }),
+      ...(retest ? { retest } : {}),
     };
+  }
+
+  /** Another report a retest names, by id and title, when the caller can see it. */
+  private async refOf(db: Knex, principal: RestPrincipal, id: string | null): Promise<ReportRef | null> {
+    if (!id) return null;
+    const row = await this.find(db, principal, id);
+    return row ? { id: row.id, title: row.title } : null;
+  }
+
+  /**
+   * The report of the project a retest file names (by title): the round before (`round - 1`; an
+   * original report for round 1) or the original. Null when there is not exactly one visible.
+   */
+  private async findLinkedReport(
+    trx: Knex,
+    principal: RestPrincipal,
+    projectId: string,
+    ref: ReportRef | null,
+    round: number,
+  ): Promise<string | null> {
+    if (!ref) return null;
+    const rows: Array<{ id: string }> = await this.scoped(trx, principal)
+      .where('r.project_id', projectId)
+      .andWhere('r.title', ref.title)
+      .andWhere('r.round', round)
+      .clearSelect()
+      .select('r.id')
+      .limit(2);
+    return rows.length === 1 ? rows[0]!.id : null;
   }
 
   /**
@@ -250,6 +314,34 @@ export class ReportRepository extends ResourceRepository<ReturnType<typeof repor
     });
     // Why not through `templateId` on create: the document carries its own tabs; the template is only named.
     if (templateId) await trx('reports').where({ id: report.id }).update({ template_id: templateId });
+    if (doc.retest) {
+      // Why by title: a file holds no ids; the rounds it follows are found in the same project, if there.
+      const retestOf = await this.findLinkedReport(
+        trx,
+        principal,
+        projectId,
+        doc.retest.retestOf,
+        doc.retest.round - 1,
+      );
+      const original = await this.findLinkedReport(trx, principal, projectId, doc.retest.original, 0);
+      for (const [ref, id, what] of [
+        [doc.retest.retestOf, retestOf, 'the round before'],
+        [doc.retest.original, original, 'the original report'],
+      ] as const)
+        if (ref && !id)
+          warnings.push(
+            `The retest names ${what} "${ref.title}", which is not one report of this project you can see; ` +
+              'the retest is not linked to it.',
+          );
+      await trx('reports')
+        .where({ id: report.id })
+        .update({
+          kind: 'retest',
+          round: doc.retest.round,
+          retest_of: retestOf,
+          original_report_id: original ?? (doc.retest.round === 1 ? retestOf : null),
+        });
+    }
 
     const tabIds: string[] = [];
     for (let i = 0; i < doc.tabs.length; i += 200) {
@@ -280,13 +372,37 @@ export class ReportRepository extends ResourceRepository<ReturnType<typeof repor
     }
     const findingIds = await this.findings.insertIntoReport(trx, principal, { id: report.id, projectId }, doc.findings);
     await this.findings.orderBySeverity(trx, [report.id]);
+    const resultIds = doc.retest
+      ? await insertRetestResults(
+          trx,
+          report.id,
+          principal.userId,
+          doc.findings.map((f, i) => ({
+            findingId: findingIds[i]!,
+            result: withoutEvidence(f.retest ?? freshRetestResult(f.affectedAssets, 'new')),
+          })),
+        )
+      : new Map<string, string>();
 
-    const wanted: Array<{ ref: EvidenceRef; findingId?: string; reportTabId?: string; where: string }> = [
+    const wanted: Array<{
+      ref: EvidenceRef;
+      findingId?: string;
+      reportTabId?: string;
+      retestResultId?: string;
+      where: string;
+    }> = [
       ...doc.tabs.flatMap((t, i) =>
         t.evidence.map((ref) => ({ ref, reportTabId: tabIds[i]!, where: `tab "${t.title}"` })),
       ),
       ...doc.findings.flatMap((f, i) =>
         f.evidence.map((ref) => ({ ref, findingId: findingIds[i]!, where: `finding "${f.title}"` })),
+      ),
+      ...doc.findings.flatMap((f, i) =>
+        (f.retest?.evidence ?? []).map((ref) => ({
+          ref,
+          retestResultId: resultIds.get(findingIds[i]!)!,
+          where: `the retest result of finding "${f.title}"`,
+        })),
       ),
     ];
     let unlinkedEvidence = 0;

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { ReportProperties, ReportStatusSchema, Uuid } from '@service/report-model';
+import { ReportKindSchema, ReportProperties, ReportStatusSchema, Uuid } from '@service/report-model';
 import { baseFields } from '../field.ts';
 import { resolveParentRow } from '../parents.ts';
 import { declareResource } from '../resource-declaration.ts';
@@ -7,7 +7,13 @@ import { reportVisibility } from '../visibility.ts';
 
 export interface ReportHooks {
   /** Copies the template's tabs (and its style, when the report names none) into the new report. */
-  copyTemplateTabs(trx: import('knex').Knex, reportId: string, templateId: string, userId: string): Promise<void>;
+  copyTemplateTabs(
+    trx: import('knex').Knex,
+    reportId: string,
+    templateId: string,
+    userId: string,
+    options: { takeLanguage: boolean },
+  ): Promise<void>;
   /** Puts a report kept in severity order in that order. */
   reorder(trx: import('knex').Knex, reportId: string): Promise<void>;
 }
@@ -42,7 +48,9 @@ export function reportsDeclaration(hooks: ReportHooks) {
       templateId: {
         column: 'template_id',
         schema: Type.Union([Uuid, Type.Null()], {
-          description: 'Report template; its tabs are copied into the new report.',
+          description:
+            "Report template; its tabs are copied into the new report, which takes the template's style and, " +
+            'unless `language` is given, its language.',
         }),
         create: 'optional',
         references: { table: 'report_templates', label: 'report template', library: true },
@@ -55,6 +63,22 @@ export function reportsDeclaration(hooks: ReportHooks) {
         create: 'optional',
         update: true,
         references: { table: 'report_styles', label: 'report style', library: true },
+      },
+      // Retests (made with POST /reports/{id}/retests): read-only here.
+      kind: { column: 'kind', schema: ReportKindSchema },
+      round: {
+        column: 'round',
+        schema: Type.Integer({ minimum: 0, description: '0 for a report; 1, 2, ... for the rounds of its retest.' }),
+      },
+      retestOf: {
+        column: 'retest_of',
+        schema: Type.Union([Uuid, Type.Null()], {
+          description: 'A retest: the round before it (the original report for round 1).',
+        }),
+      },
+      originalReportId: {
+        column: 'original_report_id',
+        schema: Type.Union([Uuid, Type.Null()], { description: 'A retest: the original report.' }),
       },
     },
     filters: {
@@ -73,6 +97,16 @@ export function reportsDeclaration(hooks: ReportHooks) {
         description: 'Only reports with this status.',
         apply: (q, v: string) => void q.where('r.status', v),
       },
+      kind: {
+        schema: ReportKindSchema,
+        description: 'Only reports of this kind (`report` or `retest`).',
+        apply: (q, v: string) => void q.where('r.kind', v),
+      },
+      original_report_id: {
+        schema: Uuid,
+        description: 'Only the retest rounds of this original report.',
+        apply: (q, v: string) => void q.where('r.original_report_id', v),
+      },
     },
     create: {
       example: {
@@ -83,8 +117,11 @@ export function reportsDeclaration(hooks: ReportHooks) {
       async resolveParent({ trx, principal, input }) {
         return { access: (await resolveParentRow(trx, principal, 'project', input.projectId, 'projectId')).access };
       },
-      async afterInsert({ trx, row, principal }) {
-        if (row.template_id) await hooks.copyTemplateTabs(trx, row.id, row.template_id, principal.userId);
+      async afterInsert({ trx, row, principal, input }) {
+        if (row.template_id)
+          await hooks.copyTemplateTabs(trx, row.id, row.template_id, principal.userId, {
+            takeLanguage: input.language === undefined,
+          });
       },
     },
     async afterUpdate({ trx, row, changed }) {

@@ -13,6 +13,7 @@ import {
 } from '@service/scanners';
 import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
 import type { ImportedFinding } from '../findings/findings-repository.ts';
+import type { RetestImportSummary, RetestService } from '../retests/retest-service.ts';
 import type { WorkspaceRepositories } from '../workspace-repositories.ts';
 
 /** Scanner results ready to import: parsed from a file, or given as normalized findings. */
@@ -36,6 +37,8 @@ export interface ScanImportResult {
   skipped: number;
   warnings: string[];
   findings: Array<ImportedFinding & { new: boolean }>;
+  /** Into a retest report: what the re-scan decided, per finding. */
+  retest?: RetestImportSummary;
 }
 
 /**
@@ -90,7 +93,10 @@ export function readScanFindings(findings: readonly NormalizedFinding[]): ScanIn
  * `FindingRepository.mergeScanFindings`), in the caller's transaction with the report locked.
  */
 export class ScanImportService {
-  constructor(private readonly repositories: Pick<WorkspaceRepositories, 'reports' | 'findings'>) {}
+  constructor(
+    private readonly repositories: Pick<WorkspaceRepositories, 'reports' | 'findings'>,
+    private readonly retests: RetestService,
+  ) {}
 
   /** Fails with 404 or 403 unless the caller may import into the report (checked before reading a file). */
   async assertCanImport(db: Knex, principal: RestPrincipal, reportId: string): Promise<void> {
@@ -106,10 +112,31 @@ export class ScanImportService {
   ): Promise<ScanImportResult> {
     // Why lock: two imports into one report queue up instead of racing.
     const report = await this.repositories.reports.require(trx, principal, reportId, 'import', { forUpdate: true });
+    // Why a path of its own: a re-scan into a retest decides the findings it has instead of merging into them.
+    if (report.kind === 'retest') {
+      const rescan = await this.retests.importRescan(
+        trx,
+        principal,
+        { id: report.id, projectId: report.project_id, language: report.language, round: report.round },
+        scan.findings,
+        options,
+      );
+      return {
+        reportId: report.id,
+        format: scan.format,
+        scannerVersion: scan.scannerVersion,
+        created: rescan.created,
+        merged: rescan.findings.filter((f) => f.outcome === 'merged').length,
+        skipped: rescan.skipped,
+        warnings: [...scan.warnings, ...rescan.notes],
+        findings: rescan.findings.map((f) => ({ ...f, new: f.outcome === 'created' })),
+        retest: rescan.retest,
+      };
+    }
     const summary = await this.repositories.findings.mergeScanFindings(
       trx,
       principal,
-      { id: report.id, projectId: report.project_id },
+      { id: report.id, projectId: report.project_id, language: report.language },
       scan.findings,
       options,
     );
@@ -120,7 +147,7 @@ export class ScanImportService {
       created: summary.created,
       merged: summary.merged,
       skipped: summary.skipped,
-      warnings: scan.warnings,
+      warnings: [...scan.warnings, ...summary.notes],
       findings: summary.findings.map((f) => ({ ...f, new: f.outcome === 'created' })),
     };
   }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { Type, type TSchema } from 'typebox';
 import { lintDocxTemplate, describeProblem, TEMPLATE_LIMITS } from '@service/docx';
-import { NotFoundError, UnprocessableError, ValidationError } from '@service/http';
+import { NotFoundError, UnprocessableError } from '@service/http';
 import { Uuid } from '@service/report-model';
 import type { AppContext } from '../../app-context.ts';
 import { defineRestRoute } from '../../rest/define-rest-route.ts';
@@ -15,12 +15,10 @@ const MB = 1024 * 1024;
 
 const UploadBody = Type.Object(
   {
-    file: Type.Optional(
-      Type.String({
-        format: 'binary',
-        description: `Required. The Word template (.docx), up to ${TEMPLATE_LIMITS.maxBytes / MB} MB.`,
-      }),
-    ),
+    file: Type.String({
+      format: 'binary',
+      description: `The Word template (.docx), up to ${TEMPLATE_LIMITS.maxBytes / MB} MB.`,
+    }),
   },
   { additionalProperties: false },
 );
@@ -88,11 +86,8 @@ export function registerWordTemplateRoutes(app: AppContext, styles: ResourceRepo
       },
     },
     async handler(ctx, { params: p, files: uploaded, principal }) {
+      // Required by the schema: defineRoute answered 400 when it is missing.
       const file = uploaded.file;
-      if (!file)
-        throw new ValidationError('The form needs a file field named "file".', [
-          { path: '/file', message: 'is required' },
-        ]);
       await styles.require(principal.tenant, principal, p.id, 'update');
       const bytes = await readFile(file.filepath);
       const lint = lintDocxTemplate(bytes);

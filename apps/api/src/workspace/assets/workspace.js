@@ -307,15 +307,20 @@ function initSignIn() {
   const error = byId('form-error');
   const email = byId('email');
   const password = byId('password');
+  // Hosted only: the organization to sign in to (an address may have accounts in several).
+  const organization = document.getElementById('organization');
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     say(error, '');
     await whileBusy(form, async () => {
       try {
-        await callApi('POST', '/api/auth/login', { email: email.value.trim(), password: password.value });
+        const body = { email: email.value.trim(), password: password.value };
+        if (organization) body.organization = organization.value.trim();
+        await callApi('POST', '/api/auth/login', body);
         window.location.assign('/profile/api-keys');
       } catch (err) {
-        if (err.status === 401) say(error, 'Email or password is wrong.');
+        if (err.status === 401)
+          say(error, organization ? 'Organization, email or password is wrong.' : 'Email or password is wrong.');
         else if (err.status === 429)
           say(error, `Too many failed sign-ins. Try again in ${describeWait(err.retryAfter)}.`);
         else say(error, err.message);
