@@ -209,13 +209,17 @@ type Data = Record<string, unknown>;
  * template uses a few of the tags; docxtemplater reads only the tags a template has, so what no
  * tag reads (a Markdown field as paragraphs, the severity chart, the evidence plan) is never built.
  */
-function withLazy(values: Data, lazy: Record<string, () => unknown>): Data {
+function withLazy(values: Data, lazy: Record<string, () => unknown>, uses: (name: string) => boolean): Data {
   // Why getters that stay (memoised) rather than values written on first read: every object of a
-  // kind keeps one shape, which keeps docxtemplater's lookups fast.
+  // kind keeps one shape, which keeps docxtemplater's lookups fast. A name no tag of the template
+  // has is left out: docxtemplater never looks it up.
   for (const [key, compute] of Object.entries(lazy))
-    Object.defineProperty(values, key, { enumerable: true, configurable: true, get: once(compute) });
+    if (uses(key)) Object.defineProperty(values, key, { enumerable: true, configurable: true, get: once(compute) });
   return values;
 }
+
+/** The names of a finding's retest tags. */
+const RETEST_FINDING_TAG_NAMES = Object.keys(retestFindingTags({ name: 'evidence', tags: {} }));
 
 /** A function computed once, on its first call. */
 function once<T>(compute: () => T): () => T {
@@ -271,6 +275,7 @@ export function buildTemplateData(
   const parse = options.parse ?? parseMarkdownBlocks;
   const raw = options.raw ?? ((xml: string) => xml);
   const uses = options.uses ?? (() => true);
+  const lazyData = (values: Data, lazy: Record<string, () => unknown>) => withLazy(values, lazy, uses);
   const { locale } = ctx;
   const colours = (colour: string) => ({
     shadeCell: colourMarker('cell', colour),
@@ -322,7 +327,7 @@ export function buildTemplateData(
     list
       .filter((e) => !shown.has(e.sha256))
       .map((e, i) =>
-        withLazy(
+        lazyData(
           { caption: e.caption, fileName: e.fileName, number: String(i + 1) },
           { image: () => raw(picture(e.sha256, e.fileName, e.caption || e.fileName, ctx).xml) },
         ),
@@ -374,13 +379,15 @@ export function buildTemplateData(
       content.figures(set);
       return set;
     });
-    return withLazy(
+    return lazyData(
       { number: String(i + 1), title: t.title, placement: t.placement },
       { content: content.xml, contentText: content.text, evidence: () => evidenceItems(t.evidence, shown()) },
     );
   });
   /** A finding's retest tags, built when one of them is first read; its notes as any Markdown field. */
+  const retestTagsUsed = RETEST_FINDING_TAG_NAMES.some(uses);
   const retestTags = (f: ReportDocument['findings'][number], shown: () => Set<string>) => {
+    if (!retestTagsUsed) return {};
     const notes = rich(f.retest?.notes ?? '', 4, 'retestNotes', 'retestNotesText');
     // The retest's evidence list leaves out what the finding's and the notes' Markdown draws.
     const retestShown = once(() => {
@@ -397,7 +404,7 @@ export function buildTemplateData(
       ),
     );
     return Object.fromEntries(
-      Object.keys(retestFindingTags(EVIDENCE)).map((key): [string, () => unknown] => {
+      RETEST_FINDING_TAG_NAMES.map((key): [string, () => unknown] => {
         if (key === 'retestNotes') return [key, () => (f.retest ? notes.xml() : '')];
         if (key === 'retestNotesText') return [key, () => (f.retest ? notes.text() : '')];
         return [key, () => data()[key]];
@@ -430,7 +437,7 @@ export function buildTemplateData(
     const cvss = primaryCvss(f.cvss);
     const evidence = () => plan().findings[i]!;
     const views = once(() => new Map(evidence().assets.map((v) => [v.asset, v])));
-    return withLazy(
+    return lazyData(
       {
         number: String(i + 1),
         title: f.title,
@@ -469,7 +476,7 @@ export function buildTemplateData(
         cweList: () => f.cwes.map((c) => `CWE-${c}`).join(', '),
         affectedAssets: () =>
           f.affectedAssets.map((a) =>
-            withLazy(
+            lazyData(
               {
                 host: a.host ?? '',
                 ip: a.ip ?? '',
@@ -496,7 +503,7 @@ export function buildTemplateData(
       },
     );
   };
-  return withLazy(
+  return lazyData(
     {
       title: doc.title,
       client: doc.client.name,
