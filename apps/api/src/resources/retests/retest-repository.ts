@@ -8,10 +8,10 @@ import {
   type RetestStatus,
   type RetestStatusSource,
 } from '@service/report-model';
-import type { Row } from '../resource-declaration.ts';
 import { nextUpdatedAt, ResourceRepository } from '../resource-repository.ts';
 import {
   retestResultsDeclaration,
+  type ChangedRetestRow,
   type RetestResultExtra,
   type RetestResultsDeclaration,
 } from './retest-results-resource.ts';
@@ -108,11 +108,11 @@ export class RetestResultRepository extends ResourceRepository<RetestResultsDecl
    */
   private async afterChange(
     trx: Knex.Transaction,
-    row: Row,
+    row: ChangedRetestRow,
     changed: Record<string, unknown>,
     sent: Record<string, unknown>,
   ): Promise<void> {
-    const current = row as unknown as ResultColumns;
+    const current = row;
     const values: Record<string, unknown> = {};
     const statusSetBy = (changed.statusSetBy as RetestStatusSource | undefined) ?? current.status_set_by;
     if ('status' in changed && sent.statusSetBy === undefined) values.status_set_by = 'person';

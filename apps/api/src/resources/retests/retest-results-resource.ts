@@ -10,6 +10,7 @@ import {
   Uuid,
   type RetestAsset,
   type RetestStatus,
+  type RetestStatusSource,
   type Severity,
 } from '@service/report-model';
 import { baseFields, dateField } from '../field.ts';
@@ -33,11 +34,19 @@ const EXAMPLE_ASSETS: RetestAsset[] = [
   },
 ];
 
+/** What the after-PATCH hook reads of the row as it was before the PATCH. */
+export interface ChangedRetestRow {
+  id: string;
+  status: RetestStatus;
+  status_set_by: RetestStatusSource;
+  assets: RetestAsset[];
+}
+
 export function retestResultsDeclaration(hooks: {
   /** After a PATCH: who set the status, the status that follows from the assets, the day. */
   afterChange(
     trx: Knex.Transaction,
-    row: Row,
+    row: ChangedRetestRow,
     changed: Record<string, unknown>,
     sent: Record<string, unknown>,
   ): Promise<void>;
