@@ -21,6 +21,7 @@ import type { EvidenceFiles } from '../evidence-images/evidence-files.ts';
 import { evidenceCleanup } from '../evidence-images/evidence-repository.ts';
 import type { FindingTemplateRepository, TemplateMatch } from '../finding-library/finding-template-repository.ts';
 import { ResourceRepository } from '../resource-repository.ts';
+import { TableStatistics } from '../table-statistics.ts';
 import { findingsDeclaration } from './findings-resource.ts';
 
 export interface ScanImportOptions {
@@ -76,6 +77,7 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
   constructor(
     files: EvidenceFiles,
     private readonly templates: FindingTemplateRepository,
+    private readonly statistics = new TableStatistics(),
   ) {
     super(
       findingsDeclaration({
@@ -121,15 +123,20 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
   ): Promise<string[]> {
     return this.insertAttached(
       trx,
+      principal.tenant,
       report.id,
       principal.userId,
       findings.map((f) => findingColumns(f, report.projectId, principal.userId)),
     );
   }
 
-  /** Inserts finding rows in batches and attaches them, in order, after the report's last finding. */
+  /**
+   * Inserts finding rows in batches and attaches them, in order, after the report's last finding;
+   * a bulk insert has the statistics of both tables refreshed once `trx` commits (on `db`).
+   */
   private async insertAttached(
     trx: Knex.Transaction,
+    db: Knex,
     reportId: string,
     userId: string,
     rows: readonly Record<string, unknown>[],
@@ -149,6 +156,7 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
       created_by: userId,
     }));
     for (let i = 0; i < attach.length; i += 1000) await trx('report_findings').insert(attach.slice(i, i + 1000));
+    this.statistics.refreshAfterCommit(trx, db, { analyze: ['findings'], vacuum: ['report_findings'] }, ids.length);
     return ids;
   }
 
@@ -268,7 +276,7 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
 
     if (updates.length > 0) await this.updateInBulk(trx, MERGED_FIELDS, updates);
     if (inserts.length > 0) {
-      const ids = await this.insertAttached(trx, report.id, principal.userId, inserts);
+      const ids = await this.insertAttached(trx, principal.tenant, report.id, principal.userId, inserts);
       let n = 0;
       for (const r of results) if (r.outcome === 'created') r.id = ids[n++]!;
     }
