@@ -15,6 +15,7 @@ const KEY_LINE = /^([A-Za-z][A-Za-z0-9]*):(?: (.*))?$/;
 const NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:e[-+]?[0-9]+)?$/;
 const RAW_FORBIDDEN_IN_QUOTES = /[\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff]/;
 const FAIL = Symbol('outside the subset');
+const SUBSET_MAX_DEPTH = 32;
 type Result = unknown | typeof FAIL;
 
 interface Line {
@@ -28,7 +29,9 @@ export function readYamlSubset(text: string): unknown | undefined {
   for (const raw of text.split('\n')) {
     let indent = 0;
     while (raw.charCodeAt(indent) === 32) indent++;
-    if (indent === raw.length || indent % 2 !== 0) return undefined;
+    // Why a depth limit: readMapping and readList recurse once per level (the general reader
+    // refuses blocks nested deeper than MAX_YAML_DEPTH with a clear error).
+    if (indent === raw.length || indent % 2 !== 0 || indent > 2 * SUBSET_MAX_DEPTH) return undefined;
     lines.push({ indent, text: raw.slice(indent) });
   }
   const state = { lines, i: 0 };
