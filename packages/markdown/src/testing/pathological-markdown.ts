@@ -28,6 +28,32 @@ const lines = (n: number, line: (i: number) => string) => {
 const description = (unit: string) => (n: number) =>
   `${HEAD}${FINDING}### Description\n\n${times(unit, Math.min(n, 990_000))}\n`;
 
+const MB = 1_000_000;
+
+/**
+ * Texts of 1,000,000 characters (the longest description) made of runs a parser may rescan from every
+ * position: PostgreSQL's text-search parser (tags, comments, entities), Markdown's inline rules
+ * (brackets, emphasis, backticks) and regular expressions anchored at a line's end.
+ */
+export const PATHOLOGICAL_TEXTS: Record<string, string> = {
+  '<!--': '<!--'.repeat(MB / 4),
+  '[': '['.repeat(MB),
+  '[[ ]]': `${'[['.repeat(MB / 4)}${']]'.repeat(MB / 4)}`,
+  '*_': '*_'.repeat(MB / 2),
+  backticks: Array.from({ length: MB / 5 }, (_, i) => `${'`'.repeat(1 + (i % 8))}a`)
+    .join('')
+    .slice(0, MB),
+  '<a href="': '<a href="'.repeat(MB / 9),
+  '&#x': '&#x'.repeat(Math.floor(MB / 3)),
+  '\\': '\\'.repeat(MB),
+  'spaces then a letter': `${' '.repeat(MB - 1)}a`,
+  'indented lines': Array.from({ length: MB / 100 }, (_, i) => `${' '.repeat(90 - (i % 80))}- a`.padEnd(99))
+    .join('\n')
+    .slice(0, MB),
+  'one long word': 'a'.repeat(MB),
+  'dotted names': 'a.'.repeat(MB / 2),
+};
+
 const TOO_LONG = /must not have more than/;
 
 export const PATHOLOGICAL_MARKDOWN: Record<string, PathologicalMarkdown> = {
