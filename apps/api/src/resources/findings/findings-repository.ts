@@ -126,7 +126,8 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
       principal.tenant,
       report.id,
       principal.userId,
-      findings.map((f) => findingColumns(f, report.projectId, principal.userId)),
+      // Why built batch by batch: the rows of 50,000 findings would otherwise all be held at once.
+      { length: findings.length, at: (i) => findingColumns(findings[i]!, report.projectId, principal.userId) },
     );
   }
 
@@ -139,13 +140,13 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
     db: Knex,
     reportId: string,
     userId: string,
-    rows: readonly Record<string, unknown>[],
+    rows: { length: number; at: (i: number) => Record<string, unknown> },
   ): Promise<string[]> {
     const ids: string[] = [];
     for (let i = 0; i < rows.length; i += 500) {
-      const inserted = await trx('findings')
-        .insert(rows.slice(i, i + 500))
-        .returning('id');
+      const batch: Record<string, unknown>[] = [];
+      for (let j = i; j < Math.min(i + 500, rows.length); j++) batch.push(rows.at(j));
+      const inserted = await trx('findings').insert(batch).returning('id');
       ids.push(...inserted.map((r: { id: string }) => r.id));
     }
     const next = await this.nextPosition(trx, reportId);
@@ -276,7 +277,10 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
 
     if (updates.length > 0) await this.updateInBulk(trx, MERGED_FIELDS, updates);
     if (inserts.length > 0) {
-      const ids = await this.insertAttached(trx, principal.tenant, report.id, principal.userId, inserts);
+      const ids = await this.insertAttached(trx, principal.tenant, report.id, principal.userId, {
+        length: inserts.length,
+        at: (i) => inserts[i]!,
+      });
       let n = 0;
       for (const r of results) if (r.outcome === 'created') r.id = ids[n++]!;
     }

@@ -112,16 +112,19 @@ export function registerReportImport(app: AppContext, imports: MarkdownImportSer
     async handler(ctx, { body, files, principal, multipart }) {
       const input = body as { markdown?: string; projectId?: string };
       const source = multipart ? await readUploadedFile(files.file) : input.markdown!;
-      const parsed = imports.read(source);
-      const projectId = await imports.targetProject(principal, input.projectId, parsed.document);
-      await runIdempotentCreate(ctx, principal, {
-        body: { projectId: input.projectId ?? null },
-        fingerprintExtra: createHash('sha256').update(source).digest('hex'),
-        work: async (trx) => {
-          const created = await imports.create(trx, principal, projectId, parsed);
-          return { status: 201, headers: { Location: `/rest/v1/reports/${created.reportId}` }, body: created };
-        },
-        stillVisible: (stored) => imports.stillVisible(principal, String((stored as { reportId?: unknown }).reportId)),
+      await imports.inTurn(async () => {
+        const parsed = imports.read(source);
+        const projectId = await imports.targetProject(principal, input.projectId, parsed.document);
+        await runIdempotentCreate(ctx, principal, {
+          body: { projectId: input.projectId ?? null },
+          fingerprintExtra: createHash('sha256').update(source).digest('hex'),
+          work: async (trx) => {
+            const created = await imports.create(trx, principal, projectId, parsed);
+            return { status: 201, headers: { Location: `/rest/v1/reports/${created.reportId}` }, body: created };
+          },
+          stillVisible: (stored) =>
+            imports.stillVisible(principal, String((stored as { reportId?: unknown }).reportId)),
+        });
       });
     },
   });
