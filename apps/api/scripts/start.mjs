@@ -1,29 +1,39 @@
 // `npm start`: runs the service as built JavaScript, the way the release image runs it, instead of
 // TypeScript through a loader (which cost 60-100 MB of memory and most of a second at each start).
 //
-// The bundle lives in dist/service/ (ignored by git), laid out like the release's app root:
-//   dist/service/package.json               the root package.json's name and version
-//   dist/service/apps/api/src/main.js       the service: workspace code bundled, node_modules imported
-//   dist/service/apps/api/src/assets/       the workspace pages' stylesheet and script (copied)
-//   dist/service/migrations/<database>/*.js the knex migrations, one file each
-//   dist/service/library -> ../../library   the global library
-// It is rebuilt when missing or stale: when any source it is built from (apps/api/src, the
-// packages' sources and manifests, migrations, package.json, package-lock.json) differs in path,
-// size or modification time from what the last build recorded. The build takes about a second;
-// a fresh bundle starts with no build step and without loading esbuild at all.
+// The bundle lives in dist/service/<digest>/ (ignored by git), laid out like the release's app root:
+//   package.json                 the root package.json's name and version
+//   apps/api/src/main.js         the service: workspace code bundled, node_modules imported
+//   apps/api/src/assets/         the workspace pages' stylesheet and script (copied)
+//   migrations/<database>/*.js   the knex migrations, one file each
+//   library -> ../../../library  the global library
+// <digest> is a hash of the path, size and modification time of every source the bundle is built
+// from (apps/api/src, the packages' sources and manifests, migrations, package.json,
+// package-lock.json), so a changed source means a new folder: the bundle is built when missing
+// or stale, in about a second, and a fresh one starts without loading esbuild at all. Why a
+// folder per digest, built aside and renamed into place: two starts at once (a second service on
+// the same data directory, which then exits) never see a half-built or removed bundle.
 //
 // The esbuild options are those of the release build (tools/release/src/build/build-app.ts);
 // keep the two alike.
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
-import { writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const OUT = path.join(REPO, 'dist/service');
-const MAIN = path.join(OUT, 'apps/api/src/main.js');
-const STAMP = path.join(OUT, 'sources.sha256');
+const BUNDLES = path.join(REPO, 'dist/service');
 const ENTRY = path.join(REPO, 'apps/api/src/main.ts');
 
 /** The files the bundle is built from, as `path size mtime` lines, hashed. */
@@ -51,19 +61,19 @@ function sourcesDigest() {
     if (existsSync(path.join(dir, 'package.json'))) add(path.join(dir, 'package.json'));
     walk(path.join(dir, 'src'));
   }
-  return hash.digest('hex');
+  return hash.digest('hex').slice(0, 16);
 }
 
-async function build(digest) {
+/** Builds the bundle into `out`, a new folder. */
+async function build(out) {
   const started = performance.now();
   const { build: esbuild } = await import('esbuild');
-  rmSync(OUT, { recursive: true, force: true });
-  mkdirSync(OUT, { recursive: true });
+  mkdirSync(out, { recursive: true });
   const common = { absWorkingDir: REPO, platform: 'node', format: 'esm', target: 'node20.19', logLevel: 'warning' };
   await esbuild({
     ...common,
     entryPoints: [ENTRY],
-    outfile: MAIN,
+    outfile: path.join(out, 'apps/api/src/main.js'),
     bundle: true,
     legalComments: 'none',
     // Bundles the workspace's own packages and leaves every other package to node_modules, as
@@ -90,24 +100,41 @@ async function build(digest) {
     await esbuild({
       ...common,
       entryPoints: sources.map((f) => path.join(migrations, folder.name, f)),
-      outdir: path.join(OUT, 'migrations', folder.name),
+      outdir: path.join(out, 'migrations', folder.name),
       bundle: false,
     });
   }
-  cpSync(path.join(REPO, 'apps/api/src/workspace/assets'), path.join(OUT, 'apps/api/src/assets'), { recursive: true });
-  symlinkSync(path.join('..', '..', 'library'), path.join(OUT, 'library'), 'dir');
+  cpSync(path.join(REPO, 'apps/api/src/workspace/assets'), path.join(out, 'apps/api/src/assets'), { recursive: true });
+  symlinkSync(path.join('..', '..', '..', 'library'), path.join(out, 'library'), 'dir');
   const { name, version } = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8'));
   writeFileSync(
-    path.join(OUT, 'package.json'),
+    path.join(out, 'package.json'),
     `${JSON.stringify({ name, version, private: true, type: 'module' })}\n`,
   );
-  writeFileSync(STAMP, `${digest}\n`);
-  console.error(`npm start: built dist/service in ${Math.round(performance.now() - started)} ms`);
+  console.error(`npm start: built the service in ${Math.round(performance.now() - started)} ms`);
 }
 
 const digest = sourcesDigest();
-const built = existsSync(MAIN) && existsSync(STAMP) ? readFileSync(STAMP, 'utf8').trim() : null;
-if (built !== digest) await build(digest);
+const OUT = path.join(BUNDLES, digest);
+const MAIN = path.join(OUT, 'apps/api/src/main.js');
+if (!existsSync(MAIN)) {
+  const aside = path.join(BUNDLES, `.${digest}-${process.pid}`);
+  try {
+    await build(aside);
+    try {
+      renameSync(aside, OUT);
+    } catch (err) {
+      // Another start built the same sources first: its bundle is used.
+      if (!existsSync(MAIN)) throw err;
+    }
+  } finally {
+    rmSync(aside, { recursive: true, force: true });
+  }
+  // Bundles of older sources are removed (what another start reads is a new folder, not these).
+  for (const old of readdirSync(BUNDLES)) {
+    if (old !== digest && !old.startsWith('.')) rmSync(path.join(BUNDLES, old), { recursive: true, force: true });
+  }
+}
 // The commit the service reports: the checkout's (build-info.ts falls back to git for a bundle
 // without a build-info.json; a source checkout has none unless `npm run build` wrote one).
 const buildInfo = path.join(REPO, 'apps/api/build-info.json');

@@ -1,4 +1,5 @@
-// The service as an operator runs it: `node --import tsx apps/api/src/main.ts` in its own process.
+// The service as an operator runs it: `npm start` (apps/api/scripts/start.mjs: the bundled service,
+// built into dist/service/<digest>/ when missing or stale) in its own process.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,7 +26,7 @@ interface Running {
 }
 
 function startService(env: Record<string, string>): Running {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], {
+  const child = spawn(process.execPath, ['apps/api/scripts/start.mjs'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

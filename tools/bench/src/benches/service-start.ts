@@ -142,7 +142,7 @@ export default async function run(): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'service-start-bench-'));
   try {
     console.log('1. Bundle (start.mjs prints the build time)');
-    rmSync(path.join(REPO, 'dist/service/sources.sha256'), { force: true });
+    rmSync(path.join(REPO, 'dist/service'), { recursive: true, force: true });
     const first = await start(dataDir);
     console.log(`start with a forced build, new data directory: healthy in ${first.ms.toFixed(0)} ms`);
     await first.stop();
