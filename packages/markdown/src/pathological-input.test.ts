@@ -63,5 +63,11 @@ describe('YAML blocks', () => {
   it('refuses deep nesting in a finding file with a clear error', () => {
     const text = `---\nseverity: high\ncves: ${'['.repeat(10_000)}\n---\n# T\n`;
     expect(() => parseFindingFile(text)).toThrow(/nested more than 64 levels/);
+    const flowMaps = `---\nseverity: high\nx: ${'{a: '.repeat(10_000)}\n---\n# T\n`;
+    expect(() => parseFindingFile(flowMaps)).toThrow(/nested more than 64 levels/);
+    const listsOnOneLine = `---\nseverity: high\nx:\n  ${'- '.repeat(10_000)}a\n---\n# T\n`;
+    expect(() => parseFindingFile(listsOnOneLine)).toThrow(/nested more than 64 levels/);
+    const quoted = `---\nseverity: high\ntitle: "${'['.repeat(10_000)}"\n---\n# T\n`;
+    expect(() => parseFindingFile(quoted)).toThrow(/title/);
   });
 });

@@ -1,4 +1,4 @@
-import { isMap, isPair, isScalar, isSeq, parseDocument, Parser, type CST, type Node as YamlNode } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, Lexer, parseDocument, Parser, type CST, type Node as YamlNode } from 'yaml';
 import { MarkdownFormatError, type SourcePosition } from './markdown-format-error.ts';
 import { MARKDOWN_LIMITS } from './markdown-limits.ts';
 import { readYamlSubset } from './read-yaml-subset.ts';
@@ -90,7 +90,9 @@ function readWithYaml(
         '(two-space indents, one key or list item a line, no comments, anchors or block scalars); ' +
         'shorten it or write it that way',
     );
-  const shape = inspectYaml(text);
+  const shape = nestedDeeperThan(text, MAX_YAML_DEPTH)
+    ? { depth: MAX_YAML_DEPTH + 1, anchorAt: null }
+    : inspectYaml(text);
   if (shape.depth > MAX_YAML_DEPTH)
     throw new MarkdownFormatError(
       source.position(from),
@@ -164,6 +166,30 @@ export const MAX_GENERAL_YAML_CHARS = 128 * 1024;
  * when that happens while V8 compiles a regular expression the process dies instead of throwing.
  */
 export const MAX_YAML_DEPTH = 64;
+
+/**
+ * Whether the block's flow collections (`[`, `{`) and the list and key indicators (`- `, `? `) of
+ * one line nest deeper than `max`, from `yaml`'s lexer, which stops reading there. Why before
+ * inspectYaml: its parser takes a few microseconds per level of `[[[[...`, so ten blocks of
+ * 100,000 would take seconds; this finds them after `max` tokens.
+ */
+function nestedDeeperThan(text: string, max: number): boolean {
+  let flow = 0;
+  let line = 0;
+  let previous = '';
+  for (const token of new Lexer().lex(text)) {
+    // Why `previous`: the lexer marks a plain scalar with U+001F before it, so `-` there is text.
+    if (previous !== '\u001f') {
+      if (token === '[' || token === '{') flow += 1;
+      else if (token === ']' || token === '}') flow = Math.max(0, flow - 1);
+      else if (token === '-' || token === '?') line += 1;
+      else if (token[0] === '\n' || token[0] === '\r') line = 0;
+      if (flow + line > max) return true;
+    }
+    previous = token;
+  }
+  return false;
+}
 
 /**
  * How deep a block nests, and where its first anchor or alias is (our files have none; aliases
