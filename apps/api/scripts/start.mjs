@@ -4,6 +4,7 @@
 // The bundle lives in dist/service/<digest>/ (ignored by git), laid out like the release's app root:
 //   package.json                 the root package.json's name and version
 //   apps/api/src/main.js         the service: workspace code bundled, node_modules imported
+//   apps/api/src/markdown-worker.js  the Markdown reader's worker thread, bundled the same way
 //   apps/api/src/assets/         the workspace pages' stylesheet and script (copied)
 //   migrations/<database>/*.js   the knex migrations, one file each
 //   library -> ../../../library  the global library
@@ -34,7 +35,14 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const BUNDLES = path.join(REPO, 'dist/service');
-const ENTRY = path.join(REPO, 'apps/api/src/main.ts');
+/** The service and the Markdown reader's worker thread, where the release build puts them. */
+const ENTRIES = [
+  { source: path.join(REPO, 'apps/api/src/main.ts'), output: 'apps/api/src/main.js' },
+  {
+    source: path.join(REPO, 'apps/api/src/resources/reports/markdown-worker.ts'),
+    output: 'apps/api/src/markdown-worker.js',
+  },
+];
 
 /** The files the bundle is built from, as `path size mtime` lines, hashed. */
 function sourcesDigest() {
@@ -70,27 +78,29 @@ async function build(out) {
   const { build: esbuild } = await import('esbuild');
   mkdirSync(out, { recursive: true });
   const common = { absWorkingDir: REPO, platform: 'node', format: 'esm', target: 'node20.19', logLevel: 'warning' };
-  await esbuild({
-    ...common,
-    entryPoints: [ENTRY],
-    outfile: path.join(out, 'apps/api/src/main.js'),
-    bundle: true,
-    legalComments: 'none',
-    // Bundles the workspace's own packages and leaves every other package to node_modules, as
-    // the release does (some find their files next to themselves at run time).
-    plugins: [
-      {
-        name: 'externalize-third-party',
-        setup(b) {
-          b.onResolve({ filter: /^[^./]/ }, (args) =>
-            args.path.startsWith('node:') || args.path.startsWith('@service/')
-              ? undefined
-              : { path: args.path, external: true },
-          );
+  for (const entry of ENTRIES) {
+    await esbuild({
+      ...common,
+      entryPoints: [entry.source],
+      outfile: path.join(out, entry.output),
+      bundle: true,
+      legalComments: 'none',
+      // Bundles the workspace's own packages and leaves every other package to node_modules, as
+      // the release does (some find their files next to themselves at run time).
+      plugins: [
+        {
+          name: 'externalize-third-party',
+          setup(b) {
+            b.onResolve({ filter: /^[^./]/ }, (args) =>
+              args.path.startsWith('node:') || args.path.startsWith('@service/')
+                ? undefined
+                : { path: args.path, external: true },
+            );
+          },
         },
-      },
-    ],
-  });
+      ],
+    });
+  }
   const migrations = path.join(REPO, 'migrations');
   for (const folder of readdirSync(migrations, { withFileTypes: true }).filter((d) => d.isDirectory())) {
     const sources = readdirSync(path.join(migrations, folder.name)).filter(

@@ -113,6 +113,58 @@ function tempDir(): string {
 }
 
 describe('the service process', () => {
+  it('imports Markdown through the bundled reader thread, answering 422 with line and column', async () => {
+    const dataDir = tempDir();
+    const run = startService({
+      DATA_DIR: dataDir,
+      PORT: '0',
+      SERVICE_ADMIN_EMAIL: 'admin@example.com',
+      SERVICE_ADMIN_PASSWORD: 'a-long-test-password',
+    });
+    const url = `http://127.0.0.1:${await waitForListening(run)}`;
+    const json = { 'content-type': 'application/json', 'x-requested-with': 'test' };
+    const login = await fetch(`${url}/api/auth/login`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ email: 'admin@example.com', password: 'a-long-test-password' }),
+    });
+    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    const created = await fetch(`${url}/api/profile/api-keys`, {
+      method: 'POST',
+      headers: { ...json, cookie },
+      body: JSON.stringify({ name: 'test', scope: 'read-write' }),
+    });
+    const auth = {
+      'content-type': 'application/json',
+      authorization: `Bearer ${((await created.json()) as { key: string }).key}`,
+    };
+    const post = (p: string, body: unknown) =>
+      fetch(`${url}/rest/v1${p}`, { method: 'POST', headers: auth, body: JSON.stringify(body) });
+    const client = (await (await post('/clients', { name: 'Process Corp' })).json()) as { id: string };
+    const project = (await (await post('/projects', { clientId: client.id, name: 'Process' })).json()) as {
+      id: string;
+    };
+    const file =
+      '---\nformat: service-report/1\ntitle: T\nclient: C\nproject:\n  name: P\n---\n\n' +
+      '# Findings\n\n## SQL injection\n\n```yaml\nseverity: high\n```\n';
+    const good = await post('/reports/import-markdown', { markdown: file, projectId: project.id });
+    expect(good.status).toBe(201);
+    expect(await good.json()).toMatchObject({ findings: 1 });
+    const bad = await post('/reports/import-markdown', {
+      markdown: file.replace('severity: high', 'severity: hgih'),
+      projectId: project.id,
+    });
+    expect(bad.status).toBe(422);
+    expect(await bad.json()).toMatchObject({
+      error: {
+        code: 'invalid_markdown',
+        details: [{ path: '/findings/0/severity', message: /^line 14, column 11: / }],
+      },
+    });
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+  });
+
   it('starts on an embedded database, refuses a second process on the same data, and ' +
     'stops cleanly on SIGTERM', async () => {
     const dataDir = tempDir();

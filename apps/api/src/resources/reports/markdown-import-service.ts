@@ -1,9 +1,10 @@
 import type { Knex } from 'knex';
 import { PayloadTooLargeError, UnprocessableError } from '@service/http';
-import { importReportMarkdown, MarkdownFormatError, type ImportedReportMarkdown } from '@service/markdown';
+import { MarkdownFormatError, type ImportedReportMarkdown } from '@service/markdown';
 import type { ReportDocument } from '@service/report-model';
 import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
 import { invalidReference } from '../invalid-reference.ts';
+import { readMarkdownOffThread } from './read-markdown-off-thread.ts';
 import { releaseMemorySoon } from '../../system/release-memory.ts';
 import type { WorkspaceRepositories } from '../workspace-repositories.ts';
 
@@ -57,9 +58,9 @@ export class MarkdownImportService {
   }
 
   /** Reads the file; a file not in the format is 422 `invalid_markdown` naming line, column and what was expected. */
-  read(source: Uint8Array | string): ImportedReportMarkdown {
+  async read(source: Uint8Array | string): Promise<ImportedReportMarkdown> {
     try {
-      return importReportMarkdown(source);
+      return await readMarkdownOffThread(source);
     } catch (err) {
       if (err instanceof MarkdownFormatError) {
         if (err.code === 'payload_too_large') throw new PayloadTooLargeError(err.message);

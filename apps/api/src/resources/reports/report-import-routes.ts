@@ -113,7 +113,7 @@ export function registerReportImport(app: AppContext, imports: MarkdownImportSer
       const input = body as { markdown?: string; projectId?: string };
       const source = multipart ? await readUploadedFile(files.file) : input.markdown!;
       await imports.inTurn(async () => {
-        const parsed = imports.read(source);
+        const parsed = await imports.read(source);
         const projectId = await imports.targetProject(principal, input.projectId, parsed.document);
         await runIdempotentCreate(ctx, principal, {
           body: { projectId: input.projectId ?? null },
