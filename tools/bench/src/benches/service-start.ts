@@ -160,8 +160,13 @@ export default async function run(): Promise<void> {
     const svc = await start(dataDir);
     try {
       await sleep(20_000);
+      const early = rssMb(svc.child.pid!);
+      await sleep(40_000);
       const idle = rssMb(svc.child.pid!);
-      console.log(`\n3. Idle RSS 20 s after healthy: ${idle.toFixed(0)} MB (target at most 140 MB)`);
+      console.log(
+        `\n3. Idle RSS: ${early.toFixed(0)} MB 20 s after healthy, ${idle.toFixed(0)} MB after a minute ` +
+          '(target at most 140 MB)',
+      );
 
       console.log(`\n4. Markdown import of ${FINDINGS.toLocaleString('en')} findings`);
       const key = await apiKey(svc.url);
@@ -182,6 +187,18 @@ export default async function run(): Promise<void> {
       const sampler = setInterval(() => {
         peak = Math.max(peak, rssMb(svc.child.pid!));
       }, 100);
+      // Another client's requests while the import runs: how long the event loop keeps them waiting.
+      let importing = true;
+      const pings = (async () => {
+        const times: number[] = [];
+        while (importing) {
+          const p = performance.now();
+          await fetch(`${svc.url}/api/version`).then((r) => r.text());
+          times.push(performance.now() - p);
+          await sleep(50);
+        }
+        return times;
+      })();
       const t = performance.now();
       const form = new FormData();
       form.set('projectId', project.id);
@@ -194,10 +211,17 @@ export default async function run(): Promise<void> {
       const body = (await res.json()) as { findings?: number; error?: { message: string } };
       const importMs = performance.now() - t;
       clearInterval(sampler);
+      importing = false;
+      const versions = await pings;
       const after = rssMb(svc.child.pid!);
       console.log(
         `import: ${res.status}, ${body.findings ?? body.error?.message} findings in ${(importMs / 1000).toFixed(1)} s; ` +
           `peak RSS ${peak.toFixed(0)} MB, right after ${after.toFixed(0)} MB`,
+      );
+      versions.sort((a, b) => a - b);
+      console.log(
+        `GET /api/version during the import: ${versions.length} requests, median ` +
+          `${versions[Math.floor(versions.length / 2)]!.toFixed(0)} ms, worst ${versions.at(-1)!.toFixed(0)} ms`,
       );
       const samples: string[] = [];
       for (const s of [15, 30, 45, 60]) {
