@@ -53,10 +53,10 @@ describe('YAML blocks', () => {
     const references = Array.from({ length: 1_000 }, (_, i) => `  - https://ref.example/${i}/${'a'.repeat(300)}`);
     const exported = `${head}\`\`\`yaml\nseverity: low\nreferences:\n${references.join('\n')}\n\`\`\`\n`;
     expect(importReportMarkdown(exported).document.findings[0]!.references).toHaveLength(1_000);
-    const commented = exported.replace('severity: low\n', 'severity: low # hand-written\n');
-    expect(commented.length).toBeGreaterThan(MAX_GENERAL_YAML_CHARS);
-    expect(() => importReportMarkdown(commented)).toThrow(/not written as the export writes YAML/);
-    const short = `${head}\`\`\`yaml\nseverity: low # hand-written\nreferences: [https://ref.example/1]\n\`\`\`\n`;
+    const quoted = exported.replace('severity: low\n', "severity: 'low'\n");
+    expect(quoted.length).toBeGreaterThan(MAX_GENERAL_YAML_CHARS);
+    expect(() => importReportMarkdown(quoted)).toThrow(/not written as the export writes YAML/);
+    const short = `${head}\`\`\`yaml\nseverity: 'low'\nreferences: [https://ref.example/1]\n\`\`\`\n`;
     expect(importReportMarkdown(short).document.findings[0]!.references).toEqual(['https://ref.example/1']);
   });
 

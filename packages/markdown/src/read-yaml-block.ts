@@ -87,7 +87,8 @@ function readWithYaml(
       source.position(from),
       `${what} of at most ${MAX_GENERAL_YAML_CHARS} characters, or written as the export writes it`,
       `${what} is longer than ${MAX_GENERAL_YAML_CHARS} characters and not written as the export writes YAML ` +
-        '(two-space indents, one key or list item a line, no comments, anchors or block scalars); ' +
+        '(two-space indents, one key or list item a line, plain or double-quoted values, no anchors or ' +
+        'block scalars); ' +
         'shorten it or write it that way',
     );
   const shape = nestedDeeperThan(text, MAX_YAML_DEPTH)
