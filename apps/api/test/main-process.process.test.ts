@@ -150,6 +150,18 @@ describe('the service process', () => {
     const good = await post('/reports/import-markdown', { markdown: file, projectId: project.id });
     expect(good.status).toBe(201);
     expect(await good.json()).toMatchObject({ findings: 1 });
+    const form = new FormData();
+    form.set('projectId', project.id);
+    form.set('file', new Blob([file.replace('## SQL injection', '## Uploaded')], { type: 'text/markdown' }), 'r.md');
+    const uploaded = await fetch(`${url}/rest/v1/reports/import-markdown`, {
+      method: 'POST',
+      headers: { authorization: auth.authorization },
+      body: form,
+    });
+    expect(uploaded.status).toBe(201);
+    const report = (await uploaded.json()) as { reportId: string };
+    const findings = await fetch(`${url}/rest/v1/findings?report_id=${report.reportId}`, { headers: auth });
+    expect(((await findings.json()) as Array<{ title: string }>).map((f) => f.title)).toEqual(['Uploaded']);
     const bad = await post('/reports/import-markdown', {
       markdown: file.replace('severity: high', 'severity: hgih'),
       projectId: project.id,

@@ -4,7 +4,7 @@ import { MarkdownFormatError, type ImportedReportMarkdown } from '@service/markd
 import type { ReportDocument } from '@service/report-model';
 import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
 import { invalidReference } from '../invalid-reference.ts';
-import { readMarkdownOffThread } from './read-markdown-off-thread.ts';
+import { readMarkdownOffThread, type MarkdownSource } from './read-markdown-off-thread.ts';
 import { releaseMemorySoon } from '../../system/release-memory.ts';
 import type { WorkspaceRepositories } from '../workspace-repositories.ts';
 
@@ -58,7 +58,7 @@ export class MarkdownImportService {
   }
 
   /** Reads the file; a file not in the format is 422 `invalid_markdown` naming line, column and what was expected. */
-  async read(source: Uint8Array | string): Promise<ImportedReportMarkdown> {
+  async read(source: MarkdownSource): Promise<ImportedReportMarkdown> {
     try {
       return await readMarkdownOffThread(source);
     } catch (err) {

@@ -1,13 +1,16 @@
 // The Markdown reader in a worker thread (see read-markdown-off-thread.ts): reads one file sent by
 // the service and answers with the document or the reader's error, then the service ends it.
+import { readFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { importReportMarkdown, MarkdownFormatError } from '@service/markdown';
-import type { WorkerAnswer } from './read-markdown-off-thread.ts';
+import type { MarkdownSource, WorkerAnswer } from './read-markdown-off-thread.ts';
 
-parentPort!.once('message', (source: string | Uint8Array) => {
+parentPort!.once('message', (source: MarkdownSource) => {
   let answer: WorkerAnswer;
   try {
-    answer = { ok: importReportMarkdown(source) };
+    answer = {
+      ok: importReportMarkdown(typeof source === 'object' && 'file' in source ? readFileSync(source.file) : source),
+    };
   } catch (err) {
     answer =
       err instanceof MarkdownFormatError

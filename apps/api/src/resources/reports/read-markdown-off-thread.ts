@@ -1,8 +1,11 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { importReportMarkdown, MarkdownFormatError, type ImportedReportMarkdown } from '@service/markdown';
 import { REPO_ROOT } from '../../build-info.ts';
+
+/** The file's text or bytes, or the path of an uploaded file (which the worker reads itself). */
+export type MarkdownSource = string | Uint8Array | { file: string };
 
 /** What markdown-worker.ts answers. */
 export type WorkerAnswer =
@@ -31,8 +34,9 @@ const WORKER_FILE = path.join(REPO_ROOT, 'apps/api/src/markdown-worker.js');
  * would be answered; and the reader's garbage (hundreds of MB for 50,000 findings) goes with the
  * worker instead of staying in the service's heap. Throws what importReportMarkdown throws.
  */
-export async function readMarkdownOffThread(source: string | Uint8Array): Promise<ImportedReportMarkdown> {
-  if (!existsSync(WORKER_FILE)) return importReportMarkdown(source);
+export async function readMarkdownOffThread(source: MarkdownSource): Promise<ImportedReportMarkdown> {
+  if (!existsSync(WORKER_FILE))
+    return importReportMarkdown(typeof source === 'object' && 'file' in source ? readFileSync(source.file) : source);
   const worker = new Worker(WORKER_FILE);
   try {
     const answer = await new Promise<WorkerAnswer>((resolve, reject) => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
 import { Type } from 'typebox';
 import { ValidationError, type UploadedFile } from '@service/http';
 import { MARKDOWN_LIMITS } from '@service/markdown';
@@ -52,10 +52,19 @@ const ImportMarkdownResult = Type.Object({
 });
 
 /** The uploaded file's bytes; 400 without one. */
-async function readUploadedFile(file: UploadedFile | undefined): Promise<Buffer> {
+/** The uploaded file's path (read by the reader's worker, so the service never holds its bytes). */
+function uploadedFile(file: UploadedFile | undefined): { file: string } {
   if (!file)
     throw new ValidationError('The form needs a file field named "file".', [{ path: '/file', message: 'is required' }]);
-  return readFile(file.filepath);
+  return { file: file.filepath };
+}
+
+/** SHA-256 of the text or of the file, read in chunks. */
+async function sha256Of(source: string | { file: string }): Promise<string> {
+  const hash = createHash('sha256');
+  if (typeof source === 'string') return hash.update(source).digest('hex');
+  for await (const chunk of createReadStream(source.file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
 }
 
 /**
@@ -111,13 +120,13 @@ export function registerReportImport(app: AppContext, imports: MarkdownImportSer
     },
     async handler(ctx, { body, files, principal, multipart }) {
       const input = body as { markdown?: string; projectId?: string };
-      const source = multipart ? await readUploadedFile(files.file) : input.markdown!;
+      const source = multipart ? uploadedFile(files.file) : input.markdown!;
       await imports.inTurn(async () => {
         const parsed = await imports.read(source);
         const projectId = await imports.targetProject(principal, input.projectId, parsed.document);
         await runIdempotentCreate(ctx, principal, {
           body: { projectId: input.projectId ?? null },
-          fingerprintExtra: createHash('sha256').update(source).digest('hex'),
+          fingerprintExtra: await sha256Of(source),
           work: async (trx) => {
             const created = await imports.create(trx, principal, projectId, parsed);
             return { status: 201, headers: { Location: `/rest/v1/reports/${created.reportId}` }, body: created };
