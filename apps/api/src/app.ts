@@ -71,6 +71,8 @@ export function createApp(deps: AppDeps): App {
   const repositories = createWorkspaceRepositories({
     filesDir: deps.config.filesDir,
     evidenceMaxBytes: deps.config.evidenceMaxBytes,
+    onBackgroundError: (event, err) =>
+      deps.logger.warn(event, { error: { name: (err as Error)?.name, message: (err as Error)?.message } }),
   });
   const app: AppContext = {
     deps,

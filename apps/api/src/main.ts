@@ -19,6 +19,7 @@ import { readBuildInfo } from './build-info.ts';
 import { LicenseLoadError } from './licensing/load-license.ts';
 import { prepareService } from './prepare-service.ts';
 import { startHousekeeping } from './system/housekeeping.ts';
+import { releaseMemorySoon } from './system/release-memory.ts';
 
 /** One clear line on stderr and a non-zero exit for the errors an operator can fix. */
 function fail(message: string): never {
@@ -118,6 +119,9 @@ async function main(): Promise<void> {
     startupMs: Date.now() - started,
   });
   void housekeeping.runOnce();
+  // Why: the start leaves garbage (migrations, the library, the OpenAPI document) that an idle
+  // process would otherwise keep.
+  releaseMemorySoon(10_000);
 
   shutdown = (reason, exitCode) => {
     if (stopping) return;

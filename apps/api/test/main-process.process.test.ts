@@ -1,4 +1,5 @@
-// The service as an operator runs it: `node --import tsx apps/api/src/main.ts` in its own process.
+// The service as an operator runs it: `npm start` (apps/api/scripts/start.mjs: the bundled service,
+// built into dist/service/<digest>/ when missing or stale) in its own process.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,7 +26,7 @@ interface Running {
 }
 
 function startService(env: Record<string, string>): Running {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], {
+  const child = spawn(process.execPath, ['apps/api/scripts/start.mjs'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -112,6 +113,70 @@ function tempDir(): string {
 }
 
 describe('the service process', () => {
+  it('imports Markdown through the bundled reader thread, answering 422 with line and column', async () => {
+    const dataDir = tempDir();
+    const run = startService({
+      DATA_DIR: dataDir,
+      PORT: '0',
+      SERVICE_ADMIN_EMAIL: 'admin@example.com',
+      SERVICE_ADMIN_PASSWORD: 'a-long-test-password',
+    });
+    const url = `http://127.0.0.1:${await waitForListening(run)}`;
+    const json = { 'content-type': 'application/json', 'x-requested-with': 'test' };
+    const login = await fetch(`${url}/api/auth/login`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ email: 'admin@example.com', password: 'a-long-test-password' }),
+    });
+    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    const created = await fetch(`${url}/api/profile/api-keys`, {
+      method: 'POST',
+      headers: { ...json, cookie },
+      body: JSON.stringify({ name: 'test', scope: 'read-write' }),
+    });
+    const auth = {
+      'content-type': 'application/json',
+      authorization: `Bearer ${((await created.json()) as { key: string }).key}`,
+    };
+    const post = (p: string, body: unknown) =>
+      fetch(`${url}/rest/v1${p}`, { method: 'POST', headers: auth, body: JSON.stringify(body) });
+    const client = (await (await post('/clients', { name: 'Process Corp' })).json()) as { id: string };
+    const project = (await (await post('/projects', { clientId: client.id, name: 'Process' })).json()) as {
+      id: string;
+    };
+    const file =
+      '---\nformat: service-report/1\ntitle: T\nclient: C\nproject:\n  name: P\n---\n\n' +
+      '# Findings\n\n## SQL injection\n\n```yaml\nseverity: high\n```\n';
+    const good = await post('/reports/import-markdown', { markdown: file, projectId: project.id });
+    expect(good.status).toBe(201);
+    expect(await good.json()).toMatchObject({ findings: 1 });
+    const form = new FormData();
+    form.set('projectId', project.id);
+    form.set('file', new Blob([file.replace('## SQL injection', '## Uploaded')], { type: 'text/markdown' }), 'r.md');
+    const uploaded = await fetch(`${url}/rest/v1/reports/import-markdown`, {
+      method: 'POST',
+      headers: { authorization: auth.authorization },
+      body: form,
+    });
+    expect(uploaded.status).toBe(201);
+    const report = (await uploaded.json()) as { reportId: string };
+    const findings = await fetch(`${url}/rest/v1/findings?report_id=${report.reportId}`, { headers: auth });
+    expect(((await findings.json()) as Array<{ title: string }>).map((f) => f.title)).toEqual(['Uploaded']);
+    const bad = await post('/reports/import-markdown', {
+      markdown: file.replace('severity: high', 'severity: hgih'),
+      projectId: project.id,
+    });
+    expect(bad.status).toBe(422);
+    expect(await bad.json()).toMatchObject({
+      error: {
+        code: 'invalid_markdown',
+        details: [{ path: '/findings/0/severity', message: /^line 14, column 11: / }],
+      },
+    });
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+  });
+
   it('starts on an embedded database, refuses a second process on the same data, and ' +
     'stops cleanly on SIGTERM', async () => {
     const dataDir = tempDir();

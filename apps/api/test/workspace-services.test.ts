@@ -136,7 +136,7 @@ describe('ReportExportService and MarkdownImportService', () => {
     const docx = await services.reportExports.docx(db, principal, reportId);
     expect(Buffer.from(docx.body.subarray(0, 2)).toString()).toBe('PK');
 
-    const parsed = services.markdownImport.read(markdown.body);
+    const parsed = await services.markdownImport.read(markdown.body);
     expect(await services.markdownImport.targetProject(principal, undefined, parsed.document)).toBe(projectId);
     const created = await db.transaction((trx) => services.markdownImport.create(trx, principal, projectId, parsed));
     expect(created.findings).toBe(parsed.document.findings.length);

@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createKnex, DATABASE_NAMES, prepareDatabases, type DatabaseName } from '@service/db';
 import { createTestDatabases, type TestDatabases } from '@service/db/testing';
 import type { Knex } from 'knex';
@@ -25,7 +28,7 @@ afterAll(async () => {
   await databases?.drop();
 });
 
-function start(libraryFiles: Record<string, string | null>) {
+function start(libraryFiles: Record<string, string | null>, cacheFile?: string) {
   const tree = writeLibraryTree(libraryFiles);
   trees.push(tree);
   return prepareLibraryOnStart({
@@ -34,6 +37,7 @@ function start(libraryFiles: Record<string, string | null>) {
     tenantDb: dbs.tenant,
     controlPlane: dbs.controlPlane,
     files,
+    cacheFile,
   });
 }
 
@@ -76,5 +80,31 @@ describe('prepareLibraryOnStart', () => {
       title: 'Glossary',
     });
     expect(await start(v2)).toMatchObject({ importReason: null });
+  });
+
+  it('with a start cache, skips an unchanged library and still sees new files and requested imports', async () => {
+    const cacheDir = mkdtempSync(path.join(tmpdir(), 'library-cache-'));
+    const cacheFile = path.join(cacheDir, 'sub', 'cache.json');
+    try {
+      const first = await start(v1, cacheFile);
+      expect(first).toMatchObject({ shared: { refreshed: true }, importReason: null });
+      expect(JSON.parse(readFileSync(cacheFile, 'utf8'))).toMatchObject({ version: first.libraryVersion });
+      const again = await start(v1, cacheFile);
+      expect(again).toMatchObject({
+        libraryVersion: first.libraryVersion,
+        shared: { refreshed: false, version: first.libraryVersion },
+        importReason: null,
+        imported: null,
+      });
+      await requestGlobalsImport(dbs.controlPlane);
+      expect(await start(v1, cacheFile)).toMatchObject({ importReason: 'requested' });
+      const upgraded = await start(v2, cacheFile);
+      expect(upgraded).toMatchObject({ shared: { refreshed: true } });
+      expect(upgraded.libraryVersion).not.toBe(first.libraryVersion);
+      writeFileSync(cacheFile, 'not json');
+      expect(await start(v2, cacheFile)).toMatchObject({ libraryVersion: upgraded.libraryVersion, importReason: null });
+    } finally {
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,5 +1,6 @@
 import type { EvidenceRef, ReportDocumentLink } from '@service/report-model';
 import { escapeInline, readInlineLink, writeDestination } from './inline-text.ts';
+import { trimEndBlanks } from './space-tab.ts';
 
 /**
  * One evidence image reference per line, as a Markdown image whose target names the image by the
@@ -26,7 +27,7 @@ export type ReadLine<T> =
   | { error: { column: number; expected: string; message: string } };
 
 export function readEvidenceLine(line: string): ReadLine<EvidenceRef> {
-  const trimmed = line.replace(/[ \t]+$/, '');
+  const trimmed = trimEndBlanks(line);
   if (!trimmed.startsWith('!['))
     return {
       error: {
@@ -74,7 +75,7 @@ export function readEvidenceLine(line: string): ReadLine<EvidenceRef> {
 }
 
 export function readLinkLine(line: string): ReadLine<ReportDocumentLink> {
-  const trimmed = line.replace(/[ \t]+$/, '');
+  const trimmed = trimEndBlanks(line);
   const m = /^[-*+][ \t]+/.exec(trimmed);
   if (!m || trimmed[m[0].length] !== '[')
     return {

@@ -146,7 +146,7 @@ describe('finding files', () => {
       1,
       /only a heading may follow/,
     ],
-    ['aliases', '---\nseverity: high\nx: &a [1]\ny: *a\n---\n# T\n', 2, 1, /aliases/],
+    ['aliases', '---\nseverity: high\nx: &a [1]\ny: *a\n---\n# T\n', 3, 4, /aliases/],
   ])('refuses %s with line and column', (_name, text, line, column, message) => {
     const err = error(() => parseFindingFile(text));
     expect(err.message).toMatch(message);

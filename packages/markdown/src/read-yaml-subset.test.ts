@@ -76,6 +76,12 @@ describe('readYamlSubset', () => {
         '  ',
         '\t',
         '#',
+        ' # c',
+        '\t# c "',
+        '\n# c',
+        '\n  # c: d',
+        '\n\n',
+        '"#',
         ': ',
         '- ',
         '"',
@@ -117,7 +123,6 @@ describe('readYamlSubset', () => {
 
   it.each([
     'a: 1\na: 2',
-    'a: b # c',
     "a: 'b'",
     'a: |\n  b',
     'a: &x 1',
@@ -128,7 +133,21 @@ describe('readYamlSubset', () => {
     'a: b ',
     '',
     'a: [b, c',
+    'a: "b # c',
+    "a: 'b # c'",
+    'a: [b # c]',
+    'a:\n  - b\n \t\n  - c',
   ])('leaves %j to `yaml`', (text) => {
     expect(readYamlSubset(text)).toBeUndefined();
+  });
+
+  it.each([
+    ['a: b # c', { a: 'b' }],
+    ['# head\na: b\n\n  # indented\nc: "d # e" # f', { a: 'b', c: 'd # e' }],
+    ['a: # c\n  # d\n  - b #e\n\n  - "#"', { a: ['b', '#'] }],
+    ['a: b#c', { a: 'b#c' }],
+  ])('reads comments and blank lines in %j as `yaml` does', (text, value) => {
+    expect(readYamlSubset(text)).toEqual(value);
+    expect(readWithYaml(text)).toEqual(value);
   });
 });

@@ -1,20 +1,21 @@
 import { yamlString } from './write-yaml.ts';
 
 /**
- * A fast reader for exactly the YAML that write-yaml.ts writes: block mappings with identifier keys,
- * block lists, `[]`, `{}`, one-line flow lists of scalars, plain scalars the writer would write
- * plain, JSON-style double-quoted strings, numbers, `null`, `true` and `false`, indented by two
- * spaces. Anything else (comments, other quoting, block scalars, anchors, tabs, duplicate keys,
- * blank lines, odd indentation) returns undefined, and the caller reads the block with `yaml`
- * instead. Why: a report of 5,000 findings has ~20,000 small YAML blocks, and the general parser
- * spent most of the import reading them. A differential test checks that whatever this accepts,
- * `yaml` reads to the same value.
+ * A fast reader for the YAML that write-yaml.ts writes, and what a person adds to it by hand:
+ * block mappings with identifier keys, block lists, `[]`, `{}`, one-line flow lists of scalars,
+ * plain scalars the writer would write plain, JSON-style double-quoted strings, numbers, `null`,
+ * `true` and `false`, indented by two spaces, with comments and blank lines. Anything else (other
+ * quoting, block scalars, anchors, tabs, duplicate keys, odd indentation) returns undefined, and
+ * the caller reads the block with `yaml` instead. Why: a report of 5,000 findings has ~20,000
+ * small YAML blocks, and the general parser spent most of the import reading them. A differential
+ * test checks that whatever this accepts, `yaml` reads to the same value.
  */
 
 const KEY_LINE = /^([A-Za-z][A-Za-z0-9]*):(?: (.*))?$/;
 const NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:e[-+]?[0-9]+)?$/;
 const RAW_FORBIDDEN_IN_QUOTES = /[\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff]/;
 const FAIL = Symbol('outside the subset');
+const SUBSET_MAX_DEPTH = 32;
 type Result = unknown | typeof FAIL;
 
 interface Line {
@@ -25,15 +26,43 @@ interface Line {
 export function readYamlSubset(text: string): unknown | undefined {
   if (text === '{}') return {};
   const lines: Line[] = [];
-  for (const raw of text.split('\n')) {
+  for (const line of text.split('\n')) {
+    const raw = withoutComment(line);
     let indent = 0;
     while (raw.charCodeAt(indent) === 32) indent++;
-    if (indent === raw.length || indent % 2 !== 0) return undefined;
+    // Why skipped: blank lines and comment lines are nothing in the block mappings and lists the
+    // subset reads (a person's file has them; the general reader takes seconds a megabyte).
+    if (indent === raw.length) continue;
+    // Why a depth limit: readMapping and readList recurse once per level (the general reader
+    // refuses blocks nested deeper than MAX_YAML_DEPTH with a clear error).
+    if (indent % 2 !== 0 || indent > 2 * SUBSET_MAX_DEPTH) return undefined;
     lines.push({ indent, text: raw.slice(indent) });
   }
   const state = { lines, i: 0 };
   const value = readMapping(state, 0);
   return value === FAIL || state.i !== lines.length ? undefined : value;
+}
+
+/**
+ * The line without its comment: from a `#` that starts the line or follows a space or tab, outside
+ * a double-quoted string, with the spaces and tabs before it. A line without one is returned as
+ * is (trailing spaces then make the subset refuse it, as before).
+ */
+function withoutComment(line: string): string {
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (quoted) {
+      if (c === 92) i++;
+      else if (c === 34) quoted = false;
+    } else if (c === 34) quoted = true;
+    else if (c === 35 && (i === 0 || line.charCodeAt(i - 1) === 32 || line.charCodeAt(i - 1) === 9)) {
+      let end = i;
+      while (end > 0 && (line.charCodeAt(end - 1) === 32 || line.charCodeAt(end - 1) === 9)) end--;
+      return line.slice(0, end);
+    }
+  }
+  return line;
 }
 
 function readMapping(state: { lines: Line[]; i: number }, indent: number): Result {

@@ -1,6 +1,7 @@
 import markdownIt, { type MarkdownIt } from 'markdown-it';
 import { MarkdownFormatError } from './markdown-format-error.ts';
 import type { SourceText } from './source-text.ts';
+import { endWithoutBlanks, isSpaceOrTab, startWithoutBlanks } from './space-tab.ts';
 
 /**
  * How one text field (a Markdown field such as a description or a tab's content, or an asset's
@@ -97,7 +98,7 @@ export function textFieldBlock(content: string, kind: TextFieldKind): string | n
   return fencedBlock(kind, value);
 }
 
-const FENCE_OPEN = /^(`{3,})([A-Za-z][\w-]*)(?:[ \t]+([^`]*?))?[ \t]*$/;
+const FENCE_INFO = /^`{3,}([A-Za-z][\w-]*)/;
 
 export interface FenceOpening {
   length: number;
@@ -105,9 +106,23 @@ export interface FenceOpening {
   option: string;
 }
 
+/**
+ * A fence opening line: three or more backticks, the info word (`yaml`, `markdown`, ...), then
+ * optionally spaces or tabs and an option without backticks; spaces and tabs at the end ignored.
+ * Scanned rather than matched by one pattern, whose lazy option before `[ \t]*$` retried from
+ * every position of a long run of spaces (quadratic).
+ */
 export function readFenceOpening(line: string): FenceOpening | null {
-  const m = FENCE_OPEN.exec(line);
-  return m ? { length: m[1]!.length, info: m[2]!, option: m[3] ?? '' } : null;
+  const m = FENCE_INFO.exec(line);
+  if (!m) return null;
+  let length = 0;
+  while (line.charCodeAt(length) === 96) length++;
+  const afterInfo = m[0].length;
+  const end = endWithoutBlanks(line, afterInfo);
+  if (end === afterInfo) return { length, info: m[1]!, option: '' };
+  if (!isSpaceOrTab(line.charCodeAt(afterInfo))) return null;
+  const option = line.slice(startWithoutBlanks(line, afterInfo, end), end);
+  return option.includes('`') ? null : { length, info: m[1]!, option };
 }
 
 /** Index of the line closing a fence of `length` backticks opened at line `open`; throws when there is none. */

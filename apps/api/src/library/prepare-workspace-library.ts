@@ -32,6 +32,7 @@ export async function prepareWorkspaceLibrary(options: {
     tenantDb: dbs.tenant,
     controlPlane: dbs.controlPlane,
     files: new EvidenceFiles(config.filesDir),
+    cacheFile: path.join(config.dataDir, 'library-start-cache.json'),
   });
   logger.info('library', {
     version: result.libraryVersion,

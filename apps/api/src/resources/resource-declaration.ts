@@ -26,6 +26,27 @@ export interface ListFilter {
   description: string;
   /** `filters` holds every filter value of the request (a filter may depend on another: report_id). */
   apply(q: Knex.QueryBuilder, value: never, db: Knex, filters: Record<string, unknown>): void;
+  /** The order of a list with this filter (instead of the declaration's); `r.id` always breaks ties. */
+  order?: Array<[string, 'asc' | 'desc']>;
+  /** The filter names a parent that keeps these rows in an order of its own (below). */
+  ordered?: OrderedMembership;
+}
+
+/**
+ * Rows a parent keeps in its own order through a table with an index on (parent, position), as a
+ * report keeps its findings in `report_findings`. A list filtered by the parent alone is paged
+ * on that index and counted on it, so a page costs the same whatever the parent holds, as long
+ * as the caller may see every row of the parent (otherwise the general path checks each row).
+ */
+export interface OrderedMembership {
+  table: string;
+  parentColumn: string;
+  rowColumn: string;
+  positionColumn: string;
+  /** Where the number of rows of each parent is kept (a table with one row per parent, kept by triggers). */
+  count: { table: string; parentColumn: string; column: string };
+  /** `all` when every row of the parent is visible to the caller, `none` when none is, else `some`. */
+  visible(db: Knex, principal: RestPrincipal, parentId: string): Promise<'all' | 'none' | 'some'>;
 }
 
 export interface CreateContext {

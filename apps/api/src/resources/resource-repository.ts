@@ -125,30 +125,79 @@ export class ResourceRepository<F extends Fields = Fields, X extends object = ob
   }
 
   async list(db: Knex, principal: RestPrincipal, req: ListRequest): Promise<{ rows: Row<F, X>[]; total: number }> {
+    const ordered = await this.listOrdered(db, principal, req);
+    if (ordered) return ordered;
     const q = this.scoped(db, principal);
     if (req.id) q.where('r.id', req.id);
     if (req.updatedSince) q.where('r.updated_at', '>=', new Date(req.updatedSince));
-    if (req.q && this.declaration.searchable !== false) {
-      const tsquery = toPrefixQuery(req.q);
-      if (tsquery) q.whereRaw(`r.search @@ to_tsquery('simple', ?)`, [tsquery]);
-      else q.whereRaw('false');
-    }
+    // Words match as prefixes, identifiers (CVE-2024-1007, 10.0.0.5, /api/v1) as typed; the
+    // tenant migration "identifier_search" defines both sides. A `q` with no letter or digit matches nothing.
+    if (req.q && this.declaration.searchable !== false) q.whereRaw('r.search @@ search_query(?)', [req.q]);
+    let order = this.order;
     for (const [name, value] of Object.entries(req.filters)) {
-      if (value !== undefined) this.filters[name]!.apply(q, value as never, db, req.filters);
+      if (value === undefined) continue;
+      const filter = this.filters[name]!;
+      filter.apply(q, value as never, db, req.filters);
+      if (filter.order) order = filter.order;
     }
     // Why: the page is chosen on narrow rows (id and order keys, with the total from one window
     // pass), and only that page's full rows are read, in the same statement: sorting and counting
-    // thousands of wide rows, or a second round trip, is what costs.
-    const page = q.clone().clearSelect().select('r.id', db.raw('count(*) over() as _total'));
-    for (const [col, dir] of this.order) page.orderBy(col, dir);
+    // thousands of wide rows, or a second round trip, is what costs. The order keys travel out of
+    // the page as `_k0`, `_k1`, ... since they may come from a joined table.
+    const page = q
+      .clone()
+      .clearSelect()
+      .select(
+        'r.id',
+        ...order.map(([col], i) => db.raw('?? as ??', [col, `_k${i}`])),
+        db.raw('count(*) over() as _total'),
+      );
+    for (const [col, dir] of order) page.orderBy(col, dir);
     page.orderBy('r.id', 'asc').offset(req.offset).limit(req.limit);
     const full = this.scoped(db, principal).join(page.as('page'), 'page.id', 'r.id').select('page._total');
-    for (const [col, dir] of this.order) full.orderBy(col, dir);
+    order.forEach(([, dir], i) => full.orderBy(`page._k${i}`, dir));
     full.orderBy('r.id', 'asc');
     const rows = (await full) as Array<Row<F, X> & { _total: number }>;
     let total = rows[0]?._total ?? 0;
     if (rows.length === 0 && req.offset > 0) total = await countRows(q);
     return { rows, total: Number(total) };
+  }
+
+  /**
+   * A list filtered only by a parent that keeps its rows in order (a report's findings): the page
+   * is read from the parent's (parent, position) index and the total counted on it, when the
+   * caller may see every row of the parent. Null when the general path must answer.
+   */
+  private async listOrdered(
+    db: Knex,
+    principal: RestPrincipal,
+    req: ListRequest,
+  ): Promise<{ rows: Row<F, X>[]; total: number } | null> {
+    if (req.q || req.id || req.updatedSince) return null;
+    const given = Object.entries(req.filters).filter(([, v]) => v !== undefined);
+    const [name, parentId] = given.length === 1 ? given[0]! : [];
+    const ordered = name ? this.filters[name]?.ordered : undefined;
+    if (!ordered || typeof parentId !== 'string') return null;
+    const visible = await ordered.visible(db, principal, parentId);
+    if (visible === 'none') return { rows: [], total: 0 };
+    if (visible === 'some') return null;
+    const { table, parentColumn, rowColumn, positionColumn, count } = ordered;
+    const page = db(table)
+      .where(parentColumn, parentId)
+      .select({ id: rowColumn, _position: positionColumn })
+      .orderBy([positionColumn, rowColumn])
+      .offset(req.offset)
+      .limit(req.limit);
+    const total = db.raw('coalesce((?), 0)', [
+      db(count.table).where(count.parentColumn, parentId).select(count.column),
+    ]);
+    const rows = (await this.scoped(db, principal)
+      .join(page.as('page'), 'page.id', 'r.id')
+      .select(db.raw('? as _total', [total]))
+      .orderBy([{ column: 'page._position' }, { column: 'r.id' }])) as Array<Row<F, X> & { _total: number }>;
+    if (rows.length > 0) return { rows, total: Number(rows[0]!._total) };
+    const [{ n }] = (await db.select(db.raw('? as n', [total]))) as [{ n: number }];
+    return { rows, total: Number(n) };
   }
 
   async find(

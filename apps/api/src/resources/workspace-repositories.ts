@@ -11,6 +11,7 @@ import { reportTemplatesDeclaration } from './report-templates/report-templates-
 import { ReportRepository } from './reports/reports-repository.ts';
 import { ResourceRepository } from './resource-repository.ts';
 import { ensureRetestResults, RetestResultRepository } from './retests/retest-repository.ts';
+import { TableStatistics } from './table-statistics.ts';
 import { GrantsRepository } from './sharing/grants-repository.ts';
 import { narrativesDeclaration } from './narratives/narratives-resource.ts';
 import { projectTypesDeclaration } from './project-types/project-types-resource.ts';
@@ -23,11 +24,17 @@ import { TrashRepository } from './trash/trash-repository.ts';
  * handle (or transaction) and the principal of the request, so nothing here holds a connection
  * or assumes there is only one tenant database.
  */
-export function createWorkspaceRepositories(options: { filesDir: string; evidenceMaxBytes: number }) {
+export function createWorkspaceRepositories(options: {
+  filesDir: string;
+  evidenceMaxBytes: number;
+  /** Background work that failed (a statistics refresh after a bulk import); the request had succeeded. */
+  onBackgroundError?: (event: string, err: unknown) => void;
+}) {
   const files = new EvidenceFiles(options.filesDir);
   const evidence = new EvidenceRepository(files, options.evidenceMaxBytes);
   const findingTemplates = new FindingTemplateRepository();
-  const findings = new FindingRepository(files, findingTemplates);
+  const statistics = new TableStatistics((err) => options.onBackgroundError?.('statistics_refresh_failed', err));
+  const findings = new FindingRepository(files, findingTemplates, statistics);
   const reports = new ReportRepository(findings, evidence);
   const clients = new ResourceRepository(clientsDeclaration);
   const projects = new ResourceRepository(projectsDeclaration);
@@ -61,6 +68,7 @@ export function createWorkspaceRepositories(options: { filesDir: string; evidenc
     evidence,
     retestResults: new RetestResultRepository(),
     grants: new GrantsRepository(),
+    statistics,
     trash: new TrashRepository({ client: clients, project: projects, report: reports }),
   };
 }

@@ -23,6 +23,11 @@ export interface BuiltApp {
 export const APP_ENTRIES = {
   service: { source: 'apps/api/src/main.ts', output: 'apps/api/src/main.js' },
   admin: { source: 'apps/api/src/admin/main.ts', output: 'apps/api/src/admin.js' },
+  // Where the service looks for it (read-markdown-off-thread.ts): beside the service's bundle.
+  markdownWorker: {
+    source: 'apps/api/src/resources/reports/markdown-worker.ts',
+    output: 'apps/api/src/markdown-worker.js',
+  },
 } as const;
 
 /**
@@ -32,6 +37,7 @@ export const APP_ENTRIES = {
  *   apps/api/build-info.json     the source commit
  *   apps/api/src/main.js         the service (workspace code bundled; node_modules packages imported)
  *   apps/api/src/admin.js        `npm run admin` as built JavaScript
+ *   apps/api/src/markdown-worker.js  the Markdown reader's worker thread
  *   apps/api/src/assets/         the workspace pages' stylesheet and script
  *   migrations/<database>/*.js   knex migrations, one file each (the migrator loads .js as well as .ts)
  *   library/                     the global library shipped with the release

@@ -23,6 +23,7 @@ import { evidenceCleanup } from '../evidence-images/evidence-repository.ts';
 import type { FindingTemplateRepository, TemplateMatch } from '../finding-library/finding-template-repository.ts';
 import { ResourceRepository } from '../resource-repository.ts';
 import { ensureRetestResults } from '../retests/retest-repository.ts';
+import { TableStatistics } from '../table-statistics.ts';
 import { findingsDeclaration } from './findings-resource.ts';
 
 export interface ScanImportOptions {
@@ -90,6 +91,7 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
   constructor(
     files: EvidenceFiles,
     private readonly templates: FindingTemplateRepository,
+    private readonly statistics = new TableStatistics(),
   ) {
     super(
       findingsDeclaration({
@@ -167,24 +169,30 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
   ): Promise<string[]> {
     return this.insertAttached(
       trx,
+      principal.tenant,
       report.id,
       principal.userId,
-      findings.map((f) => findingColumns(f, report.projectId, principal.userId)),
+      // Why built batch by batch: the rows of 50,000 findings would otherwise all be held at once.
+      { length: findings.length, at: (i) => findingColumns(findings[i]!, report.projectId, principal.userId) },
     );
   }
 
-  /** Inserts finding rows in batches and attaches them, in order, after the report's last finding. */
+  /**
+   * Inserts finding rows in batches and attaches them, in order, after the report's last finding;
+   * a bulk insert has the statistics of both tables refreshed once `trx` commits (on `db`).
+   */
   private async insertAttached(
     trx: Knex.Transaction,
+    db: Knex,
     reportId: string,
     userId: string,
-    rows: readonly Record<string, unknown>[],
+    rows: { length: number; at: (i: number) => Record<string, unknown> },
   ): Promise<string[]> {
     const ids: string[] = [];
     for (let i = 0; i < rows.length; i += 500) {
-      const inserted = await trx('findings')
-        .insert(rows.slice(i, i + 500))
-        .returning('id');
+      const batch: Record<string, unknown>[] = [];
+      for (let j = i; j < Math.min(i + 500, rows.length); j++) batch.push(rows.at(j));
+      const inserted = await trx('findings').insert(batch).returning('id');
       ids.push(...inserted.map((r: { id: string }) => r.id));
     }
     const next = await this.nextPosition(trx, reportId);
@@ -195,6 +203,7 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
       created_by: userId,
     }));
     for (let i = 0; i < attach.length; i += 1000) await trx('report_findings').insert(attach.slice(i, i + 1000));
+    this.statistics.refreshAfterCommit(trx, db, { analyze: ['findings'], vacuum: ['report_findings'] }, ids.length);
     return ids;
   }
 
@@ -382,16 +391,14 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
     if (updates.length > 0) await this.updateInBulk(trx, MERGED_FIELDS, updates);
     const created = targets.filter((t) => !t.existing);
     if (created.length > 0) {
-      const ids = await this.insertAttached(
-        trx,
-        report.id,
-        principal.userId,
-        created.map((t) => ({
-          ...findingColumns(t.finding, report.projectId, principal.userId),
-          scanner_key: t.keys[0],
-          scanner_keys: t.keys,
-        })),
-      );
+      const ids = await this.insertAttached(trx, principal.tenant, report.id, principal.userId, {
+        length: created.length,
+        at: (i) => ({
+          ...findingColumns(created[i]!.finding, report.projectId, principal.userId),
+          scanner_key: created[i]!.keys[0],
+          scanner_keys: created[i]!.keys,
+        }),
+      });
       created.forEach((t, i) => (t.id = ids[i]!));
     }
     await this.orderBySeverity(trx, [report.id]);

@@ -56,6 +56,35 @@ export function checkSeverityCoherence(next: Record<string, unknown>, changed: R
     );
 }
 
+/**
+ * Whether the caller sees every finding of a report (they all belong to the report's project): all
+ * or none for members of the workspace, by the project's and client's trash state; for an external
+ * collaborator all when the project, or the report (not in the trash), is shared with them.
+ */
+async function reportFindingsVisible(
+  db: Knex,
+  principal: RestPrincipal,
+  reportId: string,
+): Promise<'all' | 'none' | 'some'> {
+  const report = await db('reports as rep')
+    .join('projects as p', 'p.id', 'rep.project_id')
+    .join('clients as c', 'c.id', 'p.client_id')
+    .where('rep.id', reportId)
+    .whereNull('p.deleted_at')
+    .whereNull('c.deleted_at')
+    .first('rep.project_id', 'rep.deleted_at');
+  if (!report) return 'none';
+  if (principal.role !== 'external') return 'all';
+  const shared = await db('grants')
+    .where('user_id', principal.userId)
+    .andWhere((w) => {
+      w.where({ resource_type: 'project', resource_id: report.project_id });
+      if (report.deleted_at === null) w.orWhere({ resource_type: 'report', resource_id: reportId });
+    })
+    .first('id');
+  return shared ? 'all' : 'some';
+}
+
 export function findingsDeclaration(hooks: {
   attach(trx: Knex, reportId: string, findingId: string, userId: string): Promise<void>;
   /** Puts the reports a finding is in back in severity order, where they are kept so. */
@@ -102,14 +131,20 @@ export function findingsDeclaration(hooks: {
       },
       report_id: {
         schema: Uuid,
-        description: 'Only findings attached to this report.',
-        apply: (q, v: string, db) =>
-          void q.whereExists(
-            db('report_findings as rf')
-              .select(db.raw('1'))
-              .whereRaw('rf.finding_id = r.id')
-              .andWhere('rf.report_id', v),
+        description: "Only findings attached to this report, in the report's order.",
+        apply: (q, v: string) =>
+          void q.join('report_findings as member', (j) =>
+            j.on('member.finding_id', 'r.id').andOnVal('member.report_id', v),
           ),
+        order: [['member.position', 'asc']],
+        ordered: {
+          table: 'report_findings',
+          parentColumn: 'report_id',
+          rowColumn: 'finding_id',
+          positionColumn: 'position',
+          count: { table: 'report_finding_counts', parentColumn: 'report_id', column: 'findings' },
+          visible: reportFindingsVisible,
+        },
       },
       severity: {
         schema: SeveritySchema,

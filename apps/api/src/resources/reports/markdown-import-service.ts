@@ -1,9 +1,11 @@
 import type { Knex } from 'knex';
 import { PayloadTooLargeError, UnprocessableError } from '@service/http';
-import { importReportMarkdown, MarkdownFormatError, type ImportedReportMarkdown } from '@service/markdown';
+import { MarkdownFormatError, type ImportedReportMarkdown } from '@service/markdown';
 import type { ReportDocument } from '@service/report-model';
 import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
 import { invalidReference } from '../invalid-reference.ts';
+import { readMarkdownOffThread, type MarkdownSource } from './read-markdown-off-thread.ts';
+import { releaseMemorySoon } from '../../system/release-memory.ts';
 import type { WorkspaceRepositories } from '../workspace-repositories.ts';
 
 /** What a Markdown import created: the answer of `import-markdown`. */
@@ -23,12 +25,42 @@ export interface MarkdownImportResult {
  * created in the caller's transaction.
  */
 export class MarkdownImportService {
+  /**
+   * Imports this process runs at once; the others wait their turn. Why: reading a file is CPU work
+   * on the event loop (about a second a megabyte) and creating its rows holds a connection and
+   * the whole document in memory, so twelve parallel imports of one user would otherwise stall
+   * everyone's requests, take twelve pooled connections and twelve documents' worth of memory.
+   * Between two imports the event loop serves the other requests.
+   */
+  static readonly CONCURRENT_IMPORTS = 2;
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
+
   constructor(private readonly repositories: Pick<WorkspaceRepositories, 'reports' | 'projects'>) {}
 
-  /** Reads the file; a file not in the format is 422 `invalid_markdown` naming line, column and what was expected. */
-  read(source: Uint8Array | string): ImportedReportMarkdown {
+  /** Runs `work` when fewer than CONCURRENT_IMPORTS imports are running, in arrival order. */
+  async inTurn<T>(work: () => Promise<T>): Promise<T> {
+    if (this.running >= MarkdownImportService.CONCURRENT_IMPORTS)
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.running += 1;
     try {
-      return importReportMarkdown(source);
+      // Why a macrotask first: the request that got here lets requests already received run before it.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      return await work();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else {
+        this.running -= 1;
+        if (this.running === 0) releaseMemorySoon();
+      }
+    }
+  }
+
+  /** Reads the file; a file not in the format is 422 `invalid_markdown` naming line, column and what was expected. */
+  async read(source: MarkdownSource): Promise<ImportedReportMarkdown> {
+    try {
+      return await readMarkdownOffThread(source);
     } catch (err) {
       if (err instanceof MarkdownFormatError) {
         if (err.code === 'payload_too_large') throw new PayloadTooLargeError(err.message);

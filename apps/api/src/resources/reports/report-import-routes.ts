@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
 import type { Context } from 'koa';
 import { Type } from 'typebox';
 import { ValidationError, type UploadedFile } from '@service/http';
@@ -51,11 +51,19 @@ const ImportMarkdownResult = Type.Object({
   }),
 });
 
-/** The uploaded file's bytes; 400 without one. */
-async function readUploadedFile(file: UploadedFile | undefined): Promise<Buffer> {
+/** The uploaded file's path (read by the reader's worker, so the service never holds its bytes). */
+function uploadedFile(file: UploadedFile | undefined): { file: string } {
   if (!file)
     throw new ValidationError('The form needs a file field named "file".', [{ path: '/file', message: 'is required' }]);
-  return readFile(file.filepath);
+  return { file: file.filepath };
+}
+
+/** SHA-256 of the text or of the file, read in chunks. */
+async function sha256Of(source: string | { file: string }): Promise<string> {
+  const hash = createHash('sha256');
+  if (typeof source === 'string') return hash.update(source).digest('hex');
+  for await (const chunk of createReadStream(source.file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
 }
 
 const IMPORT_RESPONSES = {
@@ -101,17 +109,20 @@ export function registerReportImport(app: AppContext, imports: MarkdownImportSer
   ) => {
     const { body, files, principal, multipart } = input;
     const request = body as { markdown?: string; projectId?: string };
-    const source = multipart ? await readUploadedFile(files.file) : request.markdown!;
-    const parsed = imports.read(source);
-    const projectId = await imports.targetProject(principal, request.projectId, parsed.document);
-    await runIdempotentCreate(ctx, principal, {
-      body: { projectId: request.projectId ?? null },
-      fingerprintExtra: createHash('sha256').update(source).digest('hex'),
-      work: async (trx) => {
-        const created = await imports.create(trx, principal, projectId, parsed);
-        return { status: 201, headers: { Location: `/rest/v1/reports/${created.reportId}` }, body: created };
-      },
-      stillVisible: (stored) => imports.stillVisible(principal, String((stored as { reportId?: unknown }).reportId)),
+    const source = multipart ? uploadedFile(files.file) : request.markdown!;
+    // Why in turn: a large import holds a worker and memory; a few at a time keep the process answering.
+    await imports.inTurn(async () => {
+      const parsed = await imports.read(source);
+      const projectId = await imports.targetProject(principal, request.projectId, parsed.document);
+      await runIdempotentCreate(ctx, principal, {
+        body: { projectId: request.projectId ?? null },
+        fingerprintExtra: await sha256Of(source),
+        work: async (trx) => {
+          const created = await imports.create(trx, principal, projectId, parsed);
+          return { status: 201, headers: { Location: `/rest/v1/reports/${created.reportId}` }, body: created };
+        },
+        stillVisible: (stored) => imports.stillVisible(principal, String((stored as { reportId?: unknown }).reportId)),
+      });
     });
   };
 
