@@ -112,7 +112,8 @@ describe('a workspace built entirely over REST', () => {
     expect(links.next.get('report_id')).toBe(reportId);
     const all = await admin.api.get(`/findings?report_id=${reportId}&per_page=1000`);
     expect(all.headers.get('x-per-page')).toBe('100');
-    expect(all.body.map((f: { title: string }) => f.title)).toEqual([0, 1, 2, 3, 4, 5, 6].map((i) => `Finding ${i}`));
+    // In the report's order: worst first, then by title.
+    expect(all.body.map((f: { title: string }) => f.title)).toEqual([1, 3, 5, 0, 2, 4, 6].map((i) => `Finding ${i}`));
     const high = await admin.api.get(`/findings?report_id=${reportId}&severity=high`);
     expect(high.headers.get('x-total-count')).toBe('3');
     const search = await admin.api.get('/findings?q=findin 3');
