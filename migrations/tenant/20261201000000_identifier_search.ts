@@ -98,7 +98,11 @@ const SEARCH: Record<string, { identifiers: string; text: string; before: string
   },
 };
 
-/** The functions, with `fold` the case folding both the document and the query use. */
+/**
+ * The functions, with `fold` the case folding both the document and the query use. A function that
+ * calls another names its schema: a restore (pg_restore) computes the generated columns with an
+ * empty search path.
+ */
 function functions(fold: (expr: string) => string): string[] {
   return [
     // Why immutable: generated columns need it; each reads only its argument.
@@ -152,7 +156,7 @@ function functions(fold: (expr: string) => string): string[] {
        return array_to_tsvector(lexemes);
      end $$`,
     `create function search_document(identifiers text, body text) returns tsvector language sql immutable
-       parallel safe as $$ select search_words(identifiers || ' ' || body) || search_identifiers(identifiers) $$`,
+       parallel safe as $$ select public.search_words(identifiers || ' ' || body) || public.search_identifiers(identifiers) $$`,
     // A lexeme as tsquery input: quoted; our lexemes hold only letters, digits and dots.
     `create function quote_lexeme(text) returns text language sql immutable parallel safe as $$
        select '''' || $1 || '''' $$`,
@@ -161,9 +165,9 @@ function functions(fold: (expr: string) => string): string[] {
     // identifier is always a prefix.
     `create function search_query(q text) returns tsquery language sql immutable parallel safe as $$
        select string_agg(
-                case when cardinality(parts) = 1 then quote_lexeme(parts[1]) || tail
-                else '(' || array_to_string(array(select quote_lexeme(p) from unnest(parts) p), ' <-> ') || tail
-                  || ' | ' || quote_lexeme(left(joined, 64)) || case when length(joined) >= 64 then ':*' else tail end
+                case when cardinality(parts) = 1 then public.quote_lexeme(parts[1]) || tail
+                else '(' || array_to_string(array(select public.quote_lexeme(p) from unnest(parts) p), ' <-> ') || tail
+                  || ' | ' || public.quote_lexeme(left(joined, 64)) || case when length(joined) >= 64 then ':*' else tail end
                   || ')' end,
                 ' & ' order by o)::tsquery
        from (select parts, o, array_to_string(parts, '.') as joined,
