@@ -280,6 +280,10 @@ describe('two organizations', () => {
     await c('narratives', '/narratives', { title: 'Alpha narrative' });
     await c('scoping-templates', '/scoping-templates', { name: 'Alpha scoping' });
     await c('project-types', '/project-types', { name: 'Alpha project type' });
+    // A retest of the report: its results are rows of the organization too.
+    const retest = await alpha.api.post(`/reports/${ids.reports}/retests`, {});
+    expect(retest.status, JSON.stringify(retest.body)).toBe(201);
+    ids['retest-results'] = (await alpha.api.get(`/retest-results?report_id=${retest.body.id}`)).body[0].id;
     ids.users = alpha.user.id;
     const external = await createActor(app, { role: 'external', organizationId: alphaId });
     ids.userId = external.user.id;
