@@ -480,88 +480,93 @@ class ReportReader {
   }
 
   private readRetestAssets(from: number, assets: RetestAsset[], path: string, what: string): number {
-    let i = from;
-    for (;;) {
-      i = this.skipBlank(i);
-      if (i >= this.source.lineCount || this.endsField(i)) return i;
-      const yaml = this.fenceAt(i, 'yaml');
-      if (!yaml)
-        this.fail(
-          i,
-          1,
-          "a retest asset's ```yaml block",
-          `expected a retest asset of ${what} as a \`\`\`yaml block (host, port, ..., status), optionally ` +
-            'followed by its retest evidence in a ```text block',
-        );
-      if (assets.length >= MARKDOWN_LIMITS.assets)
-        this.fail(
-          i,
-          1,
-          `at most ${MARKDOWN_LIMITS.assets} retest assets`,
-          `a finding holds at most ${MARKDOWN_LIMITS.assets} retest assets`,
-        );
-      const assetPath = `${path}/${assets.length}`;
-      const read = this.readYaml(i, yaml, `a retest asset of ${what}`);
-      this.positions.mount(assetPath, read.block);
-      const asset = readRetestAsset(
-        new FieldReader(read.block, 'the retest asset', assetPath),
-        read.block.value,
-        this.warnings,
-      );
-      assets.push(asset);
-      i = this.skipBlank(read.next);
-      const text = this.fenceAt(i, 'text');
-      if (text) {
-        const close = findFenceClose(this.source, i, text.length);
-        this.positions.set(`${assetPath}/evidence`, this.source.position(i));
-        asset.evidence = decodeFencedField(this.source, i, close, text.option, `the retest evidence of ${what}`);
-        i = close + 1;
-      }
-    }
+    return this.readAssetList(from, assets, path, what, {
+      noun: 'retest asset',
+      block: "a retest asset's ```yaml block",
+      expected:
+        `expected a retest asset of ${what} as a \`\`\`yaml block (host, port, ..., status), optionally ` +
+        'followed by its retest evidence in a ```text block',
+      read: (r, block) => readRetestAsset(r, block.value, this.warnings),
+      fences: [
+        {
+          info: 'text',
+          key: 'evidence',
+          label: 'the retest evidence',
+          set: (asset, text) => void (asset.evidence = text),
+        },
+      ],
+    });
   }
 
   private readAssets(from: number, assets: AffectedAsset[], path: string, what: string): number {
+    return this.readAssetList(from, assets, path, what, {
+      noun: 'affected asset',
+      block: "an asset's ```yaml block",
+      expected:
+        `expected an affected asset of ${what} as a \`\`\`yaml block (host, port, url, ` +
+        `...), optionally followed by its evidence in a \`\`\`text block and its excerpt in an \`\`\`excerpt block`,
+      read: (r, block) => this.readAsset(r, block),
+      // Its evidence (```text) and the excerpt documents show of it (```excerpt), each when it has one.
+      fences: [
+        {
+          info: 'text',
+          key: 'evidence',
+          label: 'the evidence of an affected asset',
+          set: (asset, text) => void (asset.evidence = text),
+        },
+        {
+          info: 'excerpt',
+          key: 'excerpt',
+          label: 'the evidence excerpt of an affected asset',
+          set: (asset, text) => void (asset.excerpt = text),
+        },
+      ],
+    });
+  }
+
+  /**
+   * A list of assets (a finding's affected assets, or a retest's): each a ```yaml block, then the
+   * fenced blocks of its text fields in their order, each when it has one.
+   */
+  private readAssetList<T>(
+    from: number,
+    assets: T[],
+    path: string,
+    what: string,
+    kind: {
+      noun: string;
+      block: string;
+      expected: string;
+      read: (r: FieldReader, block: YamlBlock) => T;
+      fences: ReadonlyArray<{ info: string; key: string; label: string; set: (asset: T, text: string) => void }>;
+    },
+  ): number {
+    const article = /^[aeiou]/.test(kind.noun) ? 'an' : 'a';
     let i = from;
     for (;;) {
       i = this.skipBlank(i);
       if (i >= this.source.lineCount || this.endsField(i)) return i;
       const yaml = this.fenceAt(i, 'yaml');
-      if (!yaml)
-        this.fail(
-          i,
-          1,
-          "an asset's ```yaml block",
-          `expected an affected asset of ${what} as a \`\`\`yaml block (host, port, url, ` +
-            `...), optionally followed by its evidence in a \`\`\`text block and its excerpt in an \`\`\`excerpt block`,
-        );
+      if (!yaml) this.fail(i, 1, kind.block, kind.expected);
       if (assets.length >= MARKDOWN_LIMITS.assets)
         this.fail(
           i,
           1,
-          `at most ${MARKDOWN_LIMITS.assets} affected assets`,
-          `a finding holds at most ${MARKDOWN_LIMITS.assets} affected assets`,
+          `at most ${MARKDOWN_LIMITS.assets} ${kind.noun}s`,
+          `a finding holds at most ${MARKDOWN_LIMITS.assets} ${kind.noun}s`,
         );
       const assetPath = `${path}/${assets.length}`;
-      const read = this.readYaml(i, yaml, `an affected asset of ${what}`);
+      const read = this.readYaml(i, yaml, `${article} ${kind.noun} of ${what}`);
       this.positions.mount(assetPath, read.block);
-      assets.push(this.readAsset(new FieldReader(read.block, `the affected asset`, assetPath), read.block));
+      const asset = kind.read(new FieldReader(read.block, `the ${kind.noun}`, assetPath), read.block);
+      assets.push(asset);
       i = this.skipBlank(read.next);
-      // Its evidence (```text) and the excerpt documents show of it (```excerpt), each when it has one.
-      for (const [info, key, label] of [
-        ['text', 'evidence', 'the evidence'],
-        ['excerpt', 'excerpt', 'the evidence excerpt'],
-      ] as const) {
-        const fence = this.fenceAt(i, info);
-        if (!fence) continue;
-        const close = findFenceClose(this.source, i, fence.length);
-        this.positions.set(`${assetPath}/${key}`, this.source.position(i));
-        assets[assets.length - 1]![key] = decodeFencedField(
-          this.source,
-          i,
-          close,
-          fence.option,
-          `${label} of an affected asset of ${what}`,
-        );
+      for (const fence of kind.fences) {
+        const open = this.fenceAt(i, fence.info);
+        if (!open) continue;
+        const close = findFenceClose(this.source, i, open.length);
+        this.positions.set(`${assetPath}/${fence.key}`, this.source.position(i));
+        fence.set(asset, decodeFencedField(this.source, i, close, open.option, `${fence.label} of ${what}`));
         i = this.skipBlank(close + 1);
       }
     }
