@@ -1,6 +1,7 @@
 import type { ReportDocumentFinding, Severity } from '@service/report-model';
 import { countSeverities, primaryCvss, SEVERITIES_DESCENDING } from '../report-labels.ts';
-import { renderSeverityChartPng, SEVERITY_CHART_SIZE } from '../severity-chart.ts';
+import { BAR_CHART_SIZE } from '../bar-chart.ts';
+import { renderSeverityChartPng } from '../severity-chart.ts';
 import { readEvidenceImage, isEvidenceImage } from '../evidence-images.ts';
 import { fitColumnWidths } from '../wordml/column-widths.ts';
 import { styledTable, TABLE_CELL_MARGINS } from '../wordml/markdown-to-wordml.ts';
@@ -9,6 +10,29 @@ import { docxColour, textColourOn } from './colours.ts';
 import { findingBookmark } from './finding-section.ts';
 import type { LayoutContext } from './layout-context.ts';
 import { STYLE } from './layout-styles.ts';
+
+/** A chart of the overviews, centred, with its title and a description of its bars; nothing if it cannot be read. */
+export function chartParagraph(
+  png: Uint8Array,
+  name: string,
+  title: string,
+  description: string,
+  ctx: LayoutContext,
+): string {
+  const chart = readEvidenceImage(png);
+  if (!isEvidenceImage(chart)) return '';
+  return paragraph(
+    { align: 'center', spacing: { after: 120 } },
+    drawing(
+      ctx.parts.image(name, chart),
+      ctx.parts.drawingId(),
+      BAR_CHART_SIZE.width,
+      BAR_CHART_SIZE.height,
+      title,
+      description,
+    ),
+  );
+}
 
 export const OVERVIEW_BOOKMARK = 'findings_overview';
 export const SUMMARY_TABLE_BOOKMARK = 'findings_summary';
@@ -27,23 +51,15 @@ export function findingsOverview(findings: readonly ReportDocumentFinding[], ctx
     return out.join('');
   }
   const counts = countSeverities(findings);
-  const chart = readEvidenceImage(renderSeverityChartPng(counts, ctx.style, locale));
-  if (isEvidenceImage(chart)) {
-    const description = SEVERITIES_DESCENDING.map((s) => `${locale.severity(s)}: ${counts[s]}`).join(', ');
-    out.push(
-      paragraph(
-        { align: 'center', spacing: { after: 120 } },
-        drawing(
-          ctx.parts.image('severity-chart', chart),
-          ctx.parts.drawingId(),
-          SEVERITY_CHART_SIZE.width,
-          SEVERITY_CHART_SIZE.height,
-          locale.text('findingsBySeverity'),
-          description,
-        ),
-      ),
-    );
-  }
+  out.push(
+    chartParagraph(
+      renderSeverityChartPng(counts, ctx.style, locale),
+      'severity-chart',
+      locale.text('findingsBySeverity'),
+      SEVERITIES_DESCENDING.map((s) => `${locale.severity(s)}: ${counts[s]}`).join(', '),
+      ctx,
+    ),
+  );
   out.push(countsTable(counts, findings.length, ctx));
   out.push(
     paragraph(

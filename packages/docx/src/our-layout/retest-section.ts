@@ -8,21 +8,20 @@ import {
   type RetestAsset,
   type RetestResult,
 } from '@service/report-model';
-import { isEvidenceImage, readEvidenceImage } from '../evidence-images.ts';
 import type { Block } from '../markdown-blocks.ts';
 import { retestStatusKey } from '../messages/report-messages.ts';
 import { assetLocation } from '../report-labels.ts';
 import {
-  RETEST_CHART_SIZE,
   RETEST_STATUS_COLOURS,
   RETEST_STATUS_ORDER,
   renderRetestChartPng,
 } from '../retest-chart.ts';
 import { fitColumnWidths } from '../wordml/column-widths.ts';
 import { figure, markdownToWordml, styledTable, TABLE_CELL_MARGINS, writeCode } from '../wordml/markdown-to-wordml.ts';
-import { bookmark, drawing, internalLink, paragraph, run } from '../wordml/wordml.ts';
+import { bookmark, internalLink, paragraph, run } from '../wordml/wordml.ts';
 import { docxColour, textColourOn } from './colours.ts';
 import { findingBookmark } from './finding-section.ts';
+import { chartParagraph } from './findings-overview.ts';
 import { EVIDENCE_ASSET_LIMIT, EVIDENCE_CHARS, EXCERPT_ASSET_LIMIT, excerptInLanguage } from '../evidence-plan.ts';
 import type { LayoutContext } from './layout-context.ts';
 import { STYLE } from './layout-styles.ts';
@@ -68,21 +67,15 @@ export function retestOverview(doc: ReportDocument, ctx: LayoutContext): string 
   const results = doc.findings.map((f) => f.retest).filter((r): r is RetestResult => r !== undefined);
   if (results.length === 0) return out.join('');
   const counts = countRetestStatuses(results);
-  const chart = readEvidenceImage(renderRetestChartPng(counts, ctx.style, locale));
-  if (isEvidenceImage(chart))
-    out.push(
-      paragraph(
-        { align: 'center', spacing: { after: 120 } },
-        drawing(
-          ctx.parts.image('retest-chart', chart),
-          ctx.parts.drawingId(),
-          RETEST_CHART_SIZE.width,
-          RETEST_CHART_SIZE.height,
-          locale.text('resolvedAndOpen'),
-          RETEST_STATUS_ORDER.map((s) => `${locale.text(retestStatusKey(s))}: ${counts[s]}`).join(', '),
-        ),
-      ),
-    );
+  out.push(
+    chartParagraph(
+      renderRetestChartPng(counts, ctx.style, locale),
+      'retest-chart',
+      locale.text('resolvedAndOpen'),
+      RETEST_STATUS_ORDER.map((s) => `${locale.text(retestStatusKey(s))}: ${counts[s]}`).join(', '),
+      ctx,
+    ),
+  );
   const texts = doc.findings.map((f, i) => [
     String(i + 1),
     f.title,
