@@ -7,10 +7,10 @@
 // Targets: a page at 50k within 2x of a page at 1k; p99 under 50 ms at 16 connections on 50k.
 // BENCH_SECONDS (default 10) sets each load's duration.
 import Koa from 'koa';
-import { ApiKeyRepository } from '@service/auth';
 import type { ReportDocument, ReportDocumentFinding, Severity } from '@service/report-model';
 import { startBenchService, type BenchService } from '../support/bench-service.ts';
 import { formatLoad, load, sequential } from '../support/load.ts';
+import { seedProject } from '../support/seed-report.ts';
 
 const SIZES = [1_000, 10_000, 50_000];
 const SEVERITIES: Severity[] = ['critical', 'high', 'medium', 'low', 'info'];
@@ -68,35 +68,13 @@ export default async function run(): Promise<void> {
   const svc = await startBenchService();
   try {
     const t = svc.dbs.tenant;
-    const org = await svc.dbs.controlPlane('organizations').first();
-    const user = await svc.dbs.controlPlane('users').where({ role: 'admin' }).first();
-    const [client] = await t('clients').insert({ name: 'Bench' }).returning('id');
-    const [project] = await t('projects').insert({ client_id: client.id, name: 'Bench' }).returning('id');
-    const { value: key, key: apiKey } = await new ApiKeyRepository(svc.dbs.controlPlane).create({
-      organizationId: org.id,
-      userId: user.id,
-      name: 'bench',
-      scope: 'read-write',
-      expiresAt: new Date(Date.now() + 86_400_000),
-      clientIds: [client.id],
-    });
-    const principal = {
-      keyId: apiKey.id,
-      userId: user.id,
-      organizationId: org.id,
-      role: 'admin' as const,
-      scope: 'read-write' as const,
-      allowedClientIds: [client.id],
-      plan: 'business',
-      tenantDatabase: 'default',
-      tenant: t,
-    };
+    const { key, principal, projectId } = await seedProject(svc, { client: 'Bench', project: 'Bench' });
 
     const reports: Record<number, string> = {};
     for (const n of SIZES) {
       const started = Date.now();
       const result = await t.transaction((trx) =>
-        svc.app.services.markdownImport.create(trx, principal, project.id, { document: lightReport(n), warnings: [] }),
+        svc.app.services.markdownImport.create(trx, principal, projectId, { document: lightReport(n), warnings: [] }),
       );
       reports[n] = result.reportId;
       const imported = Date.now() - started;
