@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { ReleaseKitError } from './release-kit-error.ts';
+import { parsePackageJsonFile } from './package-manifest.ts';
 
 /**
  * `library-manifest.json`: the global library of a release without its content, every item's
@@ -36,27 +36,7 @@ const check = Compile(LibraryManifestFileSchema);
 
 /** Reads and validates library-manifest.json; a failure names the field. */
 export function parseLibraryManifestFile(text: string, source = LIBRARY_MANIFEST_FILE): LibraryManifestFile {
-  const hint = 'The package was not made by the release tool or was altered; get it again from the vendor.';
-  if (text.length > MAX_BYTES)
-    throw new ReleaseKitError('invalid_manifest', `${source} is larger than ${MAX_BYTES} bytes`, { hint });
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (cause) {
-    throw new ReleaseKitError('invalid_manifest', `${source} is not valid JSON (${(cause as Error).message})`, {
-      hint,
-      cause,
-    });
-  }
-  if (!check.Check(value)) {
-    const first = [...(check.Errors(value) as Iterable<{ instancePath: string; message: string }>)][0];
-    throw new ReleaseKitError(
-      'invalid_manifest',
-      `${source} field ${first?.instancePath || '/'} ${first?.message ?? 'is invalid'}`,
-      { hint },
-    );
-  }
-  return value as LibraryManifestFile;
+  return parsePackageJsonFile(text, source, MAX_BYTES, check);
 }
 
 /** The file's bytes: items in the order given (the library's), two-space indent, final newline. */

@@ -57,11 +57,21 @@ export type PackageManifest = Static<typeof PackageManifestSchema>;
 
 const check = Compile(PackageManifestSchema);
 
-/** Reads and validates manifest.json; every failure names the field. */
-export function parsePackageManifest(text: string, source = 'manifest.json'): PackageManifest {
-  const hint = 'The package was not made by the release tool or was altered; get it again from the vendor.';
-  if (text.length > MAX_MANIFEST_BYTES)
-    throw new ReleaseKitError('invalid_manifest', `${source} is larger than ${MAX_MANIFEST_BYTES} bytes`, { hint });
+const PACKAGE_HINT = 'The package was not made by the release tool or was altered; get it again from the vendor.';
+
+/**
+ * A JSON file of a package, size-capped and checked against its schema; every failure is an
+ * `invalid_manifest` naming the file and the field.
+ */
+export function parsePackageJsonFile<T>(
+  text: string,
+  source: string,
+  maxBytes: number,
+  check: { Check(value: unknown): value is T; Errors(value: unknown): Iterable<unknown> },
+): T {
+  const hint = PACKAGE_HINT;
+  if (text.length > maxBytes)
+    throw new ReleaseKitError('invalid_manifest', `${source} is larger than ${maxBytes} bytes`, { hint });
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -79,14 +89,19 @@ export function parsePackageManifest(text: string, source = 'manifest.json'): Pa
       { hint },
     );
   }
-  const manifest = value as PackageManifest;
+  return value;
+}
+
+/** Reads and validates manifest.json; every failure names the field. */
+export function parsePackageManifest(text: string, source = 'manifest.json'): PackageManifest {
+  const manifest = parsePackageJsonFile(text, source, MAX_MANIFEST_BYTES, check);
   validateManifestRules(manifest, source);
   return manifest;
 }
 
 /** Rules a schema cannot say: real semver, minUpgradeFrom not newer, safe archive paths, one image per role. */
 export function validateManifestRules(manifest: PackageManifest, source = 'manifest.json'): void {
-  const hint = 'The package was not made by the release tool or was altered; get it again from the vendor.';
+  const hint = PACKAGE_HINT;
   for (const [field, value] of [
     ['version', manifest.version],
     ['minUpgradeFrom', manifest.minUpgradeFrom],
