@@ -11,11 +11,7 @@ import {
 import type { Block } from '../markdown-blocks.ts';
 import { retestStatusKey } from '../messages/report-messages.ts';
 import { assetLocation } from '../report-labels.ts';
-import {
-  RETEST_STATUS_COLOURS,
-  RETEST_STATUS_ORDER,
-  renderRetestChartPng,
-} from '../retest-chart.ts';
+import { RETEST_STATUS_COLOURS, RETEST_STATUS_ORDER, renderRetestChartPng } from '../retest-chart.ts';
 import { fitColumnWidths } from '../wordml/column-widths.ts';
 import { figure, markdownToWordml, styledTable, TABLE_CELL_MARGINS, writeCode } from '../wordml/markdown-to-wordml.ts';
 import { bookmark, internalLink, paragraph, run } from '../wordml/wordml.ts';
