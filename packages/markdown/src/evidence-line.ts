@@ -1,5 +1,6 @@
 import type { EvidenceRef, ReportDocumentLink } from '@service/report-model';
 import { escapeInline, readInlineLink, writeDestination } from './inline-text.ts';
+import { linkLineParts, linkOfLine } from './link-fields.ts';
 import { trimEndBlanks } from './space-tab.ts';
 
 /**
@@ -17,7 +18,8 @@ export function evidenceLine(e: EvidenceRef): string {
 }
 
 export function linkLine(link: ReportDocumentLink): string {
-  return `- [${escapeInline(link.title, 'text')}](${writeDestination(link.url)})`;
+  const { text, target } = linkLineParts(link);
+  return `- [${escapeInline(text, 'text')}](${writeDestination(target)})`;
 }
 
 const EVIDENCE_TARGET = /^evidence:sha256:([0-9a-fA-F]{64})(?:\?type=(\S+))?$/;
@@ -96,7 +98,7 @@ export function readLinkLine(line: string): ReadLine<ReportDocumentLink> {
         message: 'expected one link per line, found more text after it',
       },
     };
-  const value = { title: link.text, url: link.destination };
+  const value = linkOfLine(link.text, link.destination);
   return link.title === null
     ? { value }
     : {
