@@ -1,6 +1,5 @@
-import type { EvidenceRef, ReportDocumentLink } from '@service/report-model';
+import { linkOfParts, linkParts, type EvidenceRef, type ReportDocumentLink } from '@service/report-model';
 import { escapeInline, readInlineLink, writeDestination } from './inline-text.ts';
-import { linkLineParts, linkOfLine } from './link-fields.ts';
 import { trimEndBlanks } from './space-tab.ts';
 
 /**
@@ -18,7 +17,7 @@ export function evidenceLine(e: EvidenceRef): string {
 }
 
 export function linkLine(link: ReportDocumentLink): string {
-  const { text, target } = linkLineParts(link);
+  const { text, target } = linkParts(link);
   return `- [${escapeInline(text, 'text')}](${writeDestination(target)})`;
 }
 
@@ -98,7 +97,7 @@ export function readLinkLine(line: string): ReadLine<ReportDocumentLink> {
         message: 'expected one link per line, found more text after it',
       },
     };
-  const value = linkOfLine(link.text, link.destination);
+  const value = linkOfParts(link.text, link.destination);
   return link.title === null
     ? { value }
     : {

@@ -120,6 +120,7 @@ export {
   ReportTemplateTabSchema,
   TAB,
   TAB_FIELDS,
+  TAB_MARKDOWN_FIELD_NAMES,
   TabFieldsSchema,
   tabOfTemplate,
   type ReportTemplateTab,
@@ -127,11 +128,14 @@ export {
   type TabFieldName,
   type TabFields,
   type TabFieldShape,
+  type TabMarkdownFieldName,
 } from './tab-fields.ts';
 export {
   LINK,
   LINK_FIELDS,
   LinkFieldsSchema,
+  linkOfParts,
+  linkParts,
   ReportLinkProperties,
   type LinkFieldDeclaration,
   type LinkFieldName,

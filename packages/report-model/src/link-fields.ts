@@ -52,3 +52,45 @@ export const LINK = declareFields(LINK_FIELDS);
 export const ReportLinkProperties = LINK.properties;
 export const LinkFieldsSchema = Type.Object(ReportLinkProperties, { additionalProperties: false });
 export type LinkFields = Static<typeof LinkFieldsSchema>;
+
+/**
+ * A link as documents and files show it, by the shapes of its fields: the text a reader sees and
+ * the target it opens. A new shape is a compile error here until it is decided how a link shows it.
+ */
+export function linkParts(link: LinkFields): { text: string; target: string } {
+  let text = '';
+  let target = '';
+  for (const [name, f] of LINK.entries) {
+    const shape: LinkFieldShape = f.shape;
+    switch (shape) {
+      case 'title':
+        text = link[name];
+        break;
+      case 'url':
+        target = link[name];
+        break;
+      default:
+        shape satisfies never;
+    }
+  }
+  return { text, target };
+}
+
+/** A link from the text a reader sees and the target it opens (the reverse of `linkParts`). */
+export function linkOfParts(text: string, target: string): LinkFields {
+  const link = LINK.empty();
+  for (const [name, f] of LINK.entries) {
+    const shape: LinkFieldShape = f.shape;
+    switch (shape) {
+      case 'title':
+        link[name] = text;
+        break;
+      case 'url':
+        link[name] = target;
+        break;
+      default:
+        shape satisfies never;
+    }
+  }
+  return link;
+}

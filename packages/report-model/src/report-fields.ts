@@ -55,7 +55,7 @@ export const REPORT_FIELDS = {
     column: 'status',
     storage: 'value',
     shape: 'reportStatus',
-    label: 'Status',
+    label: 'Report status',
     empty: () => 'draft' as const,
     retest: 'empty',
   }),

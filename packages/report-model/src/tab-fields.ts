@@ -60,6 +60,14 @@ export const ReportTabProperties = TAB.properties;
 export const TabFieldsSchema = Type.Object(ReportTabProperties, { additionalProperties: false });
 export type TabFields = Static<typeof TabFieldsSchema>;
 
+/** Tab fields whose value is Markdown text (its content). */
+export type TabMarkdownFieldName = {
+  [K in TabFieldName]: (typeof TAB_FIELDS)[K]['shape'] extends 'markdown' ? K : never;
+}[TabFieldName];
+export const TAB_MARKDOWN_FIELD_NAMES = TAB.entries
+  .filter(([, f]) => f.shape === 'markdown')
+  .map(([name]) => name) as readonly TabMarkdownFieldName[];
+
 /** An empty tab's values. */
 export function emptyTabFields(title: string): TabFields {
   return { ...TAB.empty(), title };
