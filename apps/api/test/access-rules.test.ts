@@ -9,7 +9,21 @@ import { startTestApp, type TestApp } from './support/start-test-app.ts';
 let app: TestApp;
 let admin: Actor;
 let external: Actor;
-const ids: Record<string, string> = {};
+// Filled in by beforeAll.
+const ids = {} as Record<
+  | 'both'
+  | 'clientA'
+  | 'clientB'
+  | 'hidden'
+  | 'onlyShared'
+  | 'projectA'
+  | 'projectB'
+  | 'reportB'
+  | 'shared'
+  | 'style'
+  | 'template',
+  string
+>;
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
   'base64',

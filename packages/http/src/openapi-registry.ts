@@ -456,8 +456,8 @@ export class OpenApiRegistry {
     const errors: Record<number, AutoError> = {};
     const add = (status: number, code: string, when: string, headers?: Record<string, HeaderDoc>) => {
       errors[status] ??= { codes: [] };
-      errors[status]!.codes.push([code, when]);
-      if (headers) errors[status]!.headers = { ...errors[status]!.headers, ...headers };
+      errors[status].codes.push([code, when]);
+      if (headers) errors[status].headers = { ...errors[status].headers, ...headers };
     };
     if (op.params || op.query || op.body || (op.headers ?? []).length > 0) {
       add(
@@ -781,7 +781,10 @@ export class OpenApiRegistry {
 function referencedComponents(root: unknown, components: { schemas: Record<string, unknown> }): Set<string> {
   const used = new Set<string>();
   const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item);
+      return;
+    }
     if (node === null || typeof node !== 'object') return;
     for (const [k, v] of Object.entries(node)) {
       if (k === '$ref' && typeof v === 'string' && v.startsWith('#/components/')) {

@@ -155,7 +155,7 @@ export class ResourceRepository<F extends Fields = Fields, X extends object = ob
     for (const [col, dir] of order) page.orderBy(col, dir);
     page.orderBy('r.id', 'asc').offset(req.offset).limit(req.limit);
     const full = this.scoped(db, principal).join(page.as('page'), 'page.id', 'r.id').select('page._total');
-    order.forEach(([, dir], i) => full.orderBy(`page._k${i}`, dir));
+    for (const [i, [, dir]] of order.entries()) full.orderBy(`page._k${i}`, dir);
     full.orderBy('r.id', 'asc');
     const rows = (await full) as Array<Row<F, X> & { _total: number }>;
     let total = rows[0]?._total ?? 0;

@@ -327,9 +327,9 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
             id: t.id,
             title: t.content.title,
             key: t.globalKey,
-            matchedOn: match!.matchedOn,
-            detail: match!.detail,
-            confidence: match!.confidence,
+            matchedOn: match.matchedOn,
+            detail: match.detail,
+            confidence: match.confidence,
           }
         : null;
       const known = byKey.get(key) ?? (t ? byTemplate.get(t.id) : undefined);
@@ -399,7 +399,7 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
           scanner_keys: created[i]!.keys,
         }),
       });
-      created.forEach((t, i) => (t.id = ids[i]!));
+      for (const [i, t] of created.entries()) t.id = ids[i]!;
     }
     await this.orderBySeverity(trx, [report.id]);
     for (const target of targets)
@@ -439,7 +439,6 @@ function resultBase(f: CompleteFinding) {
 
 /** What a re-import adds to a finding a report already has: places and evidence, CVEs and CWEs. */
 const MERGED_FIELDS = ['affectedAssets', 'cves', 'cwes'] as const;
-type MergedField = (typeof MERGED_FIELDS)[number];
 
 const NEXT_UPDATED_AT =
   "greatest(date_trunc('milliseconds', clock_timestamp()), f.updated_at + interval '1 millisecond')";

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { Type, type TSchema } from 'typebox';
 import { lintDocxTemplate, describeProblem, TEMPLATE_LIMITS } from '@service/docx';
-import { NotFoundError, UnprocessableError } from '@service/http';
+import { NotFoundError, requiredFile, UnprocessableError } from '@service/http';
 import { Uuid } from '@service/report-model';
 import type { AppContext } from '../../app-context.ts';
 import { defineRestRoute } from '../../rest/define-rest-route.ts';
@@ -86,8 +86,7 @@ export function registerWordTemplateRoutes(app: AppContext, styles: ResourceRepo
       },
     },
     async handler(ctx, { params: p, files: uploaded, principal }) {
-      // Required by the schema: defineRoute answered 400 when it is missing.
-      const file = uploaded.file;
+      const file = requiredFile(uploaded, 'file');
       await styles.require(principal.tenant, principal, p.id, 'update');
       const bytes = await readFile(file.filepath);
       const lint = lintDocxTemplate(bytes);
