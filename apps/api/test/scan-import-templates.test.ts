@@ -90,6 +90,46 @@ describe('scan import with library templates', () => {
     ]);
   });
 
+  it('rates a finding merged from several results by the worst, with its score or a reason naming them', async () => {
+    const medium = 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:L/I:N/A:N';
+    const high = 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N';
+    const scored = (ruleId: string, severity: string, host: string, vector?: string) => ({
+      ...result('nessus', ruleId, severity, host),
+      ...(vector ? { cvss: [{ version: '3.1', vector, baseScore: vector === high ? 7.5 : 5.3 }] } : {}),
+    });
+    // The worst result has its own score: the finding takes it, and needs no reason.
+    const agreeing = await newReport('Worst with a score');
+    const a = await actor.api.post(`/reports/${agreeing}/import-scan`, {
+      findings: [scored('990301', 'medium', '10.0.0.1', medium), scored('990302', 'high', '10.0.0.2', high)],
+    });
+    expect(a.body).toMatchObject({ created: 1, merged: 1 });
+    expect(a.body.findings.map((f: { severity: string }) => f.severity)).toEqual(['high', 'high']);
+    const one = (await actor.api.get(`/findings/${a.body.findings[0].id}`)).body;
+    expect(one).toMatchObject({ severity: 'high', severityReason: '' });
+    expect(one.cvss.map((c: { baseScore: number }) => c.baseScore)).toEqual([7.5]);
+
+    // The worst result has none: the finding keeps the other's score and says why it is rated higher.
+    const disagreeing = await newReport('Worst without a score', 'de');
+    const b = await actor.api.post(`/reports/${disagreeing}/import-scan`, {
+      findings: [scored('990301', 'medium', '10.0.0.1', medium), scored('990302', 'high', '10.0.0.2')],
+    });
+    const two = (await actor.api.get(`/findings/${b.body.findings[0].id}`)).body;
+    expect(two.severity).toBe('high');
+    expect(two.cvss.map((c: { baseScore: number }) => c.baseScore)).toEqual([5.3]);
+    expect(two.severityReason).toBe(
+      'Als hoch eingestuft: der höchste Schweregrad der zusammengeführten Scanner-Ergebnisse (Nessus 990301 ' +
+        'mittel, Nessus 990302 hoch); der CVSS-3.1-Basiswert 5,3 (von Nessus 990301) entspricht mittel.',
+    );
+    // Such a finding can be sent back as it is: the REST rule is met.
+    const patched = await actor.api.patch(`/findings/${two.id}`, {
+      severity: two.severity,
+      cvss: two.cvss,
+      severityReason: two.severityReason,
+      expectedUpdatedAt: two.updatedAt,
+    });
+    expect(patched.status).toBe(200);
+  });
+
   it("uses the report's language, and says when the template lacks it", async () => {
     const german = await newReport('Deutsch', 'de-DE');
     const res = await actor.api.post(`/reports/${german}/import-scan`, {
