@@ -3,6 +3,7 @@
 // the template's German text.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActor, type Actor } from './support/identity-fixtures.ts';
+import { scanForm } from './support/retest-scans.ts';
 import { startTestApp, type TestApp } from './support/start-test-app.ts';
 
 let app: TestApp;
@@ -151,5 +152,54 @@ describe('scan import with library templates', () => {
     expect(fr.body.warnings).toEqual([
       'nessus:990301: the template "Outdated widget server" has no text in fr; its en text was used.',
     ]);
+  });
+
+  it('makes one finding per template where one scanner rule covers several things (Burp TLS certificate)', async () => {
+    const issue = (host: string, severity: string, detail: string) =>
+      `<issue><serialNumber>${host.length}</serialNumber><type>16777472</type><name>TLS certificate</name>` +
+      `<host ip="10.0.0.1">https://${host}</host><path>/</path><location>/</location>` +
+      `<severity>${severity}</severity><confidence>Certain</confidence>` +
+      `<issueDetail><![CDATA[${detail}]]></issueDetail></issue>`;
+    const burp =
+      `<?xml version="1.0"?><issues burpVersion="2024.1">` +
+      issue(
+        'untrusted.example',
+        'Medium',
+        "The following problem was identified with the server's TLS certificate:<ul><li>The server's certificate is not trusted.</li></ul>",
+      ) +
+      issue(
+        'expired.example',
+        'Medium',
+        "The following problem was identified with the server's TLS certificate:<ul><li>The server's certificate has expired.</li></ul>",
+      ) +
+      issue(
+        'valid.example',
+        'Information',
+        'The server presented a valid, trusted TLS certificate. This issue is purely informational.',
+      ) +
+      `</issues>`;
+    const reportId = await newReport('Certificates');
+    const res = await actor.api.post(`/reports/${reportId}/import-scan`, scanForm(burp, 'burp.xml'));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const byKey = Object.fromEntries(
+      res.body.findings.map((f: { groupKey: string; severity: string; template: { key: string } | null }) => [
+        f.groupKey,
+        [f.severity, f.template?.key ?? null],
+      ]),
+    );
+    expect(byKey).toEqual({
+      '16777472': ['medium', 'untrusted-certificate'],
+      '16777472|expired-certificate': ['medium', 'expired-certificate'],
+      '16777472|tls-certificate-information': ['info', 'tls-certificate-information'],
+    });
+    const findings = (await actor.api.get(`/findings?report_id=${reportId}`)).body as Array<{
+      title: string;
+      affectedAssets: Array<{ host: string }>;
+    }>;
+    const hostsOf = (title: string) => findings.find((f) => f.title === title)?.affectedAssets.map((a) => a.host);
+    expect(hostsOf('TLS certificate not trusted')).toEqual(['untrusted.example']);
+    // Importing the same file again merges every part into its own finding.
+    const again = await actor.api.post(`/reports/${reportId}/import-scan`, scanForm(burp, 'burp.xml'));
+    expect(again.body).toMatchObject({ created: 0, merged: 3 });
   });
 });

@@ -19,7 +19,7 @@ import {
   FINDING_TEMPLATE_MATCH_COLUMNS,
   titlePatternProblem,
   matchableTemplateOfRow,
-  matchTemplates,
+  matchScanFinding,
   type FindingTemplateMatchRow,
   type MatchConfidence,
   type MatchedOn,
@@ -214,7 +214,9 @@ export class FindingTemplateRepository extends ResourceRepository<
   }
 
   /**
-   * Each scanner result with the template it takes, by the library's rules (`matchTemplates`):
+   * Each scanner result with the template it takes, by the library's rules (`matchScanFinding`: a
+   * rule whose occurrences take different templates becomes one result per template, its group
+   * key naming the template):
    * your own templates come before global ones, so they win ties; then the oldest. The template's
    * text is in the report's language where it has it. External collaborators get no templates:
    * the library is not theirs.
@@ -232,7 +234,9 @@ export class FindingTemplateRepository extends ResourceRepository<
       .select([...FINDING_TEMPLATE_MATCH_COLUMNS])) as FindingTemplateMatchRow[];
     if (rows.length === 0) return unmatched();
     const index = buildTemplateMatchIndex(rows.map(matchableTemplateOfRow));
-    const found = results.map((result) => ({ result, match: matchTemplates(result, index) }));
+    const found = results.flatMap((result) =>
+      matchScanFinding(result, index).map(({ finding, match }) => ({ result: finding, match })),
+    );
     const templates = await this.matchedTemplates(trx, found, language);
     return found.map(({ result, match }) => ({
       result,
