@@ -45,6 +45,7 @@ export {
   type LibraryItemVersion,
   type LibraryManifest,
 } from './diff-libraries.ts';
+export { SEARCH_ALIASES, searchAlternatives } from './search-aliases.ts';
 export { titlePatternProblem } from './title-pattern.ts';
 export { suspectedMatchProblems, type CoverageMatch, type RuleCoverage } from './scan-coverage.ts';
 export {

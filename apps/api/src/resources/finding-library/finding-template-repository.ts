@@ -20,6 +20,7 @@ import {
   titlePatternProblem,
   matchableTemplateOfRow,
   matchScanFinding,
+  searchAlternatives,
   type FindingTemplateMatchRow,
   type MatchConfidence,
   type MatchedOn,
@@ -180,6 +181,8 @@ function findingTemplatesDeclaration() {
       }
     },
     order: [['r.title', 'asc']],
+    // Why: people search for `IDOR` or `SQLi`; a template named for what was searched comes first.
+    search: { alternatives: searchAlternatives, rankFirst: 'r.title' },
     filters: {
       severity: {
         schema: SeveritySchema,
