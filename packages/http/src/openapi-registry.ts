@@ -485,7 +485,9 @@ export class OpenApiRegistry {
       add(
         403,
         'cross_site_request',
-        'with a session: `X-Requested-With` is missing, or `Origin` is not this service',
+        op.method === 'get'
+          ? 'with a session: `Origin` is not this service'
+          : 'with a session: `X-Requested-With` is missing, or `Origin` is not this service',
       );
     }
     if (security === 'session') {
@@ -777,9 +779,9 @@ export class OpenApiRegistry {
               '/api/auth/login`; `Secure` when the client reaches the service over HTTPS). ' +
               'State-changing requests must send `X-Requested-With`, and a browser `Origin` ' +
               "must be this service's own origin; otherwise 403 `cross_site_request`. The REST API " +
-              '(`/rest/v1`) takes the session too, as the workspace in the browser calls it: then every request ' +
-              '(reads too) must send `X-Requested-With`, `Authorization` must be absent, a browser `Origin` must be ' +
-              "this service's own (CORS never applies to a session), and the user's role and shares decide, with no " +
+              '(`/rest/v1`) takes the session too, as the workspace in the browser calls it: then `Authorization` ' +
+              'must be absent, state-changing requests must send `X-Requested-With`, a browser `Origin` must be ' +
+              "this service's own on every request (CORS never applies to a session), and the user's role and shares decide, with no " +
               "key scope and no client allow-list. A session is counted for rate limiting per user (all of a user's " +
               'sessions share the per-key budget) and not per IP address.',
           },

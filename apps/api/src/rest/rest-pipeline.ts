@@ -69,20 +69,24 @@ function authenticateKey(apiKeys: ApiKeyRepository, tenantOf: TenantOf): Middlew
 }
 
 /**
- * A signed-in session calling /rest/v1 from the workspace: every request (reads too) must carry
- * `X-Requested-With`, which a browser adds cross-site only after a CORS preflight, and one whose
- * `Origin` is another site is refused even when CORS_ALLOWED_ORIGINS lists it: CORS is for keys.
+ * A signed-in session calling /rest/v1 from the workspace, checked as the session routes are: a
+ * state-changing request must carry `X-Requested-With` (a browser adds it cross-site only after a
+ * CORS preflight), and a request whose `Origin` is another site is refused, reads too, even when
+ * CORS_ALLOWED_ORIGINS lists it: CORS is for keys. Why reads pass without the header: the cookie is
+ * SameSite=Strict and no answer is readable cross-origin, and `<img src>` of evidence must work.
  */
 function assertSameOriginSession(ctx: Context): void {
   const origin = ctx.get('Origin');
   if (origin && origin.toLowerCase() !== externalOriginOf(ctx))
     throw new ForbiddenError('cross_site_request', 'Cross-site requests are not accepted with a session.');
-  if (!ctx.get('X-Requested-With'))
+  if (!SAFE_METHODS.has(ctx.method) && !ctx.get('X-Requested-With'))
     throw new ForbiddenError(
       'cross_site_request',
-      'Send the header X-Requested-With with every request of a signed-in session.',
+      'Send the header X-Requested-With with state-changing requests of a signed-in session.',
     );
 }
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 function sessionPrincipal(session: SessionPrincipal, tenant: Knex): RestPrincipal {
   return {
