@@ -44,6 +44,23 @@ async function newReport(title: string, language = 'en'): Promise<string> {
 }
 
 describe('scan import with library templates', () => {
+  it('dry run: says which template each result would take and how it matched, and writes nothing', async () => {
+    const reportId = await newReport('Dry run with templates');
+    const dry = await actor.api.post(`/reports/${reportId}/import-scan`, {
+      findings: [result('nessus', '990301', 'high', '10.0.0.1'), result('nessus', '990399', 'low', '10.0.0.2')],
+      dryRun: true,
+    });
+    expect(dry.status).toBe(200);
+    expect(dry.body).toMatchObject({ dryRun: true, created: 2, merged: 0 });
+    expect(dry.body.findings[0]).toMatchObject({
+      id: null,
+      outcome: 'created',
+      template: { title: 'Outdated widget server', matchedOn: 'rule', detail: 'nessus:990301' },
+    });
+    expect(dry.body.findings[1]).toMatchObject({ id: null, outcome: 'created', template: null });
+    expect((await actor.api.get(`/findings?report_id=${reportId}`)).body).toEqual([]);
+  });
+
   it('makes one finding of several rules for one template, within an import and across imports', async () => {
     const reportId = await newReport('One per weakness');
     const first = await actor.api.post(`/reports/${reportId}/import-scan`, {

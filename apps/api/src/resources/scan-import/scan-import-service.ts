@@ -36,6 +36,8 @@ export interface ScanImportResult {
   merged: number;
   skipped: number;
   warnings: string[];
+  /** True when nothing was written: what the import would do. */
+  dryRun: boolean;
   findings: Array<ImportedFinding & { new: boolean }>;
   /** Into a retest report: what the re-scan decided, per finding. */
   retest?: RetestImportSummary;
@@ -135,6 +137,7 @@ export class ScanImportService {
         merged: rescan.findings.filter((f) => f.outcome === 'merged').length,
         skipped: rescan.skipped,
         warnings: [...scan.warnings, ...rescan.notes],
+        dryRun: false,
         findings: rescan.findings.map((f) => ({ ...f, new: f.outcome === 'created' })),
         retest: rescan.retest,
       };
@@ -154,7 +157,33 @@ export class ScanImportService {
       merged: summary.merged,
       skipped: summary.skipped,
       warnings: [...scan.warnings, ...summary.notes],
+      dryRun: false,
       findings: summary.findings.map((f) => ({ ...f, new: f.outcome === 'created' })),
     };
+  }
+
+  /**
+   * What importing would do, with nothing written: the import runs as it would, in a transaction
+   * that is rolled back, so the answer (created, merged, skipped, the template matched and how,
+   * a re-scan's decisions) is exactly the import's. Findings it would create have no id.
+   */
+  async dryRun(
+    db: Knex,
+    principal: RestPrincipal,
+    reportId: string,
+    scan: ScanInput,
+    options: { minSeverity: Severity },
+  ): Promise<ScanImportResult> {
+    const trx = await db.transaction();
+    try {
+      const result = await this.importInto(trx, principal, reportId, scan, options);
+      return {
+        ...result,
+        dryRun: true,
+        findings: result.findings.map((f) => (f.outcome === 'created' ? { ...f, id: null } : f)),
+      };
+    } finally {
+      await trx.rollback();
+    }
   }
 }
