@@ -40,7 +40,10 @@ const MAX_ALTERNATIVES = 8;
  * words replaced by what it stands for (`idor access` -> `insecure direct object reference access`, ...).
  */
 export function searchAlternatives(q: string): string[] {
-  const words = q.trim().split(/\s+/).filter((w) => w !== '');
+  const words = q
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w !== '');
   let variants: string[][] = [words];
   words.forEach((word, i) => {
     const expansions = SEARCH_ALIASES[word.toLowerCase().replace(/[^a-z0-9]/g, '')];
