@@ -382,7 +382,7 @@ describe('install, back up, upgrade and restore on this machine', () => {
     const client = await rest('POST', '/clients', { name: 'Acme Corp' });
     expect(client.status).toBe(201);
     ids.client = client.body.id;
-    apiKey = await createKey([ids.client!]);
+    apiKey = await createKey([ids.client]);
     ids.project = (await rest('POST', '/projects', { clientId: ids.client, name: 'External test' })).body.id;
     ids.report = (await rest('POST', '/reports', { projectId: ids.project, title: 'Final report' })).body.id;
     const finding = await rest('POST', '/findings', {
