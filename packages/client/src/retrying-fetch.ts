@@ -26,6 +26,17 @@ export interface RetryEvent {
   reason: string;
 }
 
+/** What each answer that came through a retrying fetch was asked: `POST /rest/v1/reports`. */
+const ASKED = new WeakMap<Response, string>();
+
+/**
+ * The request an answer is for (`POST /rest/v1/reports`), for error messages. Answers that did not
+ * come through retryingFetch name their path only (a Response does not know its method).
+ */
+export function requestLineOf(response: Response): string {
+  return ASKED.get(response) ?? (response.url ? new URL(response.url).pathname : 'the request');
+}
+
 /** Methods whose request may be sent again after a network failure: nothing was created twice. */
 const SAFE_TO_RESEND = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
@@ -103,7 +114,10 @@ export function retryingFetch(options: {
           reason = '409 idempotency_in_progress';
         }
       }
-      if (reason === null || last || waitMs > maxWaitMs) return response;
+      if (reason === null || last || waitMs > maxWaitMs) {
+        ASKED.set(response, what);
+        return response;
+      }
       await response.body?.cancel();
       options.retry?.onRetry?.({ request: what, attempt, waitMs, reason });
       await sleep(waitMs);

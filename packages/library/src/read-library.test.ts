@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SCANNER_RULE_PATTERN } from '@service/scanners';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatProblem, itemsOfKind, loadLibrary, readLibrary, SHIPPED_TRANSLATIONS, type Library } from './index.ts';
 import { sampleLibraryFiles, writeLibraryTree } from './testing/library-tree.ts';
@@ -35,6 +36,14 @@ describe('the shipped library', () => {
     expect(itemsOfKind(library, 'narrative').length).toBeGreaterThanOrEqual(10);
     expect(itemsOfKind(library, 'scoping-template').length).toBeGreaterThanOrEqual(3);
     expect(itemsOfKind(library, 'project-type').length).toBeGreaterThanOrEqual(6);
+  });
+
+  it('declares only scanner rules the API schema accepts (a template read through the API can be sent back)', async () => {
+    const { library } = await readLibrary(REPO_LIBRARY);
+    const rules = itemsOfKind(library!, 'finding-template').flatMap((t) => t.content.match.rules);
+    expect(rules.length).toBeGreaterThan(100);
+    const schema = new RegExp(SCANNER_RULE_PATTERN);
+    expect(rules.filter((rule) => !schema.test(rule))).toEqual([]);
   });
 });
 

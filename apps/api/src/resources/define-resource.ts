@@ -133,7 +133,7 @@ export function defineResource(app: AppContext, repository: ResourceRepository):
     defineRestRoute(app, {
       method: 'get',
       path: base,
-      operationId: `list${plural}`,
+      operationId: decl.operationIds?.list ?? `list${plural}`,
       summary: `List ${decl.name.replace(/-/g, ' ')}`,
       description:
         `One page of the ${decl.name.replace(/-/g, ' ')} you can see, in a stable order, ` +
@@ -170,7 +170,7 @@ export function defineResource(app: AppContext, repository: ResourceRepository):
     defineRestRoute(app, {
       method: 'get',
       path: `${base}/{id}`,
-      operationId: `get${camel}`,
+      operationId: decl.operationIds?.get ?? `get${camel}`,
       summary: `Get one ${decl.label}`,
       description: `The ${decl.label} with this id; 404 when it does not exist or you may not see it.`,
       tags: [decl.tag],
@@ -187,7 +187,7 @@ export function defineResource(app: AppContext, repository: ResourceRepository):
     defineRestRoute(app, {
       method: 'post',
       path: base,
-      operationId: `create${camel}`,
+      operationId: decl.operationIds?.create ?? `create${camel}`,
       summary: `Create a ${decl.label}`,
       description: `Creates a ${decl.label}. Send \`Idempotency-Key\` to make a retry safe.`,
       tags: [decl.tag],
@@ -234,7 +234,7 @@ export function defineResource(app: AppContext, repository: ResourceRepository):
     defineRestRoute(app, {
       method: 'patch',
       path: `${base}/{id}`,
-      operationId: `update${camel}`,
+      operationId: decl.operationIds?.update ?? `update${camel}`,
       summary: `Change a ${decl.label}`,
       description: `Changes the fields you send; absent fields keep their value. A GET body restricted to these fields can be sent back as is.${
         decl.concurrency
@@ -263,7 +263,7 @@ export function defineResource(app: AppContext, repository: ResourceRepository):
     defineRestRoute(app, {
       method: 'delete',
       path: `${base}/{id}`,
-      operationId: `delete${camel}`,
+      operationId: decl.operationIds?.delete ?? `delete${camel}`,
       summary: decl.trash ? `Move a ${decl.label} to the trash` : `Delete a ${decl.label} permanently`,
       description: decl.trash
         ? 'What belongs to it disappears from lists and answers 404 too; an administrator can restore it whole.'

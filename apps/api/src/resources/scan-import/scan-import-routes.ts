@@ -14,9 +14,14 @@ import { readScanFile, readScanFindings, type ScanImportService } from './scan-i
 
 export const SCAN_UPLOAD_MAX_BYTES = 4 * 1024 * 1024;
 
+/** The upload's `format` that leaves the format to detection by content (the default). */
+const DETECT_FORMAT = 'auto';
+/** What an import takes without `minSeverity`: everything. */
+const DEFAULT_MIN_SEVERITY: Severity = 'info';
 const MinSeverity = {
   ...SeveritySchema,
-  description: 'Skip findings below this severity (default `info`: import everything).',
+  default: DEFAULT_MIN_SEVERITY,
+  description: `Skip findings below this severity (default \`${DEFAULT_MIN_SEVERITY}\`: import everything).`,
 };
 const JsonBody = Type.Object(
   {
@@ -33,7 +38,12 @@ const UploadBody = Type.Object(
       format: 'binary',
       description: 'A Nessus (.nessus), Burp XML, Nmap XML (-oX) or Nuclei JSON/JSONL file, up to 4 MB.',
     }),
-    format: Type.Optional(Type.Enum([...SCAN_FORMATS], { description: 'Overrides detection by content.' })),
+    format: Type.Optional(
+      Type.Enum([DETECT_FORMAT, ...SCAN_FORMATS], {
+        default: DETECT_FORMAT,
+        description: `\`${DETECT_FORMAT}\` (the default): detected by content. A format overrides detection.`,
+      }),
+    ),
     minSeverity: Type.Optional(MinSeverity),
   },
   { additionalProperties: false },
@@ -260,17 +270,24 @@ export function registerScanImport(app: AppContext, scans: ScanImportService): v
     const { params, body, files, principal, multipart } = input;
     // Checked before reading the file: a caller who may not import here learns nothing from parsing errors.
     await scans.assertCanImport(principal.tenant, principal, params.id);
-    const request = body as { findings?: NormalizedFinding[]; format?: ScanFormat; minSeverity?: Severity };
+    const request = body as {
+      findings?: NormalizedFinding[];
+      format?: ScanFormat | typeof DETECT_FORMAT;
+      minSeverity?: Severity;
+    };
+    const format = request.format === DETECT_FORMAT ? undefined : request.format;
     const scan = multipart
-      ? readScanFile(await readUpload(files.file), request.format)
+      ? readScanFile(await readUpload(files.file), format)
       : readScanFindings(request.findings ?? []);
     await runIdempotentCreate(ctx, principal, {
-      body: multipart ? { format: request.format, minSeverity: request.minSeverity } : body,
+      body: multipart ? { format, minSeverity: request.minSeverity } : body,
       fingerprintExtra: scan.fingerprint,
       work: async (trx) => ({
         status: 200,
         headers: {},
-        body: await scans.importInto(trx, principal, params.id, scan, { minSeverity: request.minSeverity ?? 'info' }),
+        body: await scans.importInto(trx, principal, params.id, scan, {
+          minSeverity: request.minSeverity ?? DEFAULT_MIN_SEVERITY,
+        }),
       }),
     });
   };
