@@ -68,6 +68,13 @@ export interface OperationDoc {
   usesDatabase?: boolean;
   /** Requests one call counts as against the rate limits, when more than one (stated in the description). */
   cost?: number;
+  /**
+   * Sending the same request again after its answer was lost is answered as the first was (and
+   * changes nothing more): published as `x-retry-safe`, which clients follow to decide what they
+   * resend after a network failure. Default: true for GET (and so HEAD), and for operations that take
+   * `Idempotency-Key` (sent with the key); false otherwise.
+   */
+  retrySafe?: boolean;
 }
 
 /** The header that makes a creating POST safe to retry; every operation that takes it gets this exact definition. */
@@ -664,6 +671,7 @@ export class OpenApiRegistry {
       summary: op.summary,
       description,
       tags: op.tags,
+      'x-retry-safe': op.retrySafe ?? (op.method === 'get' || idempotent),
       security: security === 'apiKey' ? [{ apiKey: [] }] : security === 'session' ? [{ session: [] }] : [],
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(requestBody ? { requestBody } : {}),

@@ -266,11 +266,16 @@ export function defineResource(app: AppContext, repository: ResourceRepository):
       operationId: decl.operationIds?.delete ?? `delete${camel}`,
       summary: decl.trash ? `Move a ${decl.label} to the trash` : `Delete a ${decl.label} permanently`,
       description: decl.trash
-        ? 'What belongs to it disappears from lists and answers 404 too; an administrator can restore it whole.'
-        : 'Not recoverable.',
+        ? 'What belongs to it disappears from lists and answers 404 too; an administrator can restore it whole. ' +
+          `Safe to retry: deleting a ${decl.label} you moved to the trash yourself answers 204 again, as long as ` +
+          'you may still delete it; for anyone else it answers 404 like any row they cannot see.'
+        : 'Not recoverable. Not safe to retry: once it is deleted, the same request answers 404.',
       tags: [decl.tag],
       params: IdParams,
-      responses: { 204: { description: decl.trash ? 'Moved to the trash.' : 'Deleted.' } },
+      retrySafe: decl.trash === true,
+      responses: {
+        204: { description: decl.trash ? 'Moved to the trash (now, or by you before).' : 'Deleted.' },
+      },
       async handler(ctx, { params, principal }) {
         await repository.remove(principal.tenant, principal, params.id);
         ctx.status = 204;
