@@ -43,6 +43,8 @@ describe.skipIf(skipBrowserTests)('/api-docs in a real browser', () => {
     expect(await selected('minSeverity')).toBe('info');
     // No scanner chosen: the service detects the format by content.
     expect(await selected('format')).toBe('auto');
+    // And a real import, not a dry run.
+    expect(await selected('dryRun')).toBe('false');
     await page.close();
   });
 });

@@ -38,6 +38,7 @@ export {
   cpeCovers,
   normalizeCpe,
   parseScannerRule,
+  OCCURRENCE_CONDITION_KINDS,
   RULE_CONDITION_KINDS,
   RULE_CONDITION_SEPARATOR,
   RULE_MAX_CHARS,
@@ -49,7 +50,7 @@ export {
   SCANNER_RULE_EXAMPLES,
   SCANNERS,
 } from './scan-format.ts';
-export { SCANNER_RULE_PATTERN } from './scanner-rule-pattern.ts';
+export { PATTERN_CONDITION_KINDS, SCANNER_RULE_PATTERN } from './scanner-rule-pattern.ts';
 export {
   compileTitlePattern,
   TITLE_PATTERN_MAX_CHARS,

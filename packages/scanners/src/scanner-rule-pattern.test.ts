@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RULE_CONDITION_KINDS, ruleIdProblem, SCAN_FORMATS, SCANNER_RULE_PATTERN, type ScanFormat } from './index.ts';
+import {
+  PATTERN_CONDITION_KINDS,
+  RULE_CONDITION_KINDS,
+  ruleIdProblem,
+  SCAN_FORMATS,
+  SCANNER_RULE_PATTERN,
+  type ScanFormat,
+} from './index.ts';
 
 const pattern = new RegExp(SCANNER_RULE_PATTERN);
 
@@ -25,6 +32,7 @@ const value = fc.oneof(
     ...['cpe:2.3:a:openbsd:openssh:*:*', 'CPE:/o:microsoft:windows', 'cpe:/a:x:-', 'cpe:/a:x:-:y', 'cpe:/a:*:y'],
     ...['cpe:2.3:h:a:b', 'cpe:/a:x::', 'cpe:/b:x:y', 'CVE-2021-44228', 'cve-2021-1234', 'CVE-21-1', 'failed'],
     ...['Warning', 'ERROR', 'passed', 'exposure', 'Config.yaml', '-x', '^Apache', '(a+)+', '[', 'é'],
+    ...['57608', '134217728', '5245344', 'open-port:443/tcp', 'ssl-cert:expired', 'High', 'info', 'critical '],
   ),
   fc.tuple(text, fc.constantFrom('cpe:/a:', 'cpe:2.3:o:', 'CVE-2024-', 'fail'), text).map((p) => p.join('')),
 );
@@ -48,14 +56,15 @@ const rule = fc
   .map(([scanner, r]) => `${scanner}:${r}`);
 
 describe('SCANNER_RULE_PATTERN', () => {
-  it('accepts what the server accepts, and the server accepts what it accepts but unusable title patterns', () => {
+  it('accepts what the server accepts, and the server what it accepts but for unusable title patterns', () => {
     fc.assert(
       fc.property(rule, (candidate) => {
         const problem = serverProblem(candidate);
         const matches = pattern.test(candidate);
         if (problem === null) expect(matches, candidate).toBe(true);
-        // The one rule a pattern cannot state: a `title=` value must be a title pattern that can run.
-        else if (matches) expect(problem, candidate).toMatch(/^title=: /);
+        // The one rule a pattern cannot state: a `title=` (`detail=`, `output=`) value must be a
+        // title pattern that can run.
+        else if (matches) expect(problem, candidate).toMatch(new RegExp(`^(${PATTERN_CONDITION_KINDS.join('|')})=: `));
       }),
       { numRuns: 20_000 },
     );
@@ -70,6 +79,8 @@ describe('SCANNER_RULE_PATTERN', () => {
     ['nessus:family=X  & title=Y', 'a value with spaces around it'],
     ['nessus:compliance=passed', 'a compliance result other than failed, warning, error'],
     ['nuclei:tag=a & color=red', 'an unknown condition'],
+    ['burp:rule=134217728 & severity=high', 'the extension type as a rule= value'],
+    ['nessus:severity=high & output=x', 'occurrence conditions alone'],
   ])('refuses %s (%s), as the server does', (candidate) => {
     expect(pattern.test(candidate)).toBe(false);
     expect(serverProblem(candidate)).not.toBeNull();
