@@ -315,6 +315,7 @@ export function defineRoute<
     adminOnly: route.adminOnly,
     usesDatabase: route.usesDatabase,
     cost: route.cost,
+    retrySafe: route.retrySafe,
   });
 
   const paramsValidator = route.params ? new Validator(route.params, 'path parameters') : null;

@@ -67,9 +67,11 @@ export function registerWordTemplateRoutes(app: AppContext, styles: ResourceRepo
       `macros and external links; then a sample report is rendered through it. Every ` +
       `problem is answered at once as 422 \`invalid_template\`, each detail naming the ` +
       `tag and the paragraph around it. Replaces an earlier template. Templates are ` +
-      `logic-less: nothing in them runs on the server.`,
+      `logic-less: nothing in them runs on the server. Safe to retry: the same file again replaces the ` +
+      'template with itself.',
     tags: ['Style library'],
     params,
+    retrySafe: true,
     body: {
       schema: UploadBody,
       contentType: 'multipart/form-data',
