@@ -119,9 +119,9 @@ describe('every report, tab, link and project field', () => {
           const json = response.content?.['application/json'];
           const ref = json?.schema?.$ref ?? json?.schema?.items?.$ref;
           if (!ref || json?.example === undefined) continue;
-          const name = ref.split('/').pop()!;
+          const name = ref.split('/').pop() ?? ref;
           const list = Array.isArray(json.example) ? json.example : [json.example];
-          (examples[name] ??= []).push(...(list as Array<Record<string, unknown>>));
+          examples[name] = [...(examples[name] ?? []), ...(list as Array<Record<string, unknown>>)];
         }
     for (const [schema, declared] of [
       ['Report', REPORT],

@@ -8,7 +8,7 @@ import {
   type ResponseDoc,
   type StoredResponse,
 } from '@service/http';
-import type { RestPrincipal } from '../rest/rest-pipeline.ts';
+import { callerIdOf, type RestPrincipal } from '../rest/rest-pipeline.ts';
 
 export const IDEMPOTENCY_HEADER = {
   name: 'Idempotency-Key',
@@ -47,7 +47,7 @@ export function idempotencyKeyOf(ctx: Context): string | null {
 
 /**
  * Runs a creating request idempotently (SPEC: "the creating endpoints accept the request header
- * Idempotency-Key") and writes the response. A replay applies the caller's current access: when
+ * Idempotency-Key"), or a restore from the trash, and writes the response. A replay applies the caller's current access: when
  * what the stored response names is no longer visible to them, the answer is 404.
  */
 export async function runIdempotentCreate(
@@ -64,7 +64,7 @@ export async function runIdempotentCreate(
   const outcome = await runIdempotent(
     principal.tenant,
     {
-      apiKeyId: principal.keyId,
+      apiKeyId: callerIdOf(principal),
       key: idempotencyKeyOf(ctx),
       fingerprint: requestFingerprint({
         method: ctx.method,

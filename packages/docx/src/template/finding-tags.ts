@@ -15,7 +15,7 @@ import {
 } from '@service/report-model';
 import type { AssetEvidenceView, FindingEvidence } from '../evidence-plan.ts';
 import { assetLocation, cvssRatings, primaryCvss } from '../report-labels.ts';
-import { once } from './lazy-data.ts';
+import { once, onceEach, oncePer } from './lazy-data.ts';
 import { retestFindingData, retestFindingTags } from './retest-template-data.ts';
 import type { RichText } from './rich-text.ts';
 import { listTag, richTag, stringsTag, TagSet, textTag, type TagDefinitions } from './tag-set.ts';
@@ -37,12 +37,7 @@ export interface FindingItem {
 }
 
 export function findingItem(render: TemplateRender, f: ReportDocumentFinding, index: number): FindingItem {
-  const texts = new Map<FindingMarkdownFieldName, RichText>();
-  const markdown = (name: FindingMarkdownFieldName) => {
-    let rich = texts.get(name);
-    if (!rich) texts.set(name, (rich = render.rich(f[name], 3, name, `${name}Text`)));
-    return rich;
-  };
+  const markdown = onceEach((name: FindingMarkdownFieldName) => render.rich(f[name], 3, name, `${name}Text`));
   const evidence = () => render.plan().findings[index]!;
   return {
     render,
@@ -184,29 +179,24 @@ function fieldTags(name: FindingFieldName, shape: FindingFieldShape): TagDefinit
 /** A finding's retest tags, built when one of them is first read; its notes as any Markdown field. */
 function retestTags(): TagDefinitions<FindingItem> {
   const kinds = retestFindingTags(EVIDENCE_TAGS.scope);
-  const state = new WeakMap<FindingItem, { notes: RichText; data: () => Record<string, unknown> }>();
-  const of = (i: FindingItem) => {
-    let s = state.get(i);
-    if (!s) {
-      const notes = i.render.rich(i.f.retest?.notes ?? '', 4, 'retestNotes', 'retestNotesText');
-      // The retest's evidence list leaves out what the finding's and the notes' Markdown draws.
-      const shown = once(() => {
-        const set = new Set(i.shown());
-        notes.figures(set);
-        return set;
-      });
-      const data = once(() =>
-        retestFindingData(
-          i.f,
-          i.render.ctx,
-          () => ({ xml: '', text: '' }),
-          (list: readonly EvidenceRef[]) => i.render.evidenceItems(list, shown()),
-        ),
-      );
-      state.set(i, (s = { notes, data }));
-    }
-    return s;
-  };
+  const of = oncePer((i: FindingItem) => {
+    const notes = i.render.rich(i.f.retest?.notes ?? '', 4, 'retestNotes', 'retestNotesText');
+    // The retest's evidence list leaves out what the finding's and the notes' Markdown draws.
+    const shown = once(() => {
+      const set = new Set(i.shown());
+      notes.figures(set);
+      return set;
+    });
+    const data = once(() =>
+      retestFindingData(
+        i.f,
+        i.render.ctx,
+        () => ({ xml: '', text: '' }),
+        (list: readonly EvidenceRef[]) => i.render.evidenceItems(list, shown()),
+      ),
+    );
+    return { notes, data };
+  });
   return Object.fromEntries(
     Object.entries(kinds).map(([key, kind]) => [
       key,

@@ -31,3 +31,25 @@ export function withLazy(values: Data, lazy: Record<string, () => unknown>, uses
 export function lazyValue(values: Data, key: string, compute: () => unknown): void {
   Object.defineProperty(values, key, { enumerable: true, configurable: true, get: once(compute) });
 }
+
+/** A function of a key computed once per key, on its first call with it. */
+export function onceEach<K, V>(compute: (key: K) => V): (key: K) => V {
+  const values = new Map<K, V>();
+  return (key) => {
+    if (values.has(key)) return values.get(key) as V;
+    const value = compute(key);
+    values.set(key, value);
+    return value;
+  };
+}
+
+/** A function of an object computed once per object (kept as long as the object lives). */
+export function oncePer<K extends object, V>(compute: (key: K) => V): (key: K) => V {
+  const values = new WeakMap<K, V>();
+  return (key) => {
+    if (values.has(key)) return values.get(key) as V;
+    const value = compute(key);
+    values.set(key, value);
+    return value;
+  };
+}

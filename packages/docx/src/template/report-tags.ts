@@ -19,7 +19,7 @@ import { assetLocation, formatDay, formatTestingPeriod, SEVERITIES_DESCENDING } 
 import { renderSeverityChartPng, SEVERITY_CHART_SIZE } from '../severity-chart.ts';
 import { drawing, paragraph } from '../wordml/wordml.ts';
 import { FINDING_TAGS, findingItem, EVIDENCE_TAGS } from './finding-tags.ts';
-import { once, type Data } from './lazy-data.ts';
+import { once, onceEach, oncePer, type Data } from './lazy-data.ts';
 import { RETEST_REPORT_TAGS, retestReportData } from './retest-template-data.ts';
 import type { RichText } from './rich-text.ts';
 import { listTag, richTag, TagSet, textTag, type TagDefinitions } from './tag-set.ts';
@@ -61,12 +61,7 @@ const TAB_TAGS = new TagSet<TabItem>('tabs', {
 });
 
 function tabItem(render: TemplateRender, tab: ReportDocumentTab, index: number): TabItem {
-  const texts = new Map<string, RichText>();
-  const markdown = (name: string) => {
-    let rich = texts.get(name);
-    if (!rich) texts.set(name, (rich = render.rich(tab[name as 'content'], 2, name, `${name}Text`)));
-    return rich;
-  };
+  const markdown = onceEach((name: string) => render.rich(tab[name as 'content'], 2, name, `${name}Text`));
   return {
     render,
     tab,
@@ -150,14 +145,8 @@ interface ReportItem {
 }
 
 function reportItem(render: TemplateRender): ReportItem {
-  const memo = <K extends string>(text: (name: K) => string, heading: number, tag: (name: K) => string) => {
-    const texts = new Map<K, RichText>();
-    return (name: K) => {
-      let rich = texts.get(name);
-      if (!rich) texts.set(name, (rich = render.rich(text(name), heading, tag(name), `${tag(name)}Text`)));
-      return rich;
-    };
-  };
+  const memo = <K extends string>(text: (name: K) => string, heading: number, tag: (name: K) => string) =>
+    onceEach((name: K) => render.rich(text(name), heading, tag(name), `${tag(name)}Text`));
   return {
     render,
     markdown: memo(
@@ -220,12 +209,7 @@ function severityChart({ render }: ReportItem): string {
 
 /** The report's retest tags, built when one of them is first read (all from one computation). */
 function retestReportTags(): TagDefinitions<ReportItem> {
-  const data = new WeakMap<ReportItem, () => Record<string, unknown>>();
-  const of = (r: ReportItem) => {
-    let d = data.get(r);
-    if (!d) data.set(r, (d = once(() => retestReportData(r.render.doc, r.render.style, r.render.ctx))));
-    return d();
-  };
+  const of = oncePer((r: ReportItem) => retestReportData(r.render.doc, r.render.style, r.render.ctx));
   return Object.fromEntries(
     Object.entries(RETEST_REPORT_TAGS).map(([key, kind]) => [
       key,
