@@ -14,6 +14,8 @@ import { TenantRouter } from '@service/tenancy';
 import { createApp, prepareService, readBuildInfo } from '../src/index.ts';
 import { createActor, type Actor } from './support/identity-fixtures.ts';
 import type { TestApp } from './support/start-test-app.ts';
+import type { StoredFiles } from '@service/storage';
+import { openStoredFiles } from '../src/files/open-stored-files.ts';
 
 /** A TCP proxy whose traffic can be stopped (connections stay open, nothing moves) and resumed. */
 class FreezableProxy {
@@ -80,6 +82,7 @@ let proxiedTenant: Knex;
 let proxy: FreezableProxy;
 let server: HttpServer;
 let url: string;
+let files: StoredFiles;
 let actor: Actor;
 /** Logged 500s: a database outage must never produce one. */
 const failures: string[] = [];
@@ -109,7 +112,8 @@ beforeAll(async () => {
     if (line.includes('"status":500')) failures.push(line);
   });
   const build = readBuildInfo();
-  const { license } = await prepareService({ config, dbs: direct, embedded: true, logger, build });
+  files = await openStoredFiles(config);
+  const { license } = await prepareService({ config, dbs: direct, embedded: true, logger, build, files });
   const tenantUrl = new URL(databases.urls.tenant);
   proxy = new FreezableProxy({ host: tenantUrl.hostname, port: Number(tenantUrl.port) });
   await proxy.start();
@@ -128,6 +132,7 @@ beforeAll(async () => {
     currentLicense: () => license,
     rateLimitStore: new MemoryRateLimitStore(),
     tenants,
+    files,
   });
   server = createHttpServer(koa.callback());
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

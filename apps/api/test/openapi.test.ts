@@ -10,6 +10,7 @@ import { TenantRouter } from '@service/tenancy';
 import { createApp, readBuildInfo } from '../src/index.ts';
 import { httpClient } from './support/http-client.ts';
 import { startTestApp, type TestApp } from './support/start-test-app.ts';
+import { storedFilesOf } from '../src/files/open-stored-files.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -197,6 +198,7 @@ describe('OpenAPI document', () => {
         currentLicense: () => null,
         rateLimitStore: new MemoryRateLimitStore(),
         tenants,
+        files: storedFilesOf(config),
       });
       const router = (built.koa.middleware as Array<{ router?: Router }>).find((m) => m.router)!.router!;
       const served = new Set<string>();

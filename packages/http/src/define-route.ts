@@ -301,6 +301,7 @@ export function defineRoute<
     crossSiteCheck: route.crossSiteCheck,
     adminOnly: route.adminOnly,
     usesDatabase: route.usesDatabase,
+    usesFileStore: route.usesFileStore,
     cost: route.cost,
   });
 

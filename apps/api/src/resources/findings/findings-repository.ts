@@ -18,7 +18,7 @@ import {
 } from '@service/report-model';
 import { findingOfScanResult, type CompleteFinding } from '@service/scanners';
 import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
-import type { EvidenceFiles } from '../evidence-images/evidence-files.ts';
+import type { StoredFiles } from '@service/storage';
 import { evidenceCleanup } from '../evidence-images/evidence-repository.ts';
 import type { FindingTemplateRepository, TemplateMatch } from '../finding-library/finding-template-repository.ts';
 import { ResourceRepository } from '../resource-repository.ts';
@@ -89,7 +89,7 @@ type FindingsDeclaration = ReturnType<typeof findingsDeclaration>;
 /** Findings: the generic reads and writes, plus attaching to reports and merging scanner results. */
 export class FindingRepository extends ResourceRepository<FindingsDeclaration['fields'], { report_ids: string[] }> {
   constructor(
-    files: EvidenceFiles,
+    files: StoredFiles,
     private readonly templates: FindingTemplateRepository,
     private readonly statistics = new TableStatistics(),
   ) {
@@ -110,7 +110,7 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
               'This finding is also part of a report that is not shared with you; it cannot be deleted.',
             );
           }
-          return evidenceCleanup(files, trx, { findingId: row.id });
+          return evidenceCleanup(files, trx, principal, { findingId: row.id });
         },
       }),
     );
