@@ -49,7 +49,7 @@ export const RANGE_HEADERS: HeaderParameterDoc[] = [
   {
     name: 'If-Range',
     description: 'An `ETag`: the range is sent only when the file still has this tag, otherwise the whole file.',
-    schema: { type: 'string' },
+    schema: { type: 'string', pattern: '^[\\x20-\\x7e]*$' },
   },
 ];
 
