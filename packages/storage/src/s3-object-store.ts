@@ -175,9 +175,11 @@ export class S3ObjectStore implements ObjectStore {
         ),
       key,
     );
+    // Why destroy on a failed request: nobody reads the body any more, and the source would wait forever.
+    sent.catch((err: unknown) => hasher.destroy(err as Error));
     const [sourceResult, sendResult] = await Promise.allSettled([piped, sent]);
-    if (sourceResult.status === 'rejected') throw sourceResult.reason;
     if (sendResult.status === 'rejected') throw sendResult.reason;
+    if (sourceResult.status === 'rejected') throw sourceResult.reason;
     return hasher.digest();
   }
 

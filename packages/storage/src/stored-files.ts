@@ -141,12 +141,18 @@ export class OrganizationFiles {
     if (rows.length > 0) await trx(UNCLAIMED).insert(rows).onConflict('key').ignore();
   }
 
-  /** Step 3, after the transaction whatever its outcome: removes what is unclaimed and named by no row. */
+  /**
+   * Step 3, after the transaction whatever its outcome: removes what is unclaimed and named by no
+   * row. Never throws: what cannot be removed now (the store or the database is unavailable) stays
+   * recorded, and the sweep removes it later; the request that got this far has succeeded.
+   */
   async settle(keys: readonly (string | null | undefined)[]): Promise<void> {
-    await this.files.settle(
-      this.tenant,
-      keys.filter((k): k is string => typeof k === 'string'),
-    );
+    await this.files
+      .settle(
+        this.tenant,
+        keys.filter((k): k is string => typeof k === 'string'),
+      )
+      .catch(() => {});
   }
 
   /** Opens an object (or a range of it) for reading. */
