@@ -31,7 +31,11 @@ export function hashingStream(): Transform & { digest(): StoredObject } {
     },
   });
   let sha256: string | null = null;
-  return Object.assign(t, { digest: () => ({ size, sha256: (sha256 ??= hash.digest('hex')) }) });
+  const digest = (): StoredObject => {
+    if (sha256 === null) sha256 = hash.digest('hex');
+    return { size, sha256 };
+  };
+  return Object.assign(t, { digest });
 }
 
 function errorOf(err: unknown, key: string): Error {
@@ -129,12 +133,9 @@ export class LocalObjectStore implements ObjectStore {
 
   async get(key: string, range?: ByteRange): Promise<ObjectRead> {
     const file = this.pathOf(key);
-    let fh;
-    try {
-      fh = await open(file, 'r');
-    } catch (err) {
+    const fh = await open(file, 'r').catch((err: unknown) => {
       throw errorOf(err, key);
-    }
+    });
     const { size } = await fh.stat();
     if (range && (range.start >= size || range.start > range.end)) {
       await fh.close();

@@ -233,7 +233,7 @@ export class S3ObjectStore implements ObjectStore {
 
   async *list(prefix: string): AsyncIterable<ListedObject> {
     if (!prefix.endsWith('/')) throw new TypeError('a list prefix ends in /');
-    const full = this.objectKey(prefix.slice(0, -1)) + '/';
+    const full = `${this.objectKey(prefix.slice(0, -1))}/`;
     let token: string | undefined;
     do {
       const page = await this.send(() =>

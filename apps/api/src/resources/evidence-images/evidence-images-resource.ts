@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { Type } from 'typebox';
-import { RANGE_HEADERS, rangeResponses, sendStoredFile, UnsupportedMediaTypeError } from '@service/http';
+import { RANGE_HEADERS, rangeResponses, requiredFile, sendStoredFile, UnsupportedMediaTypeError } from '@service/http';
 import { Uuid } from '@service/report-model';
 import type { AppContext } from '../../app-context.ts';
 import { defineRestRoute } from '../../rest/define-rest-route.ts';
@@ -95,8 +95,7 @@ export function registerEvidenceImages(app: AppContext, repository: EvidenceRepo
       ...IDEMPOTENCY_RESPONSES,
     },
     async handler(ctx, { body, files, principal }) {
-      // Required by the schema: defineRoute answered 400 when it is missing.
-      const file = files.file;
+      const file = requiredFile(files, 'file');
       const type = sniffImageType(await headOf(file.filepath));
       if (!type) throw new UnsupportedMediaTypeError('The file is not a PNG, JPEG, GIF or WebP image.');
       await repository.assertCanUpload(principal, body);
