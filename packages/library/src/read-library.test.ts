@@ -192,6 +192,11 @@ describe('readLibrary names file, line and column of each mistake', () => {
         'informational findings only',
     ],
     [
+      'another German word than Befund for a finding',
+      edit(TR, 'Der Server erzwingt keine SMB-Signierung.', 'Diese Feststellung betrifft den Server.'),
+      `library/${TR}:2:6: German text calls a finding "Befund" throughout, found "Feststellung"`,
+    ],
+    [
       'a CWE category',
       edit(FT, 'cwes: [347]', 'cwes: [347, 840]'),
       `library/${FT}:6:13: CWE-840 is a category or view, not a weakness; map the weakness itself`,

@@ -118,3 +118,13 @@ export function supersededReference(url: string): string | null {
   const found = SUPERSEDED.find((s) => s.pattern.test(url));
   return found ? `${url} is superseded: cite ${found.instead}` : null;
 }
+
+/** The one German word for a finding, as the German export writes it; others a reader would take for something else. */
+export const GERMAN_FINDING_TERM = 'Befund';
+const OTHER_GERMAN_TERMS = /\b(Feststellung(en)?|Schwachstellenbefund(e)?)\b/;
+
+/** Why a German text names a finding other than "Befund", or null. */
+export function germanTermProblem(text: string): string | null {
+  const m = OTHER_GERMAN_TERMS.exec(text);
+  return m ? `German text calls a finding "${GERMAN_FINDING_TERM}" throughout, found "${m[0]}"` : null;
+}
