@@ -36,6 +36,14 @@ describe('the shipped library', () => {
     expect(itemsOfKind(library, 'scoping-template').length).toBeGreaterThanOrEqual(3);
     expect(itemsOfKind(library, 'project-type').length).toBeGreaterThanOrEqual(6);
   });
+
+  it('has a scoping questionnaire for every project type', async () => {
+    const library = await loadLibrary(REPO_LIBRARY);
+    const without = itemsOfKind(library, 'project-type')
+      .filter((t) => !t.content.scopingTemplate)
+      .map((t) => t.key);
+    expect(without).toEqual([]);
+  });
 });
 
 describe('readLibrary on a valid library', () => {
