@@ -416,6 +416,11 @@ export function matchRefusal(
     return `an observation (open port) takes no ${templateSeverity} template`;
   if (finding.severity === 'info' && template > severityRank(matchedOn === 'rule' ? 'low' : 'info'))
     return `an informational result takes no ${templateSeverity} template${matchedOn === 'rule' ? '' : ' unless its rule id is named'}`;
+  // Why: an informational template says so ("This is an informational finding"); a result the
+  // scanner rates above info would read as a contradiction of its own severity.
+  // (A compliance audit's warnings and errors are rated medium by Nessus and are, by design, checks to review.)
+  if (templateSeverity === 'info' && scanner > 0 && matchedOn !== 'compliance')
+    return `a ${finding.severity} result takes no informational template (its text says informational)`;
   if (matchedOn === 'cwe' && Math.abs(scanner - template) > 1)
     return `a CWE alone does not carry a ${finding.severity} result to a ${templateSeverity} template`;
   return null;
