@@ -4,7 +4,7 @@
 // out) before the databases close.
 import { createServer, type Server } from 'node:http';
 import { SessionRepository, type License } from '@service/auth';
-import { ConfigError, loadConfig } from '@service/config';
+import { type Config, ConfigError, loadConfig } from '@service/config';
 import {
   DatabaseStartupError,
   EmbeddedServerError,
@@ -29,7 +29,7 @@ function fail(message: string): never {
 
 async function main(): Promise<void> {
   const started = Date.now();
-  let config;
+  let config: Config;
   try {
     config = loadConfig(process.env);
   } catch (err) {

@@ -146,7 +146,7 @@ export async function importGlobals(
           } else {
             [{ id }] = (await trx(table)
               .insert({ ...values, global_key: item.key })
-              .returning('id')) as Array<{ id: string }>;
+              .returning('id')) as [{ id: string }];
           }
           touched.push(id);
           rememberId(ids, kind, item.key, id);

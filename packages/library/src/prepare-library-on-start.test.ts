@@ -23,7 +23,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  trees.forEach((t) => t.remove());
+  for (const t of trees) t.remove();
   await Promise.all(DATABASE_NAMES.map((n) => dbs?.[n]?.destroy()));
   await databases?.drop();
 });

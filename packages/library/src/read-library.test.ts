@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SCANNER_RULE_PATTERN } from '@service/scanners';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatProblem, itemsOfKind, loadLibrary, readLibrary, SHIPPED_TRANSLATIONS, type Library } from './index.ts';
 import { sampleLibraryFiles, writeLibraryTree } from './testing/library-tree.ts';
@@ -10,7 +11,9 @@ const base = sampleLibraryFiles();
 const FT = 'finding-templates/smb-signing-disabled.md';
 const TR = 'finding-templates/translations/de/smb-signing-disabled.md';
 const trees: Array<{ remove(): void }> = [];
-afterEach(() => trees.splice(0).forEach((t) => t.remove()));
+afterEach(() => {
+  for (const t of trees.splice(0)) t.remove();
+});
 
 /** The sample library with one file changed: `to` replaces `from` (which must occur). */
 function edit(file: string, from: string, to: string): Record<string, string> {
@@ -43,6 +46,14 @@ describe('the shipped library', () => {
       .filter((t) => !t.content.scopingTemplate)
       .map((t) => t.key);
     expect(without).toEqual([]);
+  });
+
+  it('declares only scanner rules the API schema accepts (a template read through the API can be sent back)', async () => {
+    const { library } = await readLibrary(REPO_LIBRARY);
+    const rules = itemsOfKind(library!, 'finding-template').flatMap((t) => t.content.match.rules);
+    expect(rules.length).toBeGreaterThan(100);
+    const schema = new RegExp(SCANNER_RULE_PATTERN);
+    expect(rules.filter((rule) => !schema.test(rule))).toEqual([]);
   });
 });
 

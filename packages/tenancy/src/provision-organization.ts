@@ -66,6 +66,7 @@ const EMAIL = /^[^\s@]{1,200}@[^\s@]{1,200}$/;
 
 function validate(input: ProvisionOrganizationInput, topology: TenantTopology): void {
   const name = input.name.trim();
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: an organization name may hold no control character.
   if (name === '' || name.length > MAX_NAME_LENGTH || /[\u0000-\u001f]/.test(name)) {
     throw new TenancyError(
       'provisioning_failed',

@@ -47,10 +47,9 @@ export function registerWorkspacePages(app: AppContext): void {
       return { clients: rows.map((r) => ({ id: r.id, name: r.name })), truncated: total > rows.length };
     }
     const through = new Map<string, string[]>();
-    let truncated: boolean;
     const projects = await app.repositories.projects.list(tenant, reader, page);
     const reports = await app.repositories.reports.list(tenant, reader, page);
-    truncated = projects.total > projects.rows.length || reports.total > reports.rows.length;
+    const truncated = projects.total > projects.rows.length || reports.total > reports.rows.length;
     for (const [clientId, name] of [
       ...projects.rows.map((r) => [r._client_id, r.name] as const),
       ...reports.rows.map((r) => [r._client_id, r.title] as const),

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { Type } from 'typebox';
-import { NotFoundError, UnsupportedMediaTypeError } from '@service/http';
+import { NotFoundError, requiredFile, UnsupportedMediaTypeError } from '@service/http';
 import { Uuid } from '@service/report-model';
 import type { AppContext } from '../../app-context.ts';
 import { defineRestRoute } from '../../rest/define-rest-route.ts';
@@ -82,8 +82,7 @@ export function registerEvidenceImages(app: AppContext, repository: EvidenceRepo
       ...IDEMPOTENCY_RESPONSES,
     },
     async handler(ctx, { body, files, principal }) {
-      // Required by the schema: defineRoute answered 400 when it is missing.
-      const file = files.file;
+      const file = requiredFile(files, 'file');
       const bytes = await readFile(file.filepath);
       const type = sniffImageType(bytes);
       if (!type) throw new UnsupportedMediaTypeError('The file is not a PNG, JPEG, GIF or WebP image.');

@@ -260,7 +260,7 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
           scanner_keys: created[i]!.keys,
         }),
       });
-      created.forEach((t, i) => ids.set(t, inserted[i]!));
+      for (const [i, t] of created.entries()) ids.set(t, inserted[i]!);
     }
     await this.orderBySeverity(trx, [report.id]);
     return ids;

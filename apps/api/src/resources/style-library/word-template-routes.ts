@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { Type, type TSchema } from 'typebox';
 import { lintDocxTemplate, describeProblem, TEMPLATE_LIMITS } from '@service/docx';
-import { NotFoundError, UnprocessableError } from '@service/http';
+import { NotFoundError, requiredFile, UnprocessableError } from '@service/http';
 import { Uuid } from '@service/report-model';
 import type { AppContext } from '../../app-context.ts';
 import { defineRestRoute } from '../../rest/define-rest-route.ts';
@@ -67,9 +67,11 @@ export function registerWordTemplateRoutes(app: AppContext, styles: ResourceRepo
       `macros and external links; then a sample report is rendered through it. Every ` +
       `problem is answered at once as 422 \`invalid_template\`, each detail naming the ` +
       `tag and the paragraph around it. Replaces an earlier template. Templates are ` +
-      `logic-less: nothing in them runs on the server.`,
+      `logic-less: nothing in them runs on the server. Safe to retry: the same file again replaces the ` +
+      'template with itself.',
     tags: ['Style library'],
     params,
+    retrySafe: true,
     body: {
       schema: UploadBody,
       contentType: 'multipart/form-data',
@@ -86,8 +88,7 @@ export function registerWordTemplateRoutes(app: AppContext, styles: ResourceRepo
       },
     },
     async handler(ctx, { params: p, files: uploaded, principal }) {
-      // Required by the schema: defineRoute answered 400 when it is missing.
-      const file = uploaded.file;
+      const file = requiredFile(uploaded, 'file');
       await styles.require(principal.tenant, principal, p.id, 'update');
       const bytes = await readFile(file.filepath);
       const lint = lintDocxTemplate(bytes);
