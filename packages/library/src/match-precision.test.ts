@@ -242,3 +242,23 @@ describe('known vulnerabilities in the shipped library', () => {
     expect(matchTemplates(nmap!, index)?.templateKey).toBe('known-vulnerability');
   });
 });
+
+describe('Burp extension issues of the shipped library', () => {
+  it('take the TLS templates by their names (extension issues share one type, so only the name tells)', () => {
+    const names: Array<[string, string]> = [
+      ['SSLv3 is enabled', 'sslv2-sslv3-enabled'],
+      ['RC4 cipher suites supported', 'tls-rc4-cipher-suites'],
+      ['Sweet32: 64-bit block ciphers supported', 'tls-64-bit-block-ciphers-sweet32'],
+      ['Heartbleed', 'heartbleed-cve-2014-0160'],
+      ['Client-initiated renegotiation allowed', 'tls-client-initiated-renegotiation'],
+    ];
+    const { findings } = parseScan(
+      utf8(
+        `<?xml version="1.0"?><issues burpVersion="2024.1">` +
+          names.map(([name]) => burpIssue('134217728', name, 'Medium')).join('') +
+          `</issues>`,
+      ),
+    );
+    expect(findings.map((f) => [f.title, matchTemplates(f, index)?.templateKey])).toEqual(names);
+  });
+});
