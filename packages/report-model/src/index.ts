@@ -196,7 +196,7 @@ export {
   type ReportDocumentTab,
 } from './report-document.ts';
 export { IsoDate, MarkdownText, TEXT_LIMITS, Timestamp, Title, Uuid } from './text.ts';
-export { applyTemplateContent } from './apply-template-content.ts';
+export { applyTemplateContent, SCANNER_TEXT_PLACEHOLDERS } from './apply-template-content.ts';
 export {
   describeBand,
   mergedRating,
