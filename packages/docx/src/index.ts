@@ -16,3 +16,9 @@ export {
 } from './pdf/docx-pdf-converter.ts';
 export { reportLocale, type ReportLocale } from './messages/report-locale.ts';
 export { ENGLISH, GERMAN, LABEL_TAGS, type MessageKey } from './messages/report-messages.ts';
+export {
+  fillReportVariables,
+  REPORT_VARIABLES,
+  type FilledReport,
+  type VariableProblem,
+} from './report-variables.ts';

@@ -1,4 +1,5 @@
 import {
+  newestVersion,
   scoreCvssVector,
   SEVERITIES_DESCENDING,
   type AffectedAsset,
@@ -76,4 +77,10 @@ export function formatTestingPeriod(project: ReportDocument['project'], locale: 
 /** A moment as a date in the report's language ("now" on the cover page). */
 export function formatDay(now: Date, locale: ReportLocale): string {
   return locale.date(now.toISOString().slice(0, 10));
+}
+
+/** The day a report carries: its newest version's, else the day of the export. */
+export function reportDay(doc: ReportDocument, now: Date, locale: ReportLocale): string {
+  const newest = newestVersion(doc.versionHistory);
+  return newest ? locale.date(newest.date) : formatDay(now, locale);
 }

@@ -616,7 +616,7 @@ class ReportReader {
         `format: ${REPORT_FORMAT}`,
         `this file's format is ${JSON.stringify(m.format)}; this version of the service reads \`${REPORT_FORMAT}\``,
       );
-    const fields = readReportFields(r, m);
+    const fields = readReportFields(r, m, this.warnings);
     if (m.client === undefined) r.fail('', 'a `client` key', 'the front matter needs the `client` name');
     if (m.project === undefined)
       r.fail('', 'a `project` mapping', 'the front matter needs the `project` (with its `name`)');

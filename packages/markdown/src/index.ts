@@ -25,3 +25,11 @@ export {
   type TextMarks,
 } from './document-blocks.ts';
 export { parseEvidenceTarget, type EvidenceTarget } from './evidence-target.ts';
+export {
+  fillVariables,
+  findVariables,
+  literalMarkdown,
+  type FilledMarkdown,
+  type VariableUse,
+  type VariableValue,
+} from './fill-variables.ts';

@@ -12,8 +12,11 @@ import {
   type ReportMarkdownFieldName,
   type ReportProjectFieldName,
   type ReportProjectFields,
+  type Person,
+  type VersionEntry,
 } from '@service/report-model';
 import type { FieldReader } from './field-reader.ts';
+import { unknownKeyWarning } from './finding-fields.ts';
 import type { YamlValue } from './write-yaml.ts';
 
 /**
@@ -33,6 +36,9 @@ function inFrontMatter(shape: ReportFieldShape): boolean {
     case 'reportStatus':
     case 'language':
     case 'findingOrder':
+    case 'text':
+    case 'people':
+    case 'versionHistory':
       return true;
     case 'markdown':
       return false;
@@ -53,6 +59,13 @@ function reportYamlValue(shape: ReportFieldShape, value: unknown): YamlValue | u
     case 'language':
     case 'findingOrder':
       return value as string;
+    // Why left out when empty: most reports had none of these before, and their files stay as they were.
+    case 'text':
+      return value === '' ? undefined : (value as string);
+    case 'people':
+      return (value as Person[]).length === 0 ? undefined : (value as Person[]).map(personYaml);
+    case 'versionHistory':
+      return (value as VersionEntry[]).length === 0 ? undefined : (value as VersionEntry[]).map(versionYaml);
     case 'markdown':
       return undefined;
     default:
@@ -60,13 +73,62 @@ function reportYamlValue(shape: ReportFieldShape, value: unknown): YamlValue | u
   }
 }
 
+const PERSON_KEYS = ['name', 'role', 'organization', 'email'] as const;
+const VERSION_KEYS = ['version', 'date', 'author', 'change'] as const;
+const personYaml = (p: Person): YamlValue => Object.fromEntries(PERSON_KEYS.map((k) => [k, p[k]]));
+const versionYaml = (v: VersionEntry): YamlValue => Object.fromEntries(VERSION_KEYS.map((k) => [k, v[k]]));
+
 /** The front matter entries of the report's own fields, in declaration order. */
 export function reportFieldEntries(doc: ReportFields): Array<[string, YamlValue]> {
   return FRONT_MATTER_FIELDS.map(([name, f]): [string, YamlValue] => [name, reportYamlValue(f.shape, doc[name])]);
 }
 
+/** Reads a list of mappings with the keys given (unknown ones warned about), each by `read`. */
+function readMappings<T>(
+  r: FieldReader,
+  value: unknown,
+  path: string,
+  name: string,
+  keys: readonly string[],
+  warnings: string[],
+  read: (m: Record<string, unknown>, at: string) => T,
+): T[] {
+  return r.list(value, path, name, `[{${keys[0]}: ...}]`).map((item, i) => {
+    const at = `${path}/${i}`;
+    const m = r.mapping(item, at, `an entry of \`${name}\``);
+    for (const key of Object.keys(m))
+      if (!keys.includes(key)) warnings.push(unknownKeyWarning(r, `${at}/${key}`, key, `\`${name}\``, keys));
+    return read(m, at);
+  });
+}
+
+function readPerson(r: FieldReader, m: Record<string, unknown>, at: string): Person {
+  if (m.name === undefined) r.fail(at, 'a `name`', 'a person needs a `name`');
+  const person: Person = { name: r.string(m.name, `${at}/name`, 'name') };
+  for (const key of ['role', 'organization', 'email'] as const)
+    if (m[key] !== undefined) person[key] = r.string(m[key], `${at}/${key}`, key);
+  return person;
+}
+
+function readVersion(r: FieldReader, m: Record<string, unknown>, at: string): VersionEntry {
+  for (const key of ['version', 'date'] as const)
+    if (m[key] === undefined) r.fail(at, `a \`${key}\``, `a version needs a \`version\` and a \`date\``);
+  return {
+    version: r.string(m.version, `${at}/version`, 'version'),
+    date: r.string(m.date, `${at}/date`, 'date'),
+    author: m.author === undefined ? '' : r.string(m.author, `${at}/author`, 'author'),
+    change: m.change === undefined ? '' : r.string(m.change, `${at}/change`, 'change'),
+  };
+}
+
 /** Reads one report field from the front matter; `undefined` when the key is absent. */
-function readReportValue(r: FieldReader, name: ReportFieldName, shape: ReportFieldShape, value: unknown): unknown {
+function readReportValue(
+  r: FieldReader,
+  name: ReportFieldName,
+  shape: ReportFieldShape,
+  value: unknown,
+  warnings: string[],
+): unknown {
   const path = `/${name}`;
   switch (shape) {
     case 'title':
@@ -79,6 +141,16 @@ function readReportValue(r: FieldReader, name: ReportFieldName, shape: ReportFie
     case 'findingOrder':
       // Why manual without the key: a file written by hand lists its findings in the order meant.
       return value === undefined ? 'manual' : r.oneOf(value, path, name, FINDING_ORDERS);
+    case 'text':
+      return value === undefined ? undefined : r.string(value, path, name);
+    case 'people':
+      return value === undefined
+        ? undefined
+        : readMappings(r, value, path, name, PERSON_KEYS, warnings, (e, at) => readPerson(r, e, at));
+    case 'versionHistory':
+      return value === undefined
+        ? undefined
+        : readMappings(r, value, path, name, VERSION_KEYS, warnings, (e, at) => readVersion(r, e, at));
     case 'markdown':
       throw new Error(`${name} is a part of the file, not a front matter key`);
     default:
@@ -87,10 +159,10 @@ function readReportValue(r: FieldReader, name: ReportFieldName, shape: ReportFie
 }
 
 /** The report's own fields from the front matter (Markdown fields empty: they are parts of the file). */
-export function readReportFields(r: FieldReader, m: Record<string, unknown>): ReportFields {
+export function readReportFields(r: FieldReader, m: Record<string, unknown>, warnings: string[]): ReportFields {
   const fields: Record<string, unknown> = REPORT.empty();
   for (const [name, f] of FRONT_MATTER_FIELDS) {
-    const value = readReportValue(r, name, f.shape, m[name]);
+    const value = readReportValue(r, name, f.shape, m[name], warnings);
     if (value !== undefined) fields[name] = value;
   }
   return fields as ReportFields;

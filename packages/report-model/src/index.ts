@@ -80,11 +80,16 @@ export {
   EVIDENCE_CONTENT_TYPES,
   EvidenceRefSchema,
   LanguageSchema,
+  newestVersion,
+  PersonSchema,
   PROJECT_STATUSES,
   REPORT_STATUSES,
   ReportStatusSchema,
+  VersionEntrySchema,
   type EvidenceRef,
+  type Person,
   type ReportStatus,
+  type VersionEntry,
 } from './report.ts';
 export {
   declareFields,

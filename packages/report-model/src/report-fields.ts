@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { declareFields, type FieldDeclaration } from './declared-fields.ts';
-import { FindingOrderSchema, LanguageSchema, ReportStatusSchema } from './report.ts';
+import { FindingOrderSchema, LanguageSchema, PersonSchema, ReportStatusSchema, VersionEntrySchema } from './report.ts';
 import { MarkdownText, Title } from './text.ts';
 
 /**
@@ -9,7 +9,15 @@ import { MarkdownText, Title } from './text.ts';
  * shape in an exhaustive switch, so a field of a known shape travels by itself and a new shape is a
  * compile error wherever it is not handled yet.
  */
-export type ReportFieldShape = 'title' | 'reportStatus' | 'language' | 'markdown' | 'findingOrder';
+export type ReportFieldShape =
+  | 'title'
+  | 'reportStatus'
+  | 'language'
+  | 'markdown'
+  | 'findingOrder'
+  | 'text'
+  | 'people'
+  | 'versionHistory';
 
 /**
  * What the next round of a retest does with the field of the report it follows: `inherit` copies
@@ -31,6 +39,18 @@ function field<S extends TSchema, C extends string, H extends ReportFieldShape, 
 ): ReportFieldDeclaration<S, C, H, R> {
   return declaration;
 }
+
+/** A list of people the report names (a retest keeps them: the same people usually write and read it). */
+const people = <C extends string>(column: C, label: string, description: string) =>
+  field({
+    schema: Type.Array(PersonSchema, { maxItems: 200, description }),
+    column,
+    storage: 'jsonb',
+    shape: 'people',
+    label,
+    empty: () => [],
+    retest: 'inherit',
+  });
 
 /**
  * Every field of a report, declared once, in the order files and documents show them. The API's
@@ -85,6 +105,34 @@ export const REPORT_FIELDS = {
     label: 'Finding order',
     empty: () => 'severity' as const,
     retest: 'inherit',
+  }),
+  // Document control: who wrote the report, who reviewed it, who receives it, and its versions.
+  preparedBy: field({
+    schema: Type.String({
+      maxLength: 300,
+      description: 'The company that carried out the test and wrote the report, as documents name it.',
+    }),
+    column: 'prepared_by',
+    storage: 'value',
+    shape: 'text',
+    label: 'Prepared by',
+    empty: () => '',
+    retest: 'inherit',
+  }),
+  authors: people('authors', 'Authors', 'Who wrote the report.'),
+  reviewers: people('reviewers', 'Reviewers', 'Who reviewed the report before it was issued.'),
+  distribution: people('distribution', 'Distribution list', 'Who receives the report.'),
+  versionHistory: field({
+    schema: Type.Array(VersionEntrySchema, {
+      maxItems: 200,
+      description: 'Every version issued, oldest first; the newest gives the report its version and date.',
+    }),
+    column: 'version_history',
+    storage: 'jsonb',
+    shape: 'versionHistory',
+    label: 'Version history',
+    empty: () => [],
+    retest: 'empty',
   }),
 };
 

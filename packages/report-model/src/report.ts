@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { MarkdownText, Title, Uuid } from './text.ts';
+import { IsoDate, MarkdownText, Title, Uuid } from './text.ts';
 
 export const REPORT_STATUSES = ['draft', 'review', 'final'] as const;
 export const ReportStatusSchema = Type.Enum([...REPORT_STATUSES]);
@@ -20,6 +20,37 @@ export const FindingOrderSchema = Type.Enum([...FINDING_ORDERS], {
 });
 
 export const PROJECT_STATUSES = ['planned', 'active', 'completed', 'archived'] as const;
+
+/** A person a report names: an author, a reviewer, someone on its distribution list. */
+export const PersonSchema = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    role: Type.Optional(Type.String({ maxLength: 200, description: 'Their role: `Lead tester`, `CISO`.' })),
+    organization: Type.Optional(Type.String({ maxLength: 300 })),
+    email: Type.Optional(Type.String({ maxLength: 320 })),
+  },
+  { additionalProperties: false },
+);
+export type Person = Type.Static<typeof PersonSchema>;
+
+/** One version of a report as issued: its number, its day, who made it and what changed. */
+export const VersionEntrySchema = Type.Object(
+  {
+    version: Type.String({ minLength: 1, maxLength: 20, description: '`0.1`, `1.0`.' }),
+    date: IsoDate,
+    author: Type.String({ maxLength: 200 }),
+    change: Type.String({ maxLength: 1_000, description: '`Draft for quality review`, `Final report`.' }),
+  },
+  { additionalProperties: false },
+);
+export type VersionEntry = Type.Static<typeof VersionEntrySchema>;
+
+/** The version a report is at: the entry of its history with the latest day (the last of them on a tie). */
+export function newestVersion(history: readonly VersionEntry[]): VersionEntry | null {
+  let newest: VersionEntry | null = null;
+  for (const entry of history) if (!newest || entry.date >= newest.date) newest = entry;
+  return newest;
+}
 
 export const ClientContactSchema = Type.Object(
   {

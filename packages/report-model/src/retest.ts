@@ -99,7 +99,15 @@ export type RetestResult = Static<typeof RetestResultSchema>;
 
 /** Another report a retest names: by id when read from a workspace, always by title. */
 export const ReportRefSchema = Type.Object(
-  { id: Type.Optional(Uuid), title: Title() },
+  {
+    id: Type.Optional(Uuid),
+    title: Title(),
+    date: Type.Optional(
+      Type.Union([IsoDate, Type.Null()], {
+        description: "The report's date (its newest version's), as documents show it; files do not carry it.",
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 export type ReportRef = Static<typeof ReportRefSchema>;

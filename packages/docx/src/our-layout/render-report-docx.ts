@@ -20,6 +20,7 @@ import type { RenderReportOptions } from '../render-options.ts';
 import { figure, markdownToWordml } from '../wordml/markdown-to-wordml.ts';
 import { PackageAdditions } from '../wordml/package-additions.ts';
 import { bookmark, hyperlink, paragraph, run } from '../wordml/wordml.ts';
+import { fillReportVariables } from '../report-variables.ts';
 import { withXmlCharactersOnly } from '../xml-text.ts';
 import { readZip, writeZip } from '../zip-archive.ts';
 import { coverPage } from './cover-page.ts';
@@ -35,7 +36,8 @@ import { findingsOverview, OVERVIEW_BOOKMARK, SUMMARY_TABLE_BOOKMARK } from './f
 import { LAYOUT_WORD_STYLES, tableLookOf, type LayoutContext } from './layout-context.ts';
 import { layoutStyles, STYLE } from './layout-styles.ts';
 import { pageGeometry } from './page-geometry.ts';
-import { REPORT_SECTIONS, tabLayout } from './report-field-layout.ts';
+import { DOCUMENT_CONTROL_BOOKMARK, documentControlSection } from './document-control.ts';
+import { documentControlParts, REPORT_SECTIONS, tabLayout } from './report-field-layout.ts';
 import { RETEST_BOOKMARK, retestFindingSection, retestOverview } from './retest-section.ts';
 
 /** Bookmark of a report field's section: `report_summary`. */
@@ -53,8 +55,10 @@ const BODY_MARKER = 'SERVICE-REPORT-BODY-8f2c1e';
  * report, is written as WordprocessingML strings and put in place of a marker paragraph. Why: an
  * object per run and cell made a 500-finding report take 6.7 s and 1 GB; strings take a fraction.
  */
-export async function renderReportDocx(report: ReportDocument, options: RenderReportOptions): Promise<Uint8Array> {
-  const doc = withXmlCharactersOnly(report);
+export async function renderReportDocx(report: ReportDocument, given: RenderReportOptions): Promise<Uint8Array> {
+  // Why one moment: the cover's day and the report variables (`{{reportDate}}`) must agree.
+  const options = { ...given, now: given.now ?? new Date() };
+  const { doc, shownByTabs } = fillReportVariables(withXmlCharactersOnly(report), options.now);
   const sections = REPORT_SECTIONS.map((name) => ({ name, blocks: parseMarkdownBlocks(doc[name]) }));
   const tabs = doc.tabs.map((t) => parseMarkdownBlocks(tabLayout(t).text));
   const findings: FindingMarkdown[] = doc.findings.map((f) => findingMarkdown(f, parseMarkdownBlocks));
@@ -75,7 +79,10 @@ export async function renderReportDocx(report: ReportDocument, options: RenderRe
   );
   const locale = reportLocale(doc.language);
   const evidence = planEvidence(doc.findings, style.evidenceMode, locale);
-  const skeleton = await packSkeleton(doc, options, style, geometry, locale, evidence.appendix.length > 0);
+  const skeleton = await packSkeleton(doc, options, style, geometry, locale, {
+    evidenceAppendix: evidence.appendix.length > 0,
+    shownByTabs,
+  });
   const files: Map<string, Uint8Array | string> = readZip(skeleton, {
     maxEntries: 1000,
     maxEntryBytes: 64 * 1024 * 1024,
@@ -103,6 +110,7 @@ export async function renderReportDocx(report: ReportDocument, options: RenderRe
   const body = { chunks: [] as Uint8Array[], push: (xml: string) => void body.chunks.push(encoder.encode(xml)) };
   const heading1 = (name: string, text: string) =>
     paragraph({ style: 'Heading1', pageBreakBefore: true }, bookmark(ctx.parts.bookmarkId(), name, run(text)));
+  body.push(documentControlSection(doc, ctx, shownByTabs));
   for (const { name, blocks } of sections) {
     if (blocks.length === 0) continue;
     body.push(heading1(sectionBookmark(name), locale.reportFieldLabel(name)));
@@ -182,12 +190,14 @@ async function packSkeleton(
   style: RenderReportOptions['style'],
   g: ReturnType<typeof pageGeometry>,
   locale: ReportLocale,
-  evidenceAppendix: boolean,
+  { evidenceAppendix, shownByTabs }: { evidenceAppendix: boolean; shownByTabs: ReadonlySet<string> },
 ): Promise<Uint8Array> {
   const ctx = { style, geometry: g, locale };
   // Why cached entries: LibreOffice (and so every PDF made from the file) shows a table of
   // contents as written, without updating it; Word updates it, with page numbers, on opening.
   const entries: Array<{ title: string; level: number; href: string }> = [];
+  if (documentControlParts(doc, locale, shownByTabs).length > 0)
+    entries.push({ title: locale.text('documentControl'), level: 1, href: DOCUMENT_CONTROL_BOOKMARK });
   for (const name of REPORT_SECTIONS)
     if (doc[name].trim() !== '')
       entries.push({ title: locale.reportFieldLabel(name), level: 1, href: sectionBookmark(name) });

@@ -1,4 +1,5 @@
 import {
+  newestVersion,
   REPORT,
   REPORT_PROJECT,
   TAB,
@@ -10,10 +11,13 @@ import {
   type ReportMarkdownFieldName,
   type ReportProjectFieldName,
   type ReportStatus,
+  type Person,
   type TabFieldShape,
+  type VersionEntry,
 } from '@service/report-model';
 import type { ReportLocale } from '../messages/report-locale.ts';
-import { formatDay, formatTestingPeriod } from '../report-labels.ts';
+import { peopleText } from '../people-text.ts';
+import { formatTestingPeriod, reportDay } from '../report-labels.ts';
 
 /**
  * Where our layout shows the report's own fields, its project's and its tabs', each by its shape
@@ -21,19 +25,56 @@ import { formatDay, formatTestingPeriod } from '../report-labels.ts';
  * compile error here until it is decided where the layout puts it.
  */
 
-/** A report field on the cover's facts (label and value), or null when the layout shows it elsewhere. */
-function reportFact(name: ReportFieldName, shape: ReportFieldShape, doc: ReportDocument, locale: ReportLocale) {
+/** What our layout shows of a report field: a fact of the cover, a part of "Document control", both or neither. */
+interface ReportFieldParts {
+  cover?: readonly [string, string];
+  control?: { kind: 'fact'; label: string; value: string } | { kind: 'versions'; entries: readonly VersionEntry[] };
+}
+
+function reportFieldParts(
+  name: ReportFieldName,
+  shape: ReportFieldShape,
+  doc: ReportDocument,
+  locale: ReportLocale,
+): ReportFieldParts {
+  const label = locale.reportFieldLabel(name);
+  const value = doc[name];
   switch (shape) {
     case 'reportStatus':
-      return [locale.reportFieldLabel(name), locale.reportStatus(doc[name] as ReportStatus)] as const;
+      return { cover: [label, locale.reportStatus(value as ReportStatus)] };
+    case 'text':
+      return (value as string).trim() === '' ? {} : { cover: [label, value as string] };
+    case 'people':
+      return (value as Person[]).length === 0
+        ? {}
+        : { control: { kind: 'fact', label, value: peopleText(value as Person[]) } };
+    case 'versionHistory': {
+      const entries = value as VersionEntry[];
+      const newest = newestVersion(entries);
+      return newest ? { cover: [locale.text('version'), newest.version], control: { kind: 'versions', entries } } : {};
+    }
     case 'title': // the cover's title, the page header and the document's title
-    case 'markdown': // a section of its own (`reportSections`)
+    case 'markdown': // a section of its own (`REPORT_SECTIONS`)
     case 'language': // the language the document is written in
     case 'findingOrder': // the order the findings come in
-      return null;
+      return {};
     default:
       return shape satisfies never;
   }
+}
+
+const reportParts = (doc: ReportDocument, locale: ReportLocale) =>
+  REPORT.entries.map(([name, f]) => ({ name, ...reportFieldParts(name, f.shape, doc, locale) }));
+
+/**
+ * "Document control": the version history and the people a report names, the parts of report
+ * fields that are not on the cover. Fields a tab already shows through their report variable
+ * (`{{versionHistory}}` alone on a line) are left out here, so each is printed once.
+ */
+export function documentControlParts(doc: ReportDocument, locale: ReportLocale, shownByTabs: ReadonlySet<string>) {
+  return reportParts(doc, locale)
+    .filter((p) => p.control !== undefined && !shownByTabs.has(p.name))
+    .map((p) => p.control!);
 }
 
 /** A project field on the cover's facts, or null when shown otherwise. */
@@ -61,11 +102,8 @@ export function coverFacts(doc: ReportDocument, locale: ReportLocale, now: Date)
   }
   const period = formatTestingPeriod(doc.project, locale);
   if (period) facts.push([locale.text('testingPeriod'), period]);
-  for (const [name, f] of REPORT.entries) {
-    const fact = reportFact(name, f.shape, doc, locale);
-    if (fact) facts.push(fact);
-  }
-  facts.push([locale.text('date'), formatDay(now, locale)]);
+  for (const p of reportParts(doc, locale)) if (p.cover) facts.push(p.cover);
+  facts.push([locale.text('date'), reportDay(doc, now, locale)]);
   return facts;
 }
 

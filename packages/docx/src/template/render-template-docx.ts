@@ -18,6 +18,7 @@ import { readTemplatePackage } from './read-template-package.ts';
 import { applySeverityColours } from './severity-colours.ts';
 import { buildTemplateData, mayHoldImage } from './template-data.ts';
 import { documentMarkdown } from '../document-markdown.ts';
+import { fillReportVariables } from '../report-variables.ts';
 import { paragraphAt, partParagraphs } from './template-paragraphs.ts';
 import { partLabel, problemAt, scanTemplate, type TemplateLocation } from './template-scan.ts';
 import { templateStyles, templateTextHeight, templateTextWidth, type TemplateStyles } from './template-styles.ts';
@@ -163,7 +164,8 @@ export async function renderCompiledTemplate(
   report: ReportDocument,
   options: RenderReportOptions,
 ): Promise<Uint8Array> {
-  const doc = withXmlCharactersOnly(report);
+  const now = options.now ?? new Date();
+  const { doc } = fillReportVariables(withXmlCharactersOnly(report), now);
   const parse = markdownCache(doc, compiled.usedTags);
   const images = await loadEvidenceImages(
     collectEvidenceRefs(doc, allMarkdown(doc, parse)),
@@ -171,14 +173,7 @@ export async function renderCompiledTemplate(
     templatePrintBox(text(compiled.files.get('word/document.xml')) ?? ''),
     options.scaleImages ?? true,
   );
-  return renderCompiledTemplateWith(
-    compiled,
-    doc,
-    withXmlCharactersOnly(options.style),
-    images,
-    options.now ?? new Date(),
-    parse,
-  );
+  return renderCompiledTemplateWith(compiled, doc, withXmlCharactersOnly(options.style), images, now, parse);
 }
 
 /** Where a template's evidence images are drawn: its text width, and (as before) at most 620 pixels high. */

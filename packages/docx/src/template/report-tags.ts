@@ -1,5 +1,6 @@
 import {
   LINK,
+  newestVersion,
   REPORT,
   REPORT_PROJECT,
   TAB,
@@ -11,11 +12,14 @@ import {
   type ReportMarkdownFieldName,
   type ReportProjectFieldName,
   type ReportStatus,
+  type Person,
   type TabFieldShape,
+  type VersionEntry,
 } from '@service/report-model';
 import { isEvidenceImage, readEvidenceImage } from '../evidence-images.ts';
 import { LABEL_TAGS } from '../messages/report-messages.ts';
-import { assetLocation, formatDay, formatTestingPeriod, SEVERITIES_DESCENDING } from '../report-labels.ts';
+import { peopleText } from '../people-text.ts';
+import { assetLocation, formatTestingPeriod, reportDay, SEVERITIES_DESCENDING } from '../report-labels.ts';
 import { renderSeverityChartPng, SEVERITY_CHART_SIZE } from '../severity-chart.ts';
 import { drawing, paragraph } from '../wordml/wordml.ts';
 import { FINDING_TAGS, findingItem, EVIDENCE_TAGS } from './finding-tags.ts';
@@ -107,10 +111,42 @@ function reportFieldTags(name: string, shape: ReportFieldShape): TagDefinitions<
         [name]: richTag((r) => r.markdown(name as ReportMarkdownFieldName).xml()),
         [`${name}Text`]: textTag((r) => r.markdown(name as ReportMarkdownFieldName).text(), true),
       };
+    case 'text':
+      return { [name]: textTag((r) => value(r) as string) };
+    case 'people': {
+      const people = (r: ReportItem) => value(r) as Person[];
+      return {
+        [name]: listTag(PERSON_TAGS, (r) => people(r).map((p) => PERSON_TAGS.data(p, r.render.uses))),
+        [`${name}Text`]: textTag((r) => peopleText(people(r))),
+        [`has${capitalised(name)}`]: textTag((r) => people(r).length > 0),
+      };
+    }
+    case 'versionHistory': {
+      const entries = (r: ReportItem) => value(r) as VersionEntry[];
+      return {
+        [name]: listTag(VERSION_TAGS, (r) => entries(r).map((v) => VERSION_TAGS.data({ v, r }, r.render.uses))),
+        version: textTag((r) => newestVersion(entries(r))?.version ?? ''),
+        [`has${capitalised(name)}`]: textTag((r) => entries(r).length > 0),
+      };
+    }
     default:
       return shape satisfies never;
   }
 }
+
+const optional = (v: string | undefined) => v ?? '';
+const PERSON_TAGS = new TagSet<Person>('person', {
+  name: textTag((p) => p.name),
+  role: textTag((p) => optional(p.role)),
+  organization: textTag((p) => optional(p.organization)),
+  email: textTag((p) => optional(p.email)),
+});
+const VERSION_TAGS = new TagSet<{ v: VersionEntry; r: ReportItem }>('version', {
+  version: textTag(({ v }) => v.version),
+  date: textTag(({ v, r }) => r.render.locale.date(v.date)),
+  author: textTag(({ v }) => v.author),
+  change: textTag(({ v }) => v.change),
+});
 
 /**
  * The tags of a project field a report carries, by its shape: the project's name is `{project}`, its
@@ -234,7 +270,7 @@ const REPORT_TAGS = new TagSet<ReportItem>('report', {
   client: textTag(({ render }) => render.doc.client.name),
   ...Object.assign({}, ...REPORT_PROJECT.entries.map(([name, f]) => projectFieldTags(name, f.shape))),
   testingPeriod: textTag(({ render }) => formatTestingPeriod(render.doc.project, render.locale), true),
-  date: textTag(({ render }) => formatDay(render.now, render.locale), true),
+  date: textTag(({ render }) => reportDay(render.doc, render.now, render.locale), true),
   coverTitle: textTag(({ render }) => render.style.coverPage.title ?? render.locale.text('securityAssessmentReport')),
   coverSubtitle: textTag(({ render }) => render.style.coverPage.subtitle ?? ''),
   headerText: textTag(({ render }) => render.style.headerText),

@@ -25,8 +25,10 @@ import {
   type LinkFields,
   type LinkFieldShape,
   type ProjectFieldShape,
+  type Person,
   type ReportDocument,
   type ReportDocumentFinding,
+  type VersionEntry,
   type ReportFields,
   type ReportFieldShape,
   type ReportProjectFields,
@@ -396,6 +398,17 @@ export const retestInfoArb: fc.Arbitrary<RetestInfo> = fc.record({
   original: reportRefArb,
 });
 
+const personArb: fc.Arbitrary<Person> = fc.record(
+  { name: titleText(200), role: shortText(200), organization: shortText(300), email: shortText(320) },
+  { requiredKeys: ['name'] },
+);
+const versionArb: fc.Arbitrary<VersionEntry> = fc.record({
+  version: titleText(20),
+  date: isoDate,
+  author: shortText(200),
+  change: shortText(1000),
+});
+
 function reportFieldArb(shape: ReportFieldShape): fc.Arbitrary<unknown> {
   switch (shape) {
     case 'title':
@@ -408,6 +421,12 @@ function reportFieldArb(shape: ReportFieldShape): fc.Arbitrary<unknown> {
       return anyText();
     case 'findingOrder':
       return fc.constantFrom(...FINDING_ORDERS);
+    case 'text':
+      return fc.oneof(fc.constant(''), shortText(300));
+    case 'people':
+      return fc.array(personArb, { maxLength: 3 });
+    case 'versionHistory':
+      return fc.array(versionArb, { maxLength: 3 });
     default:
       return shape satisfies never;
   }

@@ -22,6 +22,19 @@ export function sampleReportFieldValue(name: ReportFieldName, variant: 1 | 2 = 1
       return `The ${name}, variant ${n}:\n\n- one **point**\n- [a link](https://example.com/${name}/${n})`;
     case 'findingOrder':
       return n === 1 ? 'manual' : 'severity';
+    case 'text':
+      return `${name} ${n}: Example & Partner "Security" GmbH`;
+    case 'people':
+      return n === 1
+        ? [{ name: `${name} one`, role: 'Lead tester', organization: 'Example Security', email: 'one@example.com' }]
+        : [{ name: `${name} two` }, { name: `${name} three`, role: 'CISO' }];
+    case 'versionHistory':
+      return n === 1
+        ? [{ version: '0.1', date: '2024-03-09', author: 'Ann Author', change: 'Draft for review' }]
+        : [
+            { version: '0.9', date: '2024-03-11', author: 'Ben Author', change: 'Draft' },
+            { version: '1.0', date: '2024-03-12', author: 'Ben Author', change: 'Final report' },
+          ];
     default:
       return shape satisfies never;
   }

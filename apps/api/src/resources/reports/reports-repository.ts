@@ -5,6 +5,7 @@ import {
   findingFromColumns,
   freshRetestResult,
   LINK,
+  newestVersion,
   REPORT,
   REPORT_PROJECT,
   TAB,
@@ -166,11 +167,11 @@ export class ReportRepository extends ResourceRepository<ReturnType<typeof repor
     };
   }
 
-  /** Another report a retest names, by id and title, when the caller can see it. */
+  /** Another report a retest names, by id, title and date (its newest version's), when the caller can see it. */
   private async refOf(db: Knex, principal: RestPrincipal, id: string | null): Promise<ReportRef | null> {
     if (!id) return null;
     const row = await this.find(db, principal, id);
-    return row ? { id: row.id, title: row.title } : null;
+    return row ? { id: row.id, title: row.title, date: newestVersion(row.version_history)?.date ?? null } : null;
   }
 
   /**
