@@ -247,6 +247,12 @@ export const REPORT_VARIABLES: Readonly<Record<string, VariableDefinition>> = {
   ),
 };
 
+/** Whether a variable is a report field of the document control's lists (its version history, its people). */
+function isDocumentControl(name: string): boolean {
+  const field = REPORT.entries.find(([n]) => n === name)?.[1];
+  return field?.shape === 'people' || field?.shape === 'versionHistory';
+}
+
 /** A variable of a report's text that has no value, or a name no variable has. */
 export interface VariableProblem {
   variable: string;
@@ -261,8 +267,11 @@ export interface VariableProblem {
 export interface FilledReport {
   doc: ReportDocument;
   problems: VariableProblem[];
-  /** Report fields a tab shows in their block form (`{{versionHistory}}` alone on a line). */
-  shownByTabs: Set<string>;
+  /**
+   * A tab shows the document control itself: the version history or a list of people in their
+   * block form (`{{versionHistory}}` alone on a line, as the library's confidentiality notice does).
+   */
+  documentControlInTabs: boolean;
 }
 
 function problem(variable: string, where: string, kind: VariableProblem['problem']): VariableProblem {
@@ -291,7 +300,7 @@ export function fillReportVariables(doc: ReportDocument, now: Date): FilledRepor
     return cache.get(name) ?? null;
   };
   const problems: VariableProblem[] = [];
-  const shownByTabs = new Set<string>();
+  let documentControlInTabs = false;
   const fill = (markdown: string, where: string) => {
     const filled = fillVariables(markdown, value);
     for (const name of filled.missing) problems.push(problem(name, where, 'no-value'));
@@ -306,9 +315,9 @@ export function fillReportVariables(doc: ReportDocument, now: Date): FilledRepor
     for (const name of TAB_MARKDOWN_FIELD_NAMES) {
       const filled = fill(tab[name], `tab "${tab.title}"`);
       copy[name] = filled.markdown;
-      for (const block of filled.blocks) if (block in REPORT.declarations) shownByTabs.add(block);
+      for (const block of filled.blocks) documentControlInTabs ||= isDocumentControl(block);
     }
     return copy;
   });
-  return { doc: filledDoc, problems, shownByTabs };
+  return { doc: filledDoc, problems, documentControlInTabs };
 }

@@ -19,6 +19,7 @@ export const CORS_EXPOSED_HEADERS = [
   'Content-Disposition',
   'Content-Range',
   'Accept-Ranges',
+  'X-Export-Warnings',
 ];
 
 /** Request headers a cross-origin script may send to the REST API. */

@@ -21,6 +21,7 @@ import { readFindingTemplate } from './read-finding-template.ts';
 import { readFindingTranslation, type ParsedTranslation } from './read-finding-translation.ts';
 import { germanTermProblem, placeholderProblem, wordingProblem } from './template-content-checks.ts';
 import { readNarrative } from './read-narrative.ts';
+import { unfilledVariables } from './report-text-checks.ts';
 import { readYamlItem } from './read-yaml-item.ts';
 
 export interface ReadLibraryResult {
@@ -374,12 +375,19 @@ function resolveReferences(
   );
 
   const narratives = new Map(
-    parsed.filter((p): p is ParsedItem<'narrative'> => p.kind === 'narrative').map((n) => [n.key, n.content.content]),
+    parsed.filter((p): p is ParsedItem<'narrative'> => p.kind === 'narrative').map((n) => [n.key, n.content]),
   );
   return [...byKey.values()].map((item) => {
     if (item.kind === 'report-template') {
       const content = (item as ParsedItem<'report-template'>).content;
-      for (const tab of content.tabs) if (tab.narrative !== null) tab.content = narratives.get(tab.narrative) ?? '';
+      for (const tab of content.tabs)
+        if (tab.narrative !== null) tab.content = narratives.get(tab.narrative)?.content ?? '';
+      // Why a sample report: every variable of the template's tabs must have a value once a report sets its fields.
+      const retest = content.tabs.some(
+        (t) => t.narrative !== null && narratives.get(t.narrative)?.category === 'retest',
+      );
+      for (const message of unfilledVariables(content.tabs, retest))
+        problems.push(errorAt(item.file, `a report made from this template: ${message}`, item.keyAt));
     }
     if (item.kind === 'finding-template') {
       const content = (item as ParsedItem<'finding-template'>).content;

@@ -3,6 +3,7 @@ import { NarrativeFrontSchema } from './library-file-schemas.ts';
 import type { ProblemList } from './library-problem.ts';
 import { readFrontMatterFile } from './library-text.ts';
 import { checkItemKey, type ParsedItem } from './parsed-item.ts';
+import { reportTextProblems } from './report-text-checks.ts';
 import { SchemaCheck } from './schema-check.ts';
 
 const frontCheck = new SchemaCheck(NarrativeFrontSchema);
@@ -44,6 +45,8 @@ export function readNarrative(
   }
   if (key === null) return null;
   const v = value as { title: string; category: string; description?: string; language?: string };
+  for (const problem of reportTextProblems(body, { retest: v.category === 'retest' }))
+    problems.error({ line: bodyLine + problem.line - 1, column: problem.column }, problem.message);
   return {
     kind: 'narrative',
     key,

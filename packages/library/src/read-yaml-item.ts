@@ -16,6 +16,7 @@ import type {
 import type { ProblemList } from './library-problem.ts';
 import { checkItemKey, type ItemReference, type ParsedItem } from './parsed-item.ts';
 import { SchemaCheck } from './schema-check.ts';
+import { reportTextProblems } from './report-text-checks.ts';
 import { readYaml, type YamlSource } from './yaml-source.ts';
 
 export type YamlKind = Extract<LibraryKind, 'report-style' | 'report-template' | 'scoping-template' | 'project-type'>;
@@ -54,7 +55,7 @@ export function readYamlItem(
     case 'report-style':
       return readStyle(fields, source, base);
     case 'report-template':
-      return readReportTemplate(fields, source, base);
+      return readReportTemplate(fields, source, base, problems);
     case 'scoping-template':
       return readScopingTemplate(fields, source, base, problems);
     case 'project-type':
@@ -80,6 +81,7 @@ function readReportTemplate(
   fields: Record<string, unknown>,
   source: YamlSource,
   base: Base,
+  problems: ProblemList,
 ): ParsedItem<'report-template'> {
   const f = fields as {
     name: string;
@@ -92,6 +94,13 @@ function readReportTemplate(
   if (f.style !== undefined)
     references.push({ kind: 'report-style', key: f.style, field: 'style', at: source.at('/style') });
   const tabs = f.tabs.map((tab, i) => {
+    // Why retest variables allowed here: whether the template is a retest's is known once its
+    // narratives are read; then every variable is filled for a sample report (read-library.ts).
+    for (const problem of reportTextProblems(tab.content ?? '', { retest: true }))
+      problems.error(
+        source.at(`/tabs/${i}/content`),
+        `tabs[${i}].content, line ${problem.line}, column ${problem.column}: ${problem.message}`,
+      );
     if (tab.narrative !== undefined)
       references.push({
         kind: 'narrative',

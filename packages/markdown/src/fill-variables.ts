@@ -42,6 +42,14 @@ export function literalMarkdown(text: string): string {
   return text.replace(/\r\n|\r|\n/g, ' ').replace(ASCII_PUNCTUATION, (c) => `\\${c}`);
 }
 
+/**
+ * A value as inline Markdown, before the character that follows the variable: a value ending in a
+ * full stop (`ACME Corp.`) before one in the text loses its own, so a sentence ends once.
+ */
+function inlineText(value: string, next: string): string {
+  return literalMarkdown(next === '.' && value.endsWith('.') ? value.slice(0, -1) : value);
+}
+
 /** The length of the run of backticks at `i`. */
 function runAt(line: string, i: number): number {
   let n = 0;
@@ -102,6 +110,12 @@ function* linesOutsideCode(markdown: string): Generator<{
   }
 }
 
+/** The text of a Markdown text outside code (fenced blocks, code spans), piece by piece, with where each starts. */
+export function* textOutsideCode(markdown: string): Generator<{ text: string; line: number; column: number }> {
+  for (const { index, parts } of linesOutsideCode(markdown))
+    for (const part of parts ?? []) if (!part.code) yield { text: part.text, line: index + 1, column: part.at + 1 };
+}
+
 /** Every variable a Markdown text uses, outside code, in order. */
 export function findVariables(markdown: string): VariableUse[] {
   const uses: VariableUse[] = [];
@@ -149,9 +163,9 @@ export function fillVariables(
           .map((part) =>
             part.code
               ? part.text
-              : part.text.replace(VARIABLE, (whole, name: string) => {
+              : part.text.replace(VARIABLE, (whole: string, name: string, at: number, all: string) => {
                   const found = lookup(name);
-                  return found ? literalMarkdown(found.inline) : whole;
+                  return found ? inlineText(found.inline, all.charAt(at + whole.length)) : whole;
                 }),
           )
           .join(''),

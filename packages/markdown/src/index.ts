@@ -29,6 +29,7 @@ export {
   fillVariables,
   findVariables,
   literalMarkdown,
+  textOutsideCode,
   type FilledMarkdown,
   type VariableUse,
   type VariableValue,

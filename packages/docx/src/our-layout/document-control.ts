@@ -2,6 +2,7 @@ import type { ReportDocument } from '@service/report-model';
 import { fitColumnWidths } from '../wordml/column-widths.ts';
 import { styledTable, TABLE_CELL_MARGINS } from '../wordml/markdown-to-wordml.ts';
 import { bookmark, paragraph, run } from '../wordml/wordml.ts';
+import type { ReportLocale } from '../messages/report-locale.ts';
 import type { LayoutContext } from './layout-context.ts';
 import { STYLE } from './layout-styles.ts';
 import { documentControlParts } from './report-field-layout.ts';
@@ -10,19 +11,21 @@ export const DOCUMENT_CONTROL_BOOKMARK = 'document_control';
 
 const TABLE_FIT = { fontSize: 18, cellMargins: TABLE_CELL_MARGINS };
 
+/** Whether our layout writes "Document control": the report has some of it, and no tab shows it already. */
+export function hasDocumentControlSection(doc: ReportDocument, locale: ReportLocale, inTabs: boolean): boolean {
+  return !inTabs && documentControlParts(doc, locale).length > 0;
+}
+
 /**
  * "Document control", the first section after the contents: the people the report names (authors,
  * reviewers, distribution) and its version history. Empty when the report has none of them, or
- * when its tabs show them already (`shownByTabs`).
+ * when a tab shows them already (`inTabs`: the library's confidentiality notice does), so they are
+ * printed once.
  */
-export function documentControlSection(
-  doc: ReportDocument,
-  ctx: LayoutContext,
-  shownByTabs: ReadonlySet<string>,
-): string {
+export function documentControlSection(doc: ReportDocument, ctx: LayoutContext, inTabs: boolean): string {
   const { locale } = ctx;
-  const parts = documentControlParts(doc, locale, shownByTabs);
-  if (parts.length === 0) return '';
+  if (!hasDocumentControlSection(doc, locale, inTabs)) return '';
+  const parts = documentControlParts(doc, locale);
   const out = [
     paragraph(
       { style: 'Heading1', pageBreakBefore: true },

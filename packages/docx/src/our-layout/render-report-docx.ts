@@ -36,8 +36,8 @@ import { findingsOverview, OVERVIEW_BOOKMARK, SUMMARY_TABLE_BOOKMARK } from './f
 import { LAYOUT_WORD_STYLES, tableLookOf, type LayoutContext } from './layout-context.ts';
 import { layoutStyles, STYLE } from './layout-styles.ts';
 import { pageGeometry } from './page-geometry.ts';
-import { DOCUMENT_CONTROL_BOOKMARK, documentControlSection } from './document-control.ts';
-import { documentControlParts, REPORT_SECTIONS, tabLayout } from './report-field-layout.ts';
+import { DOCUMENT_CONTROL_BOOKMARK, documentControlSection, hasDocumentControlSection } from './document-control.ts';
+import { REPORT_SECTIONS, tabLayout } from './report-field-layout.ts';
 import { RETEST_BOOKMARK, retestFindingSection, retestOverview } from './retest-section.ts';
 
 /** Bookmark of a report field's section: `report_summary`. */
@@ -58,7 +58,7 @@ const BODY_MARKER = 'SERVICE-REPORT-BODY-8f2c1e';
 export async function renderReportDocx(report: ReportDocument, given: RenderReportOptions): Promise<Uint8Array> {
   // Why one moment: the cover's day and the report variables (`{{reportDate}}`) must agree.
   const options = { ...given, now: given.now ?? new Date() };
-  const { doc, shownByTabs } = fillReportVariables(withXmlCharactersOnly(report), options.now);
+  const { doc, documentControlInTabs } = fillReportVariables(withXmlCharactersOnly(report), options.now);
   const sections = REPORT_SECTIONS.map((name) => ({ name, blocks: parseMarkdownBlocks(doc[name]) }));
   const tabs = doc.tabs.map((t) => parseMarkdownBlocks(tabLayout(t).text));
   const findings: FindingMarkdown[] = doc.findings.map((f) => findingMarkdown(f, parseMarkdownBlocks));
@@ -81,7 +81,7 @@ export async function renderReportDocx(report: ReportDocument, given: RenderRepo
   const evidence = planEvidence(doc.findings, style.evidenceMode, locale);
   const skeleton = await packSkeleton(doc, options, style, geometry, locale, {
     evidenceAppendix: evidence.appendix.length > 0,
-    shownByTabs,
+    documentControlInTabs,
   });
   const files: Map<string, Uint8Array | string> = readZip(skeleton, {
     maxEntries: 1000,
@@ -110,7 +110,7 @@ export async function renderReportDocx(report: ReportDocument, given: RenderRepo
   const body = { chunks: [] as Uint8Array[], push: (xml: string) => void body.chunks.push(encoder.encode(xml)) };
   const heading1 = (name: string, text: string) =>
     paragraph({ style: 'Heading1', pageBreakBefore: true }, bookmark(ctx.parts.bookmarkId(), name, run(text)));
-  body.push(documentControlSection(doc, ctx, shownByTabs));
+  body.push(documentControlSection(doc, ctx, documentControlInTabs));
   for (const { name, blocks } of sections) {
     if (blocks.length === 0) continue;
     body.push(heading1(sectionBookmark(name), locale.reportFieldLabel(name)));
@@ -190,13 +190,13 @@ async function packSkeleton(
   style: RenderReportOptions['style'],
   g: ReturnType<typeof pageGeometry>,
   locale: ReportLocale,
-  { evidenceAppendix, shownByTabs }: { evidenceAppendix: boolean; shownByTabs: ReadonlySet<string> },
+  { evidenceAppendix, documentControlInTabs }: { evidenceAppendix: boolean; documentControlInTabs: boolean },
 ): Promise<Uint8Array> {
   const ctx = { style, geometry: g, locale };
   // Why cached entries: LibreOffice (and so every PDF made from the file) shows a table of
   // contents as written, without updating it; Word updates it, with page numbers, on opening.
   const entries: Array<{ title: string; level: number; href: string }> = [];
-  if (documentControlParts(doc, locale, shownByTabs).length > 0)
+  if (hasDocumentControlSection(doc, locale, documentControlInTabs))
     entries.push({ title: locale.text('documentControl'), level: 1, href: DOCUMENT_CONTROL_BOOKMARK });
   for (const name of REPORT_SECTIONS)
     if (doc[name].trim() !== '')

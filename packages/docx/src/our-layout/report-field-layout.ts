@@ -66,15 +66,9 @@ function reportFieldParts(
 const reportParts = (doc: ReportDocument, locale: ReportLocale) =>
   REPORT.entries.map(([name, f]) => ({ name, ...reportFieldParts(name, f.shape, doc, locale) }));
 
-/**
- * "Document control": the version history and the people a report names, the parts of report
- * fields that are not on the cover. Fields a tab already shows through their report variable
- * (`{{versionHistory}}` alone on a line) are left out here, so each is printed once.
- */
-export function documentControlParts(doc: ReportDocument, locale: ReportLocale, shownByTabs: ReadonlySet<string>) {
-  return reportParts(doc, locale)
-    .filter((p) => p.control !== undefined && !shownByTabs.has(p.name))
-    .map((p) => p.control!);
+/** "Document control": the version history and the people a report names, what of its fields is not on the cover. */
+export function documentControlParts(doc: ReportDocument, locale: ReportLocale) {
+  return reportParts(doc, locale).flatMap((p) => (p.control ? [p.control] : []));
 }
 
 /** A project field on the cover's facts, or null when shown otherwise. */

@@ -37,6 +37,8 @@ function documentXml(): string {
         ['{label.project}', '{project}'],
         ['{label.testingPeriod}', '{testingPeriod}'],
         ['{label.reportStatus}', '{status}'],
+        ['{label.reportField.preparedBy}', '{preparedBy}'],
+        ['{label.version}', '{version}'],
         ['{label.date}', '{date}'],
       ].map(([label, value]) => [textCell(label!, 'CoverLabel'), textCell(value!, 'CoverValue')]),
     }),
@@ -51,6 +53,38 @@ function documentXml(): string {
       `\\z \\u </w:instrText></w:r><w:r><w:fldChar ` +
       `w:fldCharType="separate"/></w:r><w:r><w:t>{label.contents}</w:t></w:r><w:r><w:fldChar ` +
       `w:fldCharType="end"/></w:r></w:p>`,
+  );
+  // Document control: who wrote, reviewed and receives the report, and its versions; left to a tab
+  // that shows them itself ({documentControlInTabs}: the library's confidentiality notice does).
+  body.push(
+    tag('{^documentControlInTabs}'),
+    tag('{#hasVersionHistory}'),
+    p('Heading1', '{label.documentControl}', { pageBreakBefore: true }),
+    table({
+      widths: [2600, 6472],
+      style: 'TableGrid',
+      rows: [
+        ['{label.reportField.authors}', '{authorsText}'],
+        ['{label.reportField.reviewers}', '{reviewersText}'],
+        ['{label.reportField.distribution}', '{distributionText}'],
+      ].map(([label, value]) => [textCell(label!, 'TableStrong'), textCell(value!)]),
+    }),
+    p(null, ''),
+    table({
+      widths: [1200, 2000, 2400, 3472],
+      style: 'TableGrid',
+      header: ['{label.version}', '{label.date}', '{label.author}', '{label.change}'].map(headerCell),
+      rows: [
+        [
+          textCell('{#versionHistory}{version}'),
+          textCell('{date}'),
+          textCell('{author}'),
+          textCell('{change}{/versionHistory}'),
+        ],
+      ],
+    }),
+    tag('{/hasVersionHistory}'),
+    tag('{/documentControlInTabs}'),
   );
   // Summary and narrative tabs
   body.push(

@@ -165,7 +165,7 @@ export async function renderCompiledTemplate(
   options: RenderReportOptions,
 ): Promise<Uint8Array> {
   const now = options.now ?? new Date();
-  const { doc } = fillReportVariables(withXmlCharactersOnly(report), now);
+  const { doc, documentControlInTabs } = fillReportVariables(withXmlCharactersOnly(report), now);
   const parse = markdownCache(doc, compiled.usedTags);
   const images = await loadEvidenceImages(
     collectEvidenceRefs(doc, allMarkdown(doc, parse)),
@@ -173,7 +173,8 @@ export async function renderCompiledTemplate(
     templatePrintBox(text(compiled.files.get('word/document.xml')) ?? ''),
     options.scaleImages ?? true,
   );
-  return renderCompiledTemplateWith(compiled, doc, withXmlCharactersOnly(options.style), images, now, parse);
+  const style = withXmlCharactersOnly(options.style);
+  return renderCompiledTemplateWith(compiled, doc, style, images, now, parse, documentControlInTabs);
 }
 
 /** Where a template's evidence images are drawn: its text width, and (as before) at most 620 pixels high. */
@@ -242,6 +243,7 @@ export function renderCompiledTemplateWith(
   images: Map<string, LoadedEvidence>,
   now: Date,
   parse: (markdown: string) => Block[] = markdownCache(),
+  documentControlInTabs = false,
 ): Uint8Array {
   const { doc: templater, files } = compiled;
   const documentXml = text(files.get('word/document.xml')) ?? '';
@@ -270,6 +272,7 @@ export function renderCompiledTemplateWith(
     parse,
     raw: (xml) => rawParts.stand(xml),
     uses: (name) => compiled.usedTags.has(name),
+    documentControlInTabs,
   });
   try {
     templater!.render(data);

@@ -286,6 +286,8 @@ const REPORT_TAGS = new TagSet<ReportItem>('report', {
     SEVERITIES_DESCENDING.map((severity) => SEVERITY_ROW_TAGS.data({ render, severity }, render.uses)),
   ),
   hasFindings: textTag(({ render }) => render.doc.findings.length > 0),
+  // A tab shows the version history or a list of people itself: a template's own document control can step aside.
+  documentControlInTabs: textTag(({ render }) => render.documentControlInTabs),
   hasLinks: textTag(({ render }) => render.doc.links.length > 0),
   findings: listTag(FINDING_TAGS, ({ render }) =>
     render.doc.findings.map((f, i) => FINDING_TAGS.data(findingItem(render, f, i), render.uses)),

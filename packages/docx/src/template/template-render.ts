@@ -19,6 +19,8 @@ export interface TemplateDataOptions {
   raw?: (xml: string) => string;
   /** Whether the template has a tag of this name (in any scope); without it, every tag counts as used. */
   uses?: (name: string) => boolean;
+  /** A tab shows the document control itself (`FilledReport.documentControlInTabs`). */
+  documentControlInTabs?: boolean;
 }
 
 /** What every scope's tags of one render read: the report, its style and language, and shared builders. */
@@ -43,6 +45,7 @@ export interface TemplateRender {
   /** The colour directives (`{shadeCell}`, `{shadeParagraph}`, `{colorText}`) of a colour. */
   colours(colour: string): { shadeCell: string; shadeParagraph: string; colorText: string };
   counts: ReturnType<typeof countSeverities>;
+  documentControlInTabs: boolean;
 }
 
 export function templateRender(
@@ -104,5 +107,6 @@ export function templateRender(
       colorText: colourMarker('text', colour),
     }),
     counts: countSeverities(doc.findings),
+    documentControlInTabs: options.documentControlInTabs ?? false,
   };
 }

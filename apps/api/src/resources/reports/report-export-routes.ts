@@ -25,8 +25,63 @@ export function attachment(title: string, extension: string): string {
   );
 }
 
+const WARNINGS_HEADER = 'X-Export-Warnings';
+const EXPORT_WARNINGS_HEADER = {
+  [WARNINGS_HEADER]: {
+    description:
+      'How many things of the document a client would catch unfilled: report variables (`{{authors}}`) ' +
+      'without a value, or with a name no variable has. `GET /reports/{id}/export-warnings` lists them.',
+  },
+};
+
+const ExportWarningsBody = Type.Object({
+  warnings: Type.Array(
+    Type.Object({
+      variable: Type.String({ description: 'The variable, without braces: `authors`.' }),
+      where: Type.String({ description: 'Where it is: `tab "Confidentiality notice"`, `the summary`.' }),
+      problem: Type.Enum(['no-value', 'unknown'], {
+        description: '`no-value`: the report does not give it one yet; `unknown`: no variable has the name.',
+      }),
+      message: Type.String({ description: 'One sentence saying what gives it a value.' }),
+    }),
+  ),
+});
+
 /** Exports of a whole report: Markdown (re-importable), CSV of its findings, DOCX. */
 export function registerReportExports(app: AppContext, exports: ReportExportService): void {
+  defineRestRoute(app, {
+    method: 'get',
+    path: '/rest/v1/reports/{id}/export-warnings',
+    operationId: 'listReportExportWarnings',
+    summary: 'What the DOCX and PDF of a report would show unfilled',
+    description:
+      "The report variables of the report's summary and tabs (`{{client}}`, `{{authors}}`, `{{versionHistory}}`...: " +
+      'docs/library-authoring.md, "Report variables") that have no value for this report, or whose name no ' +
+      'variable has, with where each is and what gives it a value. Its DOCX and PDF print them as written ' +
+      '(`{{authors}}`) and count them in `X-Export-Warnings`. An empty list: nothing is left to fill.',
+    tags: ['Reports'],
+    params: Type.Object({ id: Uuid }),
+    responses: {
+      200: {
+        description: 'The warnings, in document order.',
+        schema: ExportWarningsBody,
+        example: {
+          warnings: [
+            {
+              variable: 'authors',
+              where: 'tab "Confidentiality notice"',
+              problem: 'no-value',
+              message: 'tab "Confidentiality notice": {{authors}} has no value: set the report\'s `authors`',
+            },
+          ],
+        },
+      },
+    },
+    async handler(ctx, { params, principal }) {
+      ctx.body = { warnings: await exports.warnings(principal.tenant, principal, params.id) };
+    },
+  });
+
   defineRestRoute(app, {
     method: 'get',
     path: '/rest/v1/reports/{id}/export-markdown',
@@ -111,7 +166,10 @@ export function registerReportExports(app: AppContext, exports: ReportExportServ
         description: 'The Word document.',
         contentType: DOCX_TYPE,
         schema: Type.String({ format: 'binary' }),
-        headers: { 'Content-Disposition': { description: 'attachment; filename="<report title>.docx"' } },
+        headers: {
+          'Content-Disposition': { description: 'attachment; filename="<report title>.docx"' },
+          ...EXPORT_WARNINGS_HEADER,
+        },
       },
       422: {
         description:
@@ -121,7 +179,8 @@ export function registerReportExports(app: AppContext, exports: ReportExportServ
       },
     },
     async handler(ctx, { params, principal }) {
-      const { title, body, etag } = await exports.docx(principal.tenant, principal, params.id);
+      const { title, body, etag, warnings } = await exports.docx(principal.tenant, principal, params.id);
+      ctx.set(WARNINGS_HEADER, String(warnings?.length ?? 0));
       ctx.type = DOCX_TYPE;
       ctx.set('Content-Disposition', attachment(title, 'docx'));
       if (etag) ctx.set('ETag', etag);
@@ -148,7 +207,10 @@ export function registerReportExports(app: AppContext, exports: ReportExportServ
         description: 'The PDF.',
         contentType: 'application/pdf',
         schema: Type.String({ format: 'binary' }),
-        headers: { 'Content-Disposition': { description: 'attachment; filename="<report title>.pdf"' } },
+        headers: {
+          'Content-Disposition': { description: 'attachment; filename="<report title>.pdf"' },
+          ...EXPORT_WARNINGS_HEADER,
+        },
       },
       422: {
         description:
@@ -172,9 +234,10 @@ export function registerReportExports(app: AppContext, exports: ReportExportServ
       ctx.res.once('close', () => {
         if (!ctx.res.writableFinished) aborted.abort();
       });
-      const { title, body, etag } = await exports.pdf(principal.tenant, principal, params.id, {
+      const { title, body, etag, warnings } = await exports.pdf(principal.tenant, principal, params.id, {
         signal: aborted.signal,
       });
+      ctx.set(WARNINGS_HEADER, String(warnings?.length ?? 0));
       ctx.type = 'application/pdf';
       ctx.set('Content-Disposition', attachment(title, 'pdf'));
       if (etag) ctx.set('ETag', etag);

@@ -2,12 +2,14 @@ import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import {
+  fillReportVariables,
   InvalidTemplateError,
   PdfConversionError,
   PdfQueueFullError,
   renderReportDocx,
   renderTemplateDocx,
   type DocxPdfConverter,
+  type VariableProblem,
 } from '@service/docx';
 import { HttpError, UnprocessableError } from '@service/http';
 import { exportReportMarkdown } from '@service/markdown';
@@ -28,6 +30,8 @@ export interface ReportExport<T> {
    * one render to the next (the Word document's zip times, creation date and generated ids).
    */
   etag?: string;
+  /** What a client would catch in the document: report variables without a value (DOCX and PDF). */
+  warnings?: VariableProblem[];
 }
 
 let rendererId: string | null = null;
@@ -66,6 +70,15 @@ export class ReportExportService {
     return this.repositories.reports.loadDocument(db, principal, reportId, 'export');
   }
 
+  /**
+   * What the DOCX and PDF of a report would show a client unfilled: each report variable of its
+   * text without a value (`{{authors}}` before the report names its authors), or with a name no
+   * variable has, where it is and what gives it a value.
+   */
+  async warnings(db: Knex, principal: RestPrincipal, reportId: string): Promise<VariableProblem[]> {
+    return fillReportVariables(await this.load(db, principal, reportId), new Date()).problems;
+  }
+
   async markdown(db: Knex, principal: RestPrincipal, reportId: string): Promise<ReportExport<string>> {
     const doc = await this.load(db, principal, reportId);
     return { title: doc.title, body: exportReportMarkdown(doc) };
@@ -99,7 +112,7 @@ export class ReportExportService {
         logo: logo ? createHash('sha256').update(logo).digest('hex') : null,
         day: now.toISOString().slice(0, 10),
       });
-      return { title: doc.title, body: bytes, etag };
+      return { title: doc.title, body: bytes, etag, warnings: fillReportVariables(doc, now).problems };
     } catch (err) {
       if (err instanceof InvalidTemplateError)
         throw new UnprocessableError('invalid_template', err.message, err.toErrorDetails());
@@ -122,7 +135,7 @@ export class ReportExportService {
     try {
       const body = await this.pdfConverter.convert(docx.body, options);
       // Why from the DOCX's tag: the PDF is made from it, and differs byte for byte per conversion too.
-      return { title: docx.title, body, etag: renderTag('pdf', docx.etag) };
+      return { title: docx.title, body, etag: renderTag('pdf', docx.etag), warnings: docx.warnings };
     } catch (err) {
       if (err instanceof PdfQueueFullError)
         throw new HttpError(503, 'unavailable', 'PDF exports are busy; try again shortly.', {
