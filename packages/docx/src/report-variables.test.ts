@@ -60,7 +60,7 @@ describe('report variables', () => {
       report({
         authors: [],
         versionHistory: [],
-        tabs: [{ ...emptyDocumentTab('Notice'), content: NOTICE + ' {{clinet}} {{originalReport}}' }],
+        tabs: [{ ...emptyDocumentTab('Notice'), content: `${NOTICE} {{clinet}} {{originalReport}}` }],
       }),
       now,
     );
