@@ -64,6 +64,17 @@ export interface DeclaredFields<F extends FieldDeclarations> {
   only<K extends keyof F & string>(names: readonly K[]): DeclaredFields<Pick<F, K>>;
 }
 
+/**
+ * The function a kind declares its fields with: it checks each declaration against the kind's
+ * (its shapes, what it adds) and keeps its exact types (schema, column, shape) for what derives
+ * from it. `const field = fieldOf<TabFieldDeclaration>();`
+ */
+export function fieldOf<D extends FieldDeclaration>(): <C extends string, T extends D & { column: C }>(
+  declaration: T,
+) => T & D {
+  return (declaration) => declaration;
+}
+
 /** The mechanism behind every declaration: schemas, empty values and row maps, derived once. */
 export function declareFields<const F extends FieldDeclarations>(declarations: F): DeclaredFields<F> {
   type Name = keyof F & string;

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { declareFields, type FieldDeclaration } from './declared-fields.ts';
+import { declareFields, fieldOf, type FieldDeclaration } from './declared-fields.ts';
 import { AffectedAssetListSchema } from './affected-asset.ts';
 import { CvssSchema } from './cvss.ts';
 import { SeveritySchema } from './severity.ts';
@@ -74,11 +74,7 @@ export interface FindingFieldDeclaration<
   part: P;
 }
 
-function field<S extends TSchema, P extends FindingFieldPart, C extends string, H extends FindingFieldShape>(
-  declaration: FindingFieldDeclaration<S, P, C, H>,
-): FindingFieldDeclaration<S, P, C, H> {
-  return declaration;
-}
+const field = fieldOf<FindingFieldDeclaration>();
 
 const markdownField = <C extends string>(column: C, label: string) =>
   field({

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { declareFields, type FieldDeclaration } from './declared-fields.ts';
+import { declareFields, fieldOf, type FieldDeclaration } from './declared-fields.ts';
 import { Title } from './text.ts';
 
 /** What a link field's value is; each path that carries links handles every shape (see `ReportFieldShape`). */
@@ -11,11 +11,7 @@ export type LinkFieldDeclaration<
   H extends LinkFieldShape = LinkFieldShape,
 > = FieldDeclaration<S, C, H>;
 
-function field<S extends TSchema, C extends string, H extends LinkFieldShape>(
-  declaration: LinkFieldDeclaration<S, C, H>,
-): LinkFieldDeclaration<S, C, H> {
-  return declaration;
-}
+const field = fieldOf<LinkFieldDeclaration>();
 
 /**
  * Every field of a report link, declared once: the API's link fields, the row maps, the links of

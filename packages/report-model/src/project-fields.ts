@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { declareFields, type FieldDeclaration } from './declared-fields.ts';
+import { declareFields, fieldOf, type FieldDeclaration } from './declared-fields.ts';
 import { PROJECT_STATUSES } from './report.ts';
 import { IsoDate, MarkdownText, Title } from './text.ts';
 
@@ -16,11 +16,7 @@ export interface ProjectFieldDeclaration<
   inReports: D;
 }
 
-function field<S extends TSchema, C extends string, H extends ProjectFieldShape, D extends boolean>(
-  declaration: ProjectFieldDeclaration<S, C, H, D>,
-): ProjectFieldDeclaration<S, C, H, D> {
-  return declaration;
-}
+const field = fieldOf<ProjectFieldDeclaration>();
 
 /**
  * Every field of a project, declared once: the API's project fields and row maps derive from this,

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { declareFields, type FieldDeclaration } from './declared-fields.ts';
+import { declareFields, fieldOf, type FieldDeclaration } from './declared-fields.ts';
 import { FindingOrderSchema, LanguageSchema, PersonSchema, ReportStatusSchema, VersionEntrySchema } from './report.ts';
 import { MarkdownText, Title } from './text.ts';
 
@@ -34,11 +34,7 @@ export interface ReportFieldDeclaration<
   retest: R;
 }
 
-function field<S extends TSchema, C extends string, H extends ReportFieldShape, R extends RetestInheritance>(
-  declaration: ReportFieldDeclaration<S, C, H, R>,
-): ReportFieldDeclaration<S, C, H, R> {
-  return declaration;
-}
+const field = fieldOf<ReportFieldDeclaration>();
 
 /** A list of people the report names (a retest keeps them: the same people usually write and read it). */
 const people = <C extends string>(column: C, label: string, description: string) =>

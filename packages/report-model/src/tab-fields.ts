@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { declareFields, type FieldDeclaration } from './declared-fields.ts';
+import { declareFields, fieldOf, type FieldDeclaration } from './declared-fields.ts';
 import { TAB_PLACEMENTS } from './report.ts';
 import { MarkdownText, TEXT_LIMITS, Title } from './text.ts';
 
@@ -12,11 +12,7 @@ export type TabFieldDeclaration<
   H extends TabFieldShape = TabFieldShape,
 > = FieldDeclaration<S, C, H>;
 
-function field<S extends TSchema, C extends string, H extends TabFieldShape>(
-  declaration: TabFieldDeclaration<S, C, H>,
-): TabFieldDeclaration<S, C, H> {
-  return declaration;
-}
+const field = fieldOf<TabFieldDeclaration>();
 
 /**
  * Every field of a report tab (a section of text before or after the findings), declared once: the
