@@ -302,6 +302,7 @@ export function defineRoute<
     adminOnly: route.adminOnly,
     usesDatabase: route.usesDatabase,
     cost: route.cost,
+    notModifiedCost: route.notModifiedCost,
     retrySafe: route.retrySafe,
   });
 

@@ -11,7 +11,7 @@ import { createJsonLogger, MemoryRateLimitStore, PostgresRateLimitStore, type Ra
 import type { Knex } from 'knex';
 import type { TenantRouter } from '@service/tenancy';
 import type { DocxPdfConverter } from '@service/docx';
-import { createApp } from '../../src/app.ts';
+import { createApp, type App } from '../../src/app.ts';
 import { readBuildInfo } from '../../src/build-info.ts';
 import { prepareService } from '../../src/prepare-service.ts';
 
@@ -27,6 +27,8 @@ export interface TestApp {
   license: License | null;
   rateLimitStore: RateLimitStore;
   tenants: TenantRouter;
+  /** The app's services, for tests that count what they did (documents rendered). */
+  services: App['services'];
   stop(): Promise<void>;
 }
 
@@ -152,7 +154,7 @@ export async function startTestApp(
       ? new PostgresRateLimitStore(dbs.controlPlane)
       : (options.rateLimitStore ?? new MemoryRateLimitStore());
   const rateLimitStore = options.rateLimitAt === undefined ? store : atInstant(store, options.rateLimitAt);
-  const { koa, close } = createApp({
+  const { koa, close, services } = createApp({
     config,
     dbs,
     logger,
@@ -166,6 +168,7 @@ export async function startTestApp(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const testApp: TestApp = {
+    services,
     license,
     rateLimitStore,
     tenants,
