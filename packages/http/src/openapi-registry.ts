@@ -66,6 +66,11 @@ export interface OperationDoc {
   adminOnly?: boolean;
   /** Needs a database, so it can answer 503 `unavailable`. Default true. */
   usesDatabase?: boolean;
+  /**
+   * Reads (`read`) or also writes (`write`) stored files, so it can answer 503 `storage_unavailable`
+   * when the file store cannot be reached, and (`write`) 507 `storage_full` when it has no room.
+   */
+  usesFileStore?: 'read' | 'write';
   /** Requests one call counts as against the rate limits, when more than one (stated in the description). */
   cost?: number;
   /**
@@ -486,8 +491,8 @@ export class OpenApiRegistry {
     const errors: Record<number, AutoError> = {};
     const add = (status: number, code: string, when: string, headers?: Record<string, HeaderDoc>) => {
       errors[status] ??= { codes: [] };
-      errors[status]!.codes.push([code, when]);
-      if (headers) errors[status]!.headers = { ...errors[status]!.headers, ...headers };
+      errors[status].codes.push([code, when]);
+      if (headers) errors[status].headers = { ...errors[status].headers, ...headers };
     };
     if (op.params || op.query || op.body || (op.headers ?? []).length > 0) {
       add(
@@ -538,6 +543,12 @@ export class OpenApiRegistry {
     }
     if (rateLimited)
       add(429, 'rate_limited', 'too many requests; wait `Retry-After` seconds', {
+        'Retry-After': RESPONSE_HEADERS.retryAfter,
+      });
+    if (op.usesFileStore === 'write')
+      add(507, 'storage_full', 'the file store has no room for the file; nothing was stored');
+    if (op.usesFileStore)
+      add(503, 'storage_unavailable', 'the file store cannot be reached; retry after `Retry-After` seconds', {
         'Retry-After': RESPONSE_HEADERS.retryAfter,
       });
     if (op.usesDatabase ?? true)
@@ -831,7 +842,10 @@ export class OpenApiRegistry {
 function referencedComponents(root: unknown, components: { schemas: Record<string, unknown> }): Set<string> {
   const used = new Set<string>();
   const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item);
+      return;
+    }
     if (node === null || typeof node !== 'object') return;
     for (const [k, v] of Object.entries(node)) {
       if (k === '$ref' && typeof v === 'string' && v.startsWith('#/components/')) {

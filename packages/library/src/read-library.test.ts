@@ -11,7 +11,9 @@ const base = sampleLibraryFiles();
 const FT = 'finding-templates/smb-signing-disabled.md';
 const TR = 'finding-templates/translations/de/smb-signing-disabled.md';
 const trees: Array<{ remove(): void }> = [];
-afterEach(() => trees.splice(0).forEach((t) => t.remove()));
+afterEach(() => {
+  for (const t of trees.splice(0)) t.remove();
+});
 
 /** The sample library with one file changed: `to` replaces `from` (which must occur). */
 function edit(file: string, from: string, to: string): Record<string, string> {

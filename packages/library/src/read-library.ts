@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Dirent } from 'node:fs';
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describeProblem, lintDocxTemplate } from '@service/docx';
@@ -171,7 +172,7 @@ async function listFolder(
   relative: string,
   problems: LibraryProblem[],
 ): Promise<{ files: FileEntry[]; folders: string[] }> {
-  let entries;
+  let entries: Dirent[];
   try {
     entries = await readdir(absolute, { withFileTypes: true });
   } catch (err) {
@@ -328,7 +329,7 @@ function resolveReferences(
   for (const t of translations) {
     const template = byKey.get(t.key);
     if (!template && failedKeys.has(t.key)) continue;
-    if (!template || template.kind !== 'finding-template') {
+    if (template?.kind !== 'finding-template') {
       problems.push(
         errorAt(
           t.file,

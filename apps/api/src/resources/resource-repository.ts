@@ -169,10 +169,10 @@ export class ResourceRepository<F extends Fields = Fields, X extends object = ob
         ),
         db.raw('count(*) over() as _total'),
       );
-    order.forEach(([, dir], i) => page.orderBy(`_k${i}`, dir));
+    for (const [i, [, dir]] of order.entries()) page.orderBy(`_k${i}`, dir);
     page.orderBy('r.id', 'asc').offset(req.offset).limit(req.limit);
     const full = this.scoped(db, principal).join(page.as('page'), 'page.id', 'r.id').select('page._total');
-    order.forEach(([, dir], i) => full.orderBy(`page._k${i}`, dir));
+    for (const [i, [, dir]] of order.entries()) full.orderBy(`page._k${i}`, dir);
     full.orderBy('r.id', 'asc');
     const rows = (await full) as Array<Row<F, X> & { _total: number }>;
     let total = rows[0]?._total ?? 0;

@@ -12,7 +12,6 @@ import {
   type FindingContentColumns,
   LanguageSchema,
   SeveritySchema,
-  type Cvss,
 } from '@service/report-model';
 import {
   buildTemplateMatchIndex,

@@ -142,6 +142,7 @@ export function registerReportExports(app: AppContext, exports: ReportExportServ
     tags: ['Reports'],
     cost: 10,
     notModifiedCost: 1,
+    usesFileStore: 'read',
     params: Type.Object({ id: Uuid }),
     responses: {
       200: {
@@ -181,6 +182,7 @@ export function registerReportExports(app: AppContext, exports: ReportExportServ
     tags: ['Reports'],
     cost: 10,
     notModifiedCost: 1,
+    usesFileStore: 'read',
     params: Type.Object({ id: Uuid }),
     responses: {
       200: {
