@@ -23,6 +23,7 @@ import type { AppContext, AppDeps } from './app-context.ts';
 import { FileStoreStatus } from './files/file-store-status.ts';
 import { translateConstraintError } from './rest/translate-constraint-error.ts';
 import { registerApiKeyRoutes } from './identity/api-key-routes.ts';
+import { allowCreatedClients } from './identity/created-client-allow-list.ts';
 import { registerAuthRoutes } from './identity/auth-routes.ts';
 import { createLoginThrottle } from './identity/login-throttle.ts';
 import { createSessionResolver } from './identity/session-guard.ts';
@@ -76,6 +77,7 @@ export function createApp(deps: AppDeps): App {
     evidenceMaxBytes: deps.config.evidenceMaxBytes,
     onBackgroundError: (event, err) =>
       deps.logger.warn(event, { error: { name: (err as Error)?.name, message: (err as Error)?.message } }),
+    onClientCreated: allowCreatedClients(identity.apiKeys),
   });
   const fileStore = new FileStoreStatus(deps.files.store, deps.logger);
   const app: AppContext = {
