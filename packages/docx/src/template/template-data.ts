@@ -17,25 +17,13 @@ import {
 } from '../report-labels.ts';
 import { RETEST_REPORT_TAGS, retestFindingData, retestFindingTags, retestReportData } from './retest-template-data.ts';
 import { colourMarker } from './severity-colours.ts';
+import type { TagScope } from './tag-scope.ts';
 import { isEvidenceImage } from '../evidence-images.ts';
 import { planEvidence, type FindingEvidence } from '../evidence-plan.ts';
 import { renderSeverityChartPng, SEVERITY_CHART_SIZE } from '../severity-chart.ts';
 import { readEvidenceImage } from '../evidence-images.ts';
 import { markdownToWordml, picture, type WordmlContext } from '../wordml/markdown-to-wordml.ts';
 import { drawing, paragraph } from '../wordml/wordml.ts';
-
-/**
- * The tag language of Word templates, as data: what each name means in each scope. `text` is a
- * plain placeholder `{name}`; `rich` is Markdown or a picture written as paragraphs, used as a
- * raw tag `{@name}` alone in its paragraph; `list` is a loop `{#name}...{/name}` over a scope;
- * `strings` a loop over plain values shown with `{.}`. Every name also works as a condition:
- * `{#name}...{/name}` shows its content when the value is not empty, `{^name}...{/name}` when it is.
- */
-export type TagKind = 'text' | 'rich' | 'strings' | { list: TagScope };
-export interface TagScope {
-  name: string;
-  tags: Record<string, TagKind>;
-}
 
 const ASSET: TagScope = {
   name: 'affectedAssets',
