@@ -42,7 +42,7 @@ function workspaces(): Workspace[] {
 }
 
 /** A dependency cycle as the names along it (first name repeated at the end), or null. */
-export function findCycle(edges: ReadonlyMap<string, readonly string[]>): string[] | null {
+function findCycle(edges: ReadonlyMap<string, readonly string[]>): string[] | null {
   const done = new Set<string>();
   const path: string[] = [];
   const visit = (node: string): string[] | null => {
