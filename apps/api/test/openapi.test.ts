@@ -8,6 +8,7 @@ import { TenantRouter } from '@service/tenancy';
 import { createApp, readBuildInfo } from '../src/index.ts';
 import { httpClient } from './support/http-client.ts';
 import { startTestApp, type TestApp } from './support/start-test-app.ts';
+import { storedFilesOf } from '../src/files/open-stored-files.ts';
 
 type Operation = {
   operationId: string;
@@ -196,6 +197,7 @@ describe('OpenAPI document', () => {
         currentLicense: () => null,
         rateLimitStore: new MemoryRateLimitStore(),
         tenants,
+        files: storedFilesOf(config),
       });
       const router = (built.koa.middleware as Array<{ router?: Router }>).find((m) => m.router)!.router!;
       const served = new Set<string>();

@@ -314,6 +314,7 @@ export function defineRoute<
     crossSiteCheck: route.crossSiteCheck,
     adminOnly: route.adminOnly,
     usesDatabase: route.usesDatabase,
+    usesFileStore: route.usesFileStore,
     cost: route.cost,
     retrySafe: route.retrySafe,
   });

@@ -34,3 +34,5 @@ export { conditionalGet, ifNoneMatchHits, STREAMED_ETAG_MAX_BYTES } from './cond
 export { compressResponses, isCompressibleType, COMPRESSION_THRESHOLD_BYTES } from './compress-responses.ts';
 export { corsPolicy, CORS_EXPOSED_HEADERS, CORS_ALLOWED_HEADERS } from './cors-policy.ts';
 export { allowedMethodsOf, answerOptions, answerUnrouted } from './allowed-methods.ts';
+export { parseByteRange, rangeResponses, RANGE_HEADERS, sendStoredFile, storedFileEtag } from './stored-download.ts';
+export type { ByteSpan } from './stored-download.ts';

@@ -66,6 +66,11 @@ export interface OperationDoc {
   adminOnly?: boolean;
   /** Needs a database, so it can answer 503 `unavailable`. Default true. */
   usesDatabase?: boolean;
+  /**
+   * Reads (`read`) or also writes (`write`) stored files, so it can answer 503 `storage_unavailable`
+   * when the file store cannot be reached, and (`write`) 507 `storage_full` when it has no room.
+   */
+  usesFileStore?: 'read' | 'write';
   /** Requests one call counts as against the rate limits, when more than one (stated in the description). */
   cost?: number;
   /**
@@ -533,6 +538,12 @@ export class OpenApiRegistry {
     }
     if (rateLimited)
       add(429, 'rate_limited', 'too many requests; wait `Retry-After` seconds', {
+        'Retry-After': RESPONSE_HEADERS.retryAfter,
+      });
+    if (op.usesFileStore === 'write')
+      add(507, 'storage_full', 'the file store has no room for the file; nothing was stored');
+    if (op.usesFileStore)
+      add(503, 'storage_unavailable', 'the file store cannot be reached; retry after `Retry-After` seconds', {
         'Retry-After': RESPONSE_HEADERS.retryAfter,
       });
     if (op.usesDatabase ?? true)

@@ -113,6 +113,11 @@ export function registerWorkspacePages(app: AppContext): void {
         users: users.map(presentUser),
         clients: choices.clients,
         signInSlug: (organization as { slug: string } | null | undefined)?.slug ?? null,
+        // Why not the location when hosted: the store is the operator's, shared by every organization.
+        fileStore:
+          app.deps.config.edition === 'hosted'
+            ? { ...app.fileStore.snapshot(), where: "the hosted service's store" }
+            : app.fileStore.snapshot(),
       }),
     };
   });

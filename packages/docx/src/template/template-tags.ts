@@ -1,5 +1,5 @@
 import type { TemplateProblem } from '../invalid-template-error.ts';
-import type { TagKind, TagScope } from './tag-scope.ts';
+import type { TagKind, TagScope } from './tag-set.ts';
 import { TEMPLATE_TAGS } from './template-data.ts';
 import { problemAt, type TagPart, type TemplateLocation } from './template-scan.ts';
 

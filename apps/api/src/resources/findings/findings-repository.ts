@@ -9,7 +9,7 @@ import {
   type FindingFieldName,
 } from '@service/report-model';
 import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
-import type { EvidenceFiles } from '../evidence-images/evidence-files.ts';
+import type { StoredFiles } from '@service/storage';
 import { evidenceCleanup } from '../evidence-images/evidence-repository.ts';
 import type { MatchedScanResult } from '../finding-library/finding-template-repository.ts';
 import { ResourceRepository } from '../resource-repository.ts';
@@ -39,7 +39,7 @@ type FindingsDeclaration = ReturnType<typeof findingsDeclaration>;
 /** Findings: the generic reads and writes, plus attaching to reports and merging scanner results. */
 export class FindingRepository extends ResourceRepository<FindingsDeclaration['fields'], { report_ids: string[] }> {
   constructor(
-    files: EvidenceFiles,
+    files: StoredFiles,
     private readonly statistics = new TableStatistics(),
   ) {
     super(
@@ -59,7 +59,7 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
               'This finding is also part of a report that is not shared with you; it cannot be deleted.',
             );
           }
-          return evidenceCleanup(files, trx, { findingId: row.id });
+          return evidenceCleanup(files, trx, principal, { findingId: row.id });
         },
       }),
     );
