@@ -13,7 +13,7 @@ export interface EditorOptions {
   onChange(text: string): void;
   /** Images pasted or dropped into the text: upload them, answer the Markdown to insert. */
   onImages?(files: File[]): Promise<string[]>;
-  /** Ctrl+S / Cmd+S. */
+  /** Ctrl+S / Cmd+S (the text is handed on first). */
   onSave?(): void;
 }
 
@@ -48,8 +48,21 @@ function imagesOf(list: DataTransferItemList | FileList | null | undefined): Fil
  * (Ctrl+B bold, Ctrl+I italic, Ctrl+E code, Ctrl+K link, Ctrl+S save), and pasted or dropped
  * images uploaded as evidence and referenced at the cursor.
  */
+/** How long the text may wait before it is handed on: keystrokes within it cost the editor only. */
+const CHANGE_DELAY_MS = 120;
+
 export function createMarkdownEditor(parent: HTMLElement, options: EditorOptions): MarkdownEditorHandle {
   let view: EditorView;
+  let changeTimer = 0;
+  // Why coalesced: copying a 100 KB text out of the editor on every key is most of a keystroke's cost.
+  const emitChange = () => {
+    window.clearTimeout(changeTimer);
+    changeTimer = 0;
+    options.onChange(view.state.doc.toString());
+  };
+  const flushChange = () => {
+    if (changeTimer) emitChange();
+  };
   const handle: MarkdownEditorHandle = {
     wrap(before, after, empty) {
       view.dispatch(
@@ -87,12 +100,17 @@ export function createMarkdownEditor(parent: HTMLElement, options: EditorOptions
     redo: () => void redo(view),
     focus: () => view.focus(),
     replace(text) {
+      flushChange();
       if (text === view.state.doc.toString()) return;
       const head = Math.min(view.state.selection.main.head, text.length);
       view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, selection: { anchor: head } });
     },
     text: () => view.state.doc.toString(),
-    destroy: () => view.destroy(),
+    destroy: () => {
+      flushChange();
+      window.removeEventListener('pagehide', flushChange);
+      view.destroy();
+    },
   };
   const run = (f: () => void) => () => {
     f();
@@ -126,14 +144,21 @@ export function createMarkdownEditor(parent: HTMLElement, options: EditorOptions
           { key: 'Mod-i', run: run(() => handle.wrap('_', '_', 'italic')) },
           { key: 'Mod-e', run: run(() => handle.wrap('`', '`', 'code')) },
           { key: 'Mod-k', run: run(() => handle.wrap('[', '](https://)', 'link')) },
-          { key: 'Mod-s', preventDefault: true, run: run(() => options.onSave?.()) },
+          {
+            key: 'Mod-s',
+            preventDefault: true,
+            run: run(() => {
+              flushChange();
+              options.onSave?.();
+            }),
+          },
           ...historyKeymap,
           ...defaultKeymap,
           // Why Tab indents only with Escape-then-Tab available: CodeMirror's indentWithTab keeps Escape as the way out.
           indentWithTab,
         ]),
         EditorView.updateListener.of((update) => {
-          if (update.docChanged) options.onChange(update.state.doc.toString());
+          if (update.docChanged && !changeTimer) changeTimer = window.setTimeout(emitChange, CHANGE_DELAY_MS);
         }),
         EditorView.domEventHandlers({
           paste(event) {
@@ -141,6 +166,10 @@ export function createMarkdownEditor(parent: HTMLElement, options: EditorOptions
             if (files.length === 0) return false;
             event.preventDefault();
             return uploadAndInsert(files, null);
+          },
+          blur() {
+            flushChange();
+            return false;
           },
           drop(event, v) {
             const files = imagesOf(event.dataTransfer?.files);
@@ -152,5 +181,6 @@ export function createMarkdownEditor(parent: HTMLElement, options: EditorOptions
       ],
     }),
   });
+  window.addEventListener('pagehide', flushChange);
   return handle;
 }

@@ -5,8 +5,9 @@ import type { Client, Finding, Project, Report, ReportFinding, ReportTab } from 
 import { t } from '../i18n/i18n.ts';
 import { ExportBar } from '../report/export-bar.tsx';
 import { FindingsPanel, type OrderedFinding } from '../report/findings-panel.tsx';
-import { ReportSettings, saveReport } from '../report/report-settings.tsx';
+import { ReportSettings } from '../report/report-settings.tsx';
 import { RetestPanel } from '../report/retest-panel.tsx';
+import { saveReport } from '../report/save-report.ts';
 import { TabEditor } from '../report/tab-editor.tsx';
 import { canEdit } from '../session.ts';
 import { useAutosave } from '../sync/use-autosave.ts';

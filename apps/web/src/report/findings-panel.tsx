@@ -246,12 +246,14 @@ export function FindingsPanel(props: {
         onClose={() => setDialog(null)}
         onImported={() => props.onChanged()}
       />
-      <LibraryPicker
-        open={dialog === 'library'}
-        report={report}
-        onClose={() => setDialog(null)}
-        onCreated={(id) => route(`/reports/${report.id}/findings/${id}`)}
-      />
+      {dialog === 'library' ? (
+        <LibraryPicker
+          open
+          report={report}
+          onClose={() => setDialog(null)}
+          onCreated={(id) => route(`/reports/${report.id}/findings/${id}`)}
+        />
+      ) : null}
     </section>
   );
 }

@@ -1,4 +1,4 @@
-import { api, call, callPage } from '../api/api-client.ts';
+import { api, callPage } from '../api/api-client.ts';
 import type { Report } from '../api/api-types.ts';
 import { MarkdownEditor } from '../editor/markdown-editor.tsx';
 import { t } from '../i18n/i18n.ts';
@@ -110,15 +110,5 @@ export function ReportSettings({ save }: { save: Autosave<Report> }) {
         rows={6}
       />
     </section>
-  );
-}
-
-export async function saveReport(id: string, changes: Partial<Report>, expectedUpdatedAt: string): Promise<Report> {
-  const { title, status, language, findingOrder, styleId, summary } = changes;
-  return call(
-    api.PATCH('/rest/v1/reports/{id}', {
-      params: { path: { id } },
-      body: { title, status, language, findingOrder, styleId, summary, expectedUpdatedAt },
-    }),
   );
 }
