@@ -37,7 +37,7 @@ export default defineConfig({
       ...(fixturesMissing ? [FIXTURE_TESTS] : []),
       ...(fast ? [PROCESS_TESTS, BROWSER_TESTS] : []),
     ],
-    globalSetup: ['./packages/db/src/testing/global-setup.ts'],
+    globalSetup: ['./packages/db/src/testing/global-setup.ts', './packages/storage/src/testing/global-setup.ts'],
     pool: 'forks',
     // Why not isolated: every test file builds its own app on its own databases and keeps its state
     // in its own scope, so a worker can keep the modules it loaded; loading them again for each

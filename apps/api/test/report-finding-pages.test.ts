@@ -3,7 +3,12 @@
 // for every caller, and the statistics refreshed after a bulk import.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReportDocument, ReportDocumentFinding } from '@service/report-model';
+import {
+  emptyDocumentFinding,
+  emptyReportDocument,
+  type ReportDocument,
+  type ReportDocumentFinding,
+} from '@service/report-model';
 import type { RestPrincipal } from '../src/rest/rest-pipeline.ts';
 import { createWorkspaceRepositories } from '../src/resources/workspace-repositories.ts';
 import { DocxPdfConverter } from '@service/docx';
@@ -144,7 +149,7 @@ describe("a report's findings", () => {
 describe('a bulk import', () => {
   it('leaves fresh statistics and a vacuumed order index behind', async () => {
     const db = app.dbs.tenant;
-    const repositories = createWorkspaceRepositories({ filesDir: app.config.filesDir, evidenceMaxBytes: 1_000_000 });
+    const repositories = createWorkspaceRepositories({ files: app.files, evidenceMaxBytes: 1_000_000 });
     const services = createWorkspaceServices(repositories, { pdf: new DocxPdfConverter() });
     const principal: RestPrincipal = {
       keyId: randomUUID(),
@@ -157,35 +162,12 @@ describe('a bulk import', () => {
       tenantDatabase: 'default',
       tenant: db,
     };
-    const findings: ReportDocumentFinding[] = Array.from({ length: 1_200 }, (_, i) => ({
-      title: `Imported ${i}`,
-      severity: 'medium',
-      status: 'open',
-      severityReason: '',
-      cvss: [],
-      cves: [],
-      cwes: [],
-      description: '',
-      impact: '',
-      remediation: '',
-      details: '',
-      references: [],
-      affectedAssets: [],
-      source: { kind: 'manual' },
-      evidence: [],
-    }));
+    const findings: ReportDocumentFinding[] = Array.from({ length: 1_200 }, (_, i) =>
+      emptyDocumentFinding(`Imported ${i}`, 'medium'),
+    );
     const document: ReportDocument = {
-      title: 'Bulk',
-      status: 'draft',
-      language: 'en',
+      ...emptyReportDocument('Bulk', 'Pages Corp', 'Pages'),
       findingOrder: 'manual',
-      summary: '',
-      client: { name: 'Pages Corp' },
-      project: { name: 'Pages', startDate: null, endDate: null },
-      style: null,
-      template: null,
-      tabs: [],
-      links: [],
       findings,
     };
     const stats = async () =>

@@ -6,6 +6,7 @@ import type { Asset, CompleteOccurrence, Compliance } from './normalized-finding
 import { normalizeCve, parseCweId } from './normalize-identifiers.ts';
 import { cvssVersionOfVector, normalizeCvssVector, parseCvssScore } from '@service/report-model';
 import type { NessusParseResult, NessusStats } from './parse-result.ts';
+import { referencesInText } from './reference-text.ts';
 import { retainText, TextInterner } from './retain-text.ts';
 import { SEVERITIES, type Severity } from '@service/report-model';
 import { XmlScanParser } from './xml-scan-parser.ts';
@@ -132,7 +133,7 @@ export class NessusParser extends XmlScanParser {
         if (this.hostName !== null) this.startItem(attributes, depth);
         return false;
       case 'tag':
-        if (this.inHostProperties && HOST_TAGS.has(attributes.name)) {
+        if (this.inHostProperties && attributes.name !== undefined && HOST_TAGS.has(attributes.name)) {
           this.tagName = attributes.name;
           return true;
         }
@@ -176,8 +177,8 @@ export class NessusParser extends XmlScanParser {
   }
 
   private recordNamespaces(attributes: Record<string, string>): void {
-    for (const key in attributes) {
-      if (key.startsWith('xmlns:')) this.namespaces.set(key.slice(6), attributes[key]);
+    for (const [key, value] of Object.entries(attributes)) {
+      if (key.startsWith('xmlns:')) this.namespaces.set(key.slice(6), value);
     }
   }
 
@@ -201,9 +202,9 @@ export class NessusParser extends XmlScanParser {
     if (hostname) asset.hostname = retainText(hostname, 255);
     const mac = tags.get('mac-address');
     // Why first line: Nessus lists every interface's MAC address, one per line.
-    if (mac) asset.mac = retainText(mac.split(/\s+/)[0], 64);
+    if (mac) asset.mac = retainText(mac.split(/\s+/)[0] ?? '', 64);
     const os = tags.get('operating-system');
-    if (os) asset.os = retainText(os.split('\n')[0], 500);
+    if (os) asset.os = retainText(os.split('\n', 1)[0] ?? '', 500);
     this.firstSeen = hostStartTime(tags);
     return asset;
   }
@@ -298,11 +299,14 @@ export class NessusParser extends XmlScanParser {
 
     const riskFactor = item.fields.get('risk_factor')?.trim();
     if (riskFactor) this.stats.riskFactors[riskFactor] = (this.stats.riskFactors[riskFactor] ?? 0) + 1;
+    // Why: Nessus 2 and 3 rated notes 1 ("Security Note") and old exports keep that scale, with
+    // the risk factor saying what the plugin means: None, an informational result, never a low one.
+    if (item.severity === 'low' && riskFactor?.toLowerCase() === 'none') item.severity = 'info';
 
     const output = item.fields.get('plugin_output');
     if (item.pluginId === SCAN_INFORMATION_PLUGIN && output !== undefined && this.scannerVersion === undefined) {
       const version = /Nessus version\s*:\s*(\S+)/.exec(output);
-      if (version !== null) this.scannerVersion = retainText(version[1], 100);
+      if (version?.[1] !== undefined) this.scannerVersion = retainText(version[1], 100);
     }
 
     const occurrence: CompleteOccurrence = { asset: this.asset, severity: item.severity };
@@ -428,13 +432,11 @@ function serviceName(svcName: string): string {
   return name === 'general' ? '' : name;
 }
 
-/** see_also URLs (whitespace-separated), then xref values such as `IAVA:2024-A-1`. */
+/** see_also URLs (one a line, or within prose), then xref values such as `IAVA:2024-A-1`. */
 function referencesOf(item: ItemState): string[] {
   const references: string[] = [];
-  for (const seeAlso of item.lists.get('see_also') ?? []) {
-    for (const reference of seeAlso.split(/\s+/))
-      if (reference !== '') references.push(retainText(reference, LIMITS.referenceChars));
-  }
+  for (const seeAlso of item.lists.get('see_also') ?? [])
+    for (const reference of referencesInText(seeAlso)) references.push(retainText(reference, LIMITS.referenceChars));
   for (const xref of item.lists.get('xref') ?? []) {
     const value = xref.trim();
     if (value !== '') references.push(retainText(value, LIMITS.referenceChars));
@@ -506,7 +508,7 @@ function complianceOf(values: Map<string, string>, result: string): Compliance {
   if (solution) compliance.solution = solution;
   const reference = text('reference', LIMITS.textChars);
   if (reference) compliance.reference = reference;
-  const seeAlso = (values.get('see-also') ?? '').split(/\s+/).filter((r) => r !== '');
+  const seeAlso = referencesInText(values.get('see-also') ?? '');
   if (seeAlso.length > 0) compliance.seeAlso = seeAlso.slice(0, 100).map((r) => retainText(r, LIMITS.referenceChars));
   const auditFile = text('audit-file', 500);
   if (auditFile) compliance.auditFile = auditFile;

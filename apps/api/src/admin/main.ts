@@ -4,10 +4,13 @@
 import { OperatorError, runCli, type AnyCommand } from '@service/cli-kit';
 import { ConfigError } from '@service/config';
 import { DatabaseStartupError, EmbeddedServerError, VersionGuardError } from '@service/db';
+import { FileStoreStartError } from '@service/storage';
 import { TenancyError } from '@service/tenancy';
 import { LicenseLoadError } from '../licensing/load-license.ts';
 import { openAdminContext, type AdminContext } from './admin-context.ts';
 import { checkSeverities } from './commands/check-severities.ts';
+import { copyFilesCommand } from './commands/copy-files.ts';
+import { sweepFilesCommand } from './commands/sweep-files.ts';
 import { createUser } from './commands/create-user.ts';
 import { deactivateUser } from './commands/deactivate-user.ts';
 import { importGlobalsCommand } from './commands/import-globals.ts';
@@ -31,6 +34,8 @@ const COMMANDS: AnyCommand<AdminContext>[] = [
   listOrganizationsCommand,
   deprovisionOrganizationCommand,
   checkSeverities,
+  copyFilesCommand,
+  sweepFilesCommand,
 ];
 
 /** Errors of the layers below that already say what is wrong; each gets the next step. */
@@ -48,6 +53,11 @@ function translateError(err: unknown): OperatorError | undefined {
       cause: err,
     });
   }
+  if (err instanceof FileStoreStartError)
+    return new OperatorError(err.message, {
+      hint: 'Check FILES_STORE and FILES_DIR, or the S3_* settings, and that the store is running.',
+      cause: err,
+    });
   if (err instanceof TenancyError)
     return new OperatorError(err.message, { hint: 'Correct TENANT_SERVERS, or see docs/scaling.md.', cause: err });
   if (err instanceof VersionGuardError)
@@ -66,6 +76,7 @@ await runCli<AdminContext>({
   dispose: async (ctx) => {
     await ctx.tenants.close();
     await ctx.dbs.close();
+    await ctx.files.store.close();
   },
   translateError,
 });

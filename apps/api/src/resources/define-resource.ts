@@ -5,6 +5,7 @@ import type { AppContext } from '../app-context.ts';
 import { defineRestRoute } from '../rest/define-rest-route.ts';
 import { createSchema, responseSchema, updateSchema } from './field.ts';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_RESPONSES, runIdempotentCreate } from './idempotent-create.ts';
+import { exampleRow, pickFields } from './resource-example.ts';
 import type { ResourceRepository } from './resource-repository.ts';
 
 export interface Resource {
@@ -27,57 +28,6 @@ const INVALID_REFERENCE_RESPONSE: Record<number, ResponseDoc> = {
     schema: 'Error',
   },
 };
-const EXAMPLE_ID = '0b6f7c1e-2d3a-4e5f-8a9b-0c1d2e3f4a5b';
-const EXAMPLE_TIME = '2026-11-02T09:30:00.000Z';
-
-/** Example values for the string patterns resources use, so generated examples match their schema. */
-const PATTERN_EXAMPLES: Record<string, string> = {
-  '^[a-z]{2}(-[A-Z]{2})?$': 'en',
-  '^#[0-9a-fA-F]{6}$': '#1F3A5F',
-  '^(https?|mailto):': 'https://tickets.example/SCOPE-12',
-  '^CVE-\\d{4}-\\d{4,}$': 'CVE-2021-44228',
-  '^[0-9a-f]{64}$': 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
-  '^[a-z0-9]+(-[a-z0-9]+)*$': 'in-scope-urls',
-};
-
-/** A value valid against `schema` for a field the create example does not set (ids, timestamps, defaults). */
-function exampleValue(schema: TSchema): unknown {
-  const s = schema as Record<string, unknown>;
-  if (Array.isArray(s.examples) && s.examples.length > 0) return s.examples[0];
-  if (s.default !== undefined) return s.default;
-  if (s.format === 'uuid') return EXAMPLE_ID;
-  if (s.format === 'date-time') return EXAMPLE_TIME;
-  if (s.format === 'date') return '2026-11-02';
-  if (Array.isArray(s.enum)) return s.enum[0];
-  if (Array.isArray(s.anyOf)) {
-    const nullable = (s.anyOf as Array<Record<string, unknown>>).some((b) => b.type === 'null');
-    return nullable ? null : exampleValue((s.anyOf as TSchema[])[0]!);
-  }
-  switch (s.type) {
-    case 'string':
-      if (typeof s.pattern === 'string') {
-        const value = PATTERN_EXAMPLES[s.pattern];
-        if (value === undefined)
-          throw new Error(`define-resource: no example for the pattern ${s.pattern}; add one to PATTERN_EXAMPLES`);
-        return value;
-      }
-      return typeof s.minLength === 'number' && s.minLength > 0 ? 'Example' : '';
-    case 'integer':
-    case 'number':
-      return typeof s.minimum === 'number' ? s.minimum : 0;
-    case 'boolean':
-      return false;
-    case 'array':
-      return [];
-    case 'object': {
-      const properties = (s.properties ?? {}) as Record<string, TSchema>;
-      return Object.fromEntries(((s.required ?? []) as string[]).map((k) => [k, exampleValue(properties[k]!)]));
-    }
-    default:
-      return null;
-  }
-}
-
 /**
  * The one mechanism behind every REST resource: list (filters, search, pagination headers),
  * get, create (idempotent with `Idempotency-Key`), update (with `expectedUpdatedAt` where
@@ -93,22 +43,8 @@ export function defineResource(app: AppContext, repository: ResourceRepository):
   const Schema = responseSchema(decl.fields, decl.extraResponse);
   const camel = decl.schemaName;
   const plural = camel.endsWith('y') ? `${camel.slice(0, -1)}ies` : `${camel}s`;
-  // A full row as the API returns it, built from the create example plus values for the rest.
-  const example = decl.create
-    ? Object.fromEntries(
-        Object.entries({
-          ...decl.fields,
-          ...Object.fromEntries(Object.entries(decl.extraResponse ?? {}).map(([k, schema]) => [k, { schema }])),
-        }).map(([k, f]) => [
-          k,
-          k in decl.create!.example && k in decl.fields
-            ? decl.create!.example[k]
-            : k === 'id'
-              ? EXAMPLE_ID
-              : exampleValue(f.schema),
-        ]),
-      )
-    : decl.responseExample;
+  // A full row as the API returns it: the create example's fields, or the declared response values, and the rest generated.
+  const example = exampleRow(decl, decl.create ? pickFields(decl, decl.create.example) : (decl.responseExample ?? {}));
   registry.addSchema(decl.schemaName, Schema);
   registry.addTag(decl.tag, decl.description);
 
@@ -121,7 +57,17 @@ export function defineResource(app: AppContext, repository: ResourceRepository):
       ...(decl.searchable === false
         ? {}
         : {
-            q: Type.Optional(Type.String({ maxLength: 200, description: 'Text search (prefix match on each word).' })),
+            q: Type.Optional(
+              Type.String({
+                maxLength: 200,
+                description:
+                  'Text search (prefix match on each word).' +
+                  (decl.search?.alternatives
+                    ? ' Common abbreviations match what they stand for (IDOR, XSS, SQLi, CSRF, SSRF, RCE, LFI, XXE, ...).'
+                    : '') +
+                  (decl.search?.rankFirst ? ' Rows whose title matches come first.' : ''),
+              }),
+            ),
           }),
       id: Type.Optional({ ...Uuid, description: 'Only the row with this id.' } as TSchema),
       updated_since: Type.Optional({
@@ -133,7 +79,7 @@ export function defineResource(app: AppContext, repository: ResourceRepository):
     defineRestRoute(app, {
       method: 'get',
       path: base,
-      operationId: `list${plural}`,
+      operationId: decl.operationIds?.list ?? `list${plural}`,
       summary: `List ${decl.name.replace(/-/g, ' ')}`,
       description:
         `One page of the ${decl.name.replace(/-/g, ' ')} you can see, in a stable order, ` +
@@ -170,7 +116,7 @@ export function defineResource(app: AppContext, repository: ResourceRepository):
     defineRestRoute(app, {
       method: 'get',
       path: `${base}/{id}`,
-      operationId: `get${camel}`,
+      operationId: decl.operationIds?.get ?? `get${camel}`,
       summary: `Get one ${decl.label}`,
       description: `The ${decl.label} with this id; 404 when it does not exist or you may not see it.`,
       tags: [decl.tag],
@@ -187,7 +133,7 @@ export function defineResource(app: AppContext, repository: ResourceRepository):
     defineRestRoute(app, {
       method: 'post',
       path: base,
-      operationId: `create${camel}`,
+      operationId: decl.operationIds?.create ?? `create${camel}`,
       summary: `Create a ${decl.label}`,
       description: `Creates a ${decl.label}. Send \`Idempotency-Key\` to make a retry safe.`,
       tags: [decl.tag],
@@ -234,7 +180,7 @@ export function defineResource(app: AppContext, repository: ResourceRepository):
     defineRestRoute(app, {
       method: 'patch',
       path: `${base}/{id}`,
-      operationId: `update${camel}`,
+      operationId: decl.operationIds?.update ?? `update${camel}`,
       summary: `Change a ${decl.label}`,
       description: `Changes the fields you send; absent fields keep their value. A GET body restricted to these fields can be sent back as is.${
         decl.concurrency
@@ -263,14 +209,19 @@ export function defineResource(app: AppContext, repository: ResourceRepository):
     defineRestRoute(app, {
       method: 'delete',
       path: `${base}/{id}`,
-      operationId: `delete${camel}`,
+      operationId: decl.operationIds?.delete ?? `delete${camel}`,
       summary: decl.trash ? `Move a ${decl.label} to the trash` : `Delete a ${decl.label} permanently`,
       description: decl.trash
-        ? 'What belongs to it disappears from lists and answers 404 too; an administrator can restore it whole.'
-        : 'Not recoverable.',
+        ? 'What belongs to it disappears from lists and answers 404 too; an administrator can restore it whole. ' +
+          `Safe to retry: deleting a ${decl.label} you moved to the trash yourself answers 204 again, as long as ` +
+          'you may still delete it; for anyone else it answers 404 like any row they cannot see.'
+        : 'Not recoverable. Not safe to retry: once it is deleted, the same request answers 404.',
       tags: [decl.tag],
       params: IdParams,
-      responses: { 204: { description: decl.trash ? 'Moved to the trash.' : 'Deleted.' } },
+      retrySafe: decl.trash === true,
+      responses: {
+        204: { description: decl.trash ? 'Moved to the trash (now, or by you before).' : 'Deleted.' },
+      },
       async handler(ctx, { params, principal }) {
         await repository.remove(principal.tenant, principal, params.id);
         ctx.status = 204;

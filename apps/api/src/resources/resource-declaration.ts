@@ -85,12 +85,22 @@ export interface ResourceDeclaration<F extends Fields = Fields, X extends object
   order?: Array<[string, 'asc' | 'desc']>;
   filters?: Record<string, ListFilter>;
   searchable?: boolean;
+  /**
+   * How `q` searches beyond the words typed: alternative queries that also match (abbreviations
+   * spelt out), and a column whose match ranks a row first (a title match before a text match).
+   */
+  search?: { alternatives?: (q: string) => string[]; rankFirst?: string };
   /** Deleted into the trash (restorable) instead of permanently. */
   trash?: boolean;
   /** PATCH accepts `expectedUpdatedAt`. */
   concurrency?: boolean;
   /** Operations offered; default all five. */
   operations?: Partial<Record<'list' | 'get' | 'create' | 'update' | 'delete', boolean>>;
+  /**
+   * An operation id other than the derived one (`createClient`), for a name that client generators
+   * use themselves: the SDK function of the operation would collide with the generator's own.
+   */
+  operationIds?: Partial<Record<'list' | 'get' | 'create' | 'update' | 'delete', string>>;
   create?: {
     /** Body fields beyond the resource's own (e.g. `reportId` for findings, `templateId` for reports). */
     extra?: Record<string, TSchema>;
@@ -131,7 +141,10 @@ export interface ResourceDeclaration<F extends Fields = Fields, X extends object
     /** Every field the request sent, changed or not. */
     sent: Record<string, unknown>;
   }): Promise<void>;
-  /** A whole row as the API returns it: the documented example of a resource without create. */
+  /**
+   * The documented example of a resource without create: the values worth showing; every other
+   * field is generated from its schema (`resource-example.ts`).
+   */
   responseExample?: Record<string, unknown>;
   /** A PATCH body as a client would send it, for the document (none: no request example). */
   updateExample?: Record<string, unknown>;

@@ -20,6 +20,8 @@ export interface ListRequest {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** A list's order: a column, or an expression (search ranks), and its direction. */
+type OrderKey = [string | Knex.Raw, 'asc' | 'desc'];
 /** Words of a search as a prefix query for the `simple` text configuration: "sql inj" -> sql:* & inj:*. */
 export function toPrefixQuery(q: string): string | null {
   const words =
@@ -60,7 +62,7 @@ export function nextUpdatedAt(db: Knex, alias = ''): Knex.Raw {
 export class ResourceRepository<F extends Fields = Fields, X extends object = object> {
   readonly label: string;
   private readonly columns: string[];
-  private readonly order: Array<[string, 'asc' | 'desc']>;
+  private readonly order: OrderKey[];
   private readonly filters: Record<string, ListFilter>;
 
   constructor(readonly declaration: ResourceDeclaration<F, X>) {
@@ -132,8 +134,21 @@ export class ResourceRepository<F extends Fields = Fields, X extends object = ob
     if (req.updatedSince) q.where('r.updated_at', '>=', new Date(req.updatedSince));
     // Words match as prefixes, identifiers (CVE-2024-1007, 10.0.0.5, /api/v1) as typed; the
     // tenant migration "identifier_search" defines both sides. A `q` with no letter or digit matches nothing.
-    if (req.q && this.declaration.searchable !== false) q.whereRaw('r.search @@ search_query(?)', [req.q]);
-    let order = this.order;
+    let order: OrderKey[] = this.order;
+    if (req.q && this.declaration.searchable !== false) {
+      const search = this.declaration.search;
+      const queries = [req.q, ...(search?.alternatives?.(req.q) ?? [])];
+      const query = `(${queries.map(() => 'search_query(?)').join(' || ')})`;
+      q.whereRaw(`r.search @@ ${query}`, queries);
+      // Why: the row whose title says what was searched comes before rows that only mention it,
+      // and a title that starts with it first of all (`sql`: SQL injection before Microsoft SQL Server).
+      if (search?.rankFirst)
+        order = [
+          [db.raw(`search_words(??) @@ ${query}`, [search.rankFirst, ...queries]), 'desc'],
+          [db.raw(`lower(??) like lower(?) || '%'`, [search.rankFirst, req.q.trim()]), 'desc'],
+          ...order,
+        ];
+    }
     for (const [name, value] of Object.entries(req.filters)) {
       if (value === undefined) continue;
       const filter = this.filters[name]!;
@@ -149,13 +164,15 @@ export class ResourceRepository<F extends Fields = Fields, X extends object = ob
       .clearSelect()
       .select(
         'r.id',
-        ...order.map(([col], i) => db.raw('?? as ??', [col, `_k${i}`])),
+        ...order.map(([col], i) =>
+          typeof col === 'string' ? db.raw('?? as ??', [col, `_k${i}`]) : db.raw('? as ??', [col, `_k${i}`]),
+        ),
         db.raw('count(*) over() as _total'),
       );
-    for (const [col, dir] of order) page.orderBy(col, dir);
+    for (const [i, [, dir]] of order.entries()) page.orderBy(`_k${i}`, dir);
     page.orderBy('r.id', 'asc').offset(req.offset).limit(req.limit);
     const full = this.scoped(db, principal).join(page.as('page'), 'page.id', 'r.id').select('page._total');
-    order.forEach(([, dir], i) => full.orderBy(`page._k${i}`, dir));
+    for (const [i, [, dir]] of order.entries()) full.orderBy(`page._k${i}`, dir);
     full.orderBy('r.id', 'asc');
     const rows = (await full) as Array<Row<F, X> & { _total: number }>;
     let total = rows[0]?._total ?? 0;
@@ -302,12 +319,34 @@ export class ResourceRepository<F extends Fields = Fields, X extends object = ob
   }
 
   /**
+   * True when the caller moved this row to the trash themselves and may still delete it: a repeated
+   * DELETE then answers as the first did. Anyone else gets the 404 of a row they cannot see.
+   */
+  private async trashedByCaller(db: Knex, principal: RestPrincipal, id: string): Promise<boolean> {
+    if (!this.declaration.trash || !UUID.test(id)) return false;
+    const row = (await this.scoped(db, principal, { trashed: true })
+      .where('r.id', id)
+      .where('r.deleted_by', principal.userId)
+      .first()) as Row<F, X> | undefined;
+    if (!row) return false;
+    assertAllowed(principal, 'delete', this.access(row), this.label);
+    return true;
+  }
+
+  /**
    * Deletes a row (into the trash when the resource has one), with the row locked and the policy
-   * checked in the same transaction; file cleanup runs after the commit.
+   * checked in the same transaction; file cleanup runs after the commit. Deleting a row the caller
+   * already moved to the trash changes nothing and succeeds again (see trashedByCaller).
    */
   async remove(db: Knex, principal: RestPrincipal, id: string): Promise<void> {
     const afterCommit = await db.transaction(async (trx) => {
-      const row = await this.require(trx, principal, id, 'delete', { forUpdate: true });
+      const row = await this.find(trx, principal, id, { forUpdate: true });
+      if (!row) {
+        // Why: a DELETE sent again after its answer was lost must not report failure after success.
+        if (await this.trashedByCaller(trx, principal, id)) return undefined;
+        throw new NotFoundError(`The ${this.label} ${id} was not found.`);
+      }
+      assertAllowed(principal, 'delete', this.access(row), this.label);
       // Why: an external collaborator changes what is inside a shared project or report, but the
       // shared project or report itself (and the trash, which only administrators empty) is not theirs.
       if (this.declaration.trash && principal.role === 'external') {

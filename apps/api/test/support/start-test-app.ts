@@ -11,7 +11,9 @@ import { createJsonLogger, MemoryRateLimitStore, PostgresRateLimitStore, type Ra
 import type { Knex } from 'knex';
 import type { TenantRouter } from '@service/tenancy';
 import type { DocxPdfConverter } from '@service/docx';
-import { createApp } from '../../src/app.ts';
+import type { StoredFiles } from '@service/storage';
+import { openStoredFiles } from '../../src/files/open-stored-files.ts';
+import { createApp, type App } from '../../src/app.ts';
 import { readBuildInfo } from '../../src/build-info.ts';
 import { prepareService } from '../../src/prepare-service.ts';
 
@@ -27,6 +29,10 @@ export interface TestApp {
   license: License | null;
   rateLimitStore: RateLimitStore;
   tenants: TenantRouter;
+  /** The app's services, for tests that count what they did (documents rendered). */
+  services: App['services'];
+  /** The app's file store (FILES_STORE: a directory by default). */
+  files: StoredFiles;
   stop(): Promise<void>;
 }
 
@@ -78,8 +84,18 @@ function testConfig(urls: DatabaseUrls, env: Record<string, string>): Config {
 const openDbs = (urls: DatabaseUrls) =>
   Object.fromEntries(DATABASE_NAMES.map((n) => [n, createKnex(urls[n], 5, `test:${n}`)])) as Record<DatabaseName, Knex>;
 
-/** Settings that change what a first start writes into the databases. */
-const SEEDING_SETTINGS = ['SERVICE_EDITION', 'SERVICE_ADMIN_EMAIL', 'SERVICE_ADMIN_PASSWORD', 'TENANT_SERVERS'];
+/**
+ * Settings that change what a first start writes into the databases (and, for the file store, where
+ * the library's Word templates that the rows name were written).
+ */
+const SEEDING_SETTINGS = [
+  'SERVICE_EDITION',
+  'SERVICE_ADMIN_EMAIL',
+  'SERVICE_ADMIN_PASSWORD',
+  'TENANT_SERVERS',
+  'FILES_STORE',
+  'FILES_DIR',
+];
 
 /** Digest of what a first start writes: the migrations, the library and the version. */
 function preparedKey(): string {
@@ -105,16 +121,13 @@ function preparedDatabases(): Promise<string> {
   preparedTemplate ??= ensureTemplateDatabases(preparedKey(), async (urls) => {
     const dbs = openDbs(urls);
     const logger = createJsonLogger('silent', () => {});
+    const config = testConfig(urls, {});
+    const files = await openStoredFiles(config);
     try {
-      const { tenants } = await prepareService({
-        config: testConfig(urls, {}),
-        dbs,
-        embedded: true,
-        logger,
-        build: readBuildInfo(),
-      });
+      const { tenants } = await prepareService({ config, dbs, embedded: true, logger, build: readBuildInfo(), files });
       await tenants.close();
     } finally {
+      await files.store.close();
       await Promise.all(DATABASE_NAMES.map((n) => dbs[n].destroy()));
     }
   });
@@ -140,19 +153,21 @@ export async function startTestApp(
   const logger = createJsonLogger(config.logLevel, (line) => {
     logLines.push(line);
   });
+  const files = await openStoredFiles(config);
   const { license, tenants } = await prepareService({
     config,
     dbs,
     embedded: options.evaluation ?? true,
     logger,
     build,
+    files,
   });
   const store =
     options.rateLimitStore === 'postgres'
       ? new PostgresRateLimitStore(dbs.controlPlane)
       : (options.rateLimitStore ?? new MemoryRateLimitStore());
   const rateLimitStore = options.rateLimitAt === undefined ? store : atInstant(store, options.rateLimitAt);
-  const { koa, close } = createApp({
+  const { koa, close, services } = createApp({
     config,
     dbs,
     logger,
@@ -160,15 +175,18 @@ export async function startTestApp(
     currentLicense: () => testApp.license,
     rateLimitStore,
     tenants,
+    files,
     ...(options.pdf ? { pdf: options.pdf } : {}),
   });
   const server: Server = createServer(koa.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const testApp: TestApp = {
+    services,
     license,
     rateLimitStore,
     tenants,
+    files,
     url: `http://127.0.0.1:${port}`,
     dbs,
     config,
@@ -179,6 +197,7 @@ export async function startTestApp(
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await close();
       await tenants.close();
+      await files.store.close();
       await Promise.all(DATABASE_NAMES.map((n) => dbs[n].destroy()));
       if (!options.reuse) await databases.drop();
     },

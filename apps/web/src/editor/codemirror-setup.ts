@@ -38,7 +38,7 @@ function imagesOf(list: DataTransferItemList | FileList | null | undefined): Fil
   const files: File[] = [];
   for (const item of Array.from(list as ArrayLike<DataTransferItem | File>)) {
     const file = item instanceof File ? item : item.kind === 'file' ? item.getAsFile() : null;
-    if (file && file.type.startsWith('image/')) files.push(file);
+    if (file?.type.startsWith('image/')) files.push(file);
   }
   return files;
 }

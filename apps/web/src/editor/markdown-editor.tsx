@@ -104,7 +104,7 @@ export function MarkdownEditor(props: MarkdownEditorProps) {
   ];
 
   return (
-    <div class={`md-editor mode-${mode}`} role="group" aria-labelledby={`${id}-label`}>
+    <section class={`md-editor mode-${mode}`} aria-labelledby={`${id}-label`}>
       <div class="md-head">
         <span id={`${id}-label`} class="md-label">
           {props.label}
@@ -166,17 +166,16 @@ export function MarkdownEditor(props: MarkdownEditorProps) {
           {!ready ? <p class="hint">{t('Loading the editor…')}</p> : null}
         </div>
         {mode !== 'write' ? (
-          <div
+          <section
             class="md-preview document"
             aria-label={t('Preview of {name}', { name: props.label })}
-            role="region"
             // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard
             tabIndex={0}
           >
             <MarkdownPreview markdown={previewText} evidence={props.evidence} />
-          </div>
+          </section>
         ) : null}
       </div>
-    </div>
+    </section>
   );
 }

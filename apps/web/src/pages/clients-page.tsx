@@ -48,7 +48,7 @@ export function ClientsPage() {
         </form>
       ) : null}
       <ErrorNotice error={error} />
-      <div class="toolbar" role="search">
+      <div class="toolbar">
         <SearchBox label={t('Search clients')} value={list.q} onSearch={list.setQ} />
       </div>
       <ErrorNotice error={clients.error} />

@@ -60,7 +60,7 @@ function TemplateDetail({ template, onSaved }: { template: FindingTemplate; onSa
     }
   };
   return (
-    <div class="document card" role="region" aria-label={t('Template')}>
+    <section class="document card" aria-label={t('Template')}>
       <h2>
         <SeverityBadge severity={template.severity} /> {template.title}
       </h2>
@@ -122,7 +122,7 @@ function TemplateDetail({ template, onSaved }: { template: FindingTemplate; onSa
           ) : null}
         </>
       )}
-    </div>
+    </section>
   );
 }
 
@@ -151,7 +151,7 @@ function FindingTemplates() {
   );
   return (
     <>
-      <div class="toolbar" role="search">
+      <div class="toolbar">
         <SearchBox label={t('Search the finding library')} value={list.q} onSearch={list.setQ} />
         <FilterSelect
           label={t('Language')}

@@ -62,7 +62,7 @@ export function ProjectsPage() {
     <section aria-labelledby="projects-title">
       <h1 id="projects-title">{t('Projects')}</h1>
       <p class="hint">{t('New projects are created on their client’s page.')}</p>
-      <div class="toolbar" role="search">
+      <div class="toolbar">
         <SearchBox label={t('Search projects')} value={list.q} onSearch={list.setQ} />
         <FilterSelect
           label={t('Status')}

@@ -36,7 +36,7 @@ export function ReportsPage() {
     <section aria-labelledby="reports-title">
       <h1 id="reports-title">{t('Reports')}</h1>
       <p class="hint">{t('New reports are created on their project’s page.')}</p>
-      <div class="toolbar" role="search">
+      <div class="toolbar">
         <SearchBox label={t('Search reports')} value={list.q} onSearch={list.setQ} />
         <FilterSelect
           label={t('Status')}

@@ -44,7 +44,8 @@ export function ExportBar({ reportId }: { reportId: string }) {
   };
   const wait = retryAt ? Math.max(0, Math.ceil((retryAt.at - now) / 1000)) : 0;
   return (
-    <div class="export-bar" role="group" aria-label={t('Export')}>
+    <fieldset class="export-bar">
+      <legend class="visually-hidden">{t('Export')}</legend>
       {EXPORTS.map((e) => (
         <button
           key={e.kind}
@@ -64,6 +65,6 @@ export function ExportBar({ reportId }: { reportId: string }) {
       <span role="status" aria-live="polite" class="hint">
         {message ?? ''}
       </span>
-    </div>
+    </fieldset>
   );
 }

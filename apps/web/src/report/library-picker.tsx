@@ -75,7 +75,12 @@ export function LibraryPicker(props: { open: boolean; report: Report; onClose():
           ))}
           {templates.data && templates.data.rows.length === 0 ? <li>{t('No templates match.')}</li> : null}
         </ul>
-        <div class="picker-preview document" role="region" aria-label={t('Template preview')} tabIndex={0}>
+        <section
+          class="picker-preview document"
+          aria-label={t('Template preview')}
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard
+          tabIndex={0}
+        >
           {chosen ? (
             <>
               <h3>{chosen.title}</h3>
@@ -86,7 +91,7 @@ export function LibraryPicker(props: { open: boolean; report: Report; onClose():
           ) : (
             <p class="hint">{t('Choose a template to preview it.')}</p>
           )}
-        </div>
+        </section>
       </div>
       <ErrorNotice error={error} />
       <div class="actions">

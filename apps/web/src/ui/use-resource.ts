@@ -33,7 +33,6 @@ export function useResource<T>(load: () => Promise<T>, deps: unknown[]): Loaded<
     return () => {
       current = false;
     };
-    // biome-ignore lint/correctness/useExhaustiveDependencies: the caller names what the load depends on
   }, [...deps, round]);
   const reload = useCallback(() => setRound((n) => n + 1), []);
   return { data, error, loading, reload, set: setData };

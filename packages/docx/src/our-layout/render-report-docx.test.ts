@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveReportStyle } from '@service/report-model';
+import { emptyDocumentTab, resolveReportStyle } from '@service/report-model';
 import { renderReportDocx } from '../index.ts';
 import { SAMPLE_REPORT } from '../template/sample-report.ts';
 import { readZip } from '../zip-archive.ts';
@@ -68,14 +68,15 @@ describe('renderReportDocx', () => {
     const report = {
       ...SAMPLE_REPORT,
       title: nasty,
-      tabs: [{ title: nasty, content: nasty, placement: 'before' as const, evidence: [] }],
+      tabs: [{ ...emptyDocumentTab(nasty), content: nasty }],
     };
     const doc = text(
       await renderReportDocx(report, { style: resolveReportStyle(null), loadImage: async () => null }),
       'word/document.xml',
     );
     expect(doc).toContain('abc\ufffdd &lt;/w:t&gt;&lt;w:p&gt; ]]&gt; &amp;amp;');
-    expect(doc).not.toMatch(/[\u0000\u0001]/);
+    expect(doc).not.toContain('\u0000');
+    expect(doc).not.toContain('\u0001');
   });
 
   it('writes a German report in German: headings, labels, values, numbers, dates, footer', async () => {
@@ -123,10 +124,8 @@ describe('renderReportDocx', () => {
       ...SAMPLE_REPORT,
       tabs: [
         {
-          title: 'Wide table',
+          ...emptyDocumentTab('Wide table'),
           content: `| ${headers.join(' | ')} |\n|${headers.map(() => '---').join('|')}|\n| ${headers.map((_, i) => (i === 2 ? 'A long cell that wants a lot of the width of the table to itself' : 'x')).join(' | ')} |`,
-          placement: 'before' as const,
-          evidence: [],
         },
       ],
     };
@@ -139,7 +138,8 @@ describe('renderReportDocx', () => {
       Number(m[1]),
     );
     expect(widths).toHaveLength(headers.length);
-    headers.forEach((h, i) => expect(widths[i]!, h).toBeGreaterThanOrEqual(textWidthTwips(h, 18, true) + 180));
+    for (const [i, h] of headers.entries())
+      expect(widths[i], h).toBeGreaterThanOrEqual(textWidthTwips(h, 18, true) + 180);
     // The long cell gets the room the others do not need.
     expect(widths[2]).toBe(Math.max(...widths));
   });

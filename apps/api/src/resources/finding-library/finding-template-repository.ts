@@ -12,14 +12,14 @@ import {
   type FindingContentColumns,
   LanguageSchema,
   SeveritySchema,
-  type Cvss,
 } from '@service/report-model';
 import {
   buildTemplateMatchIndex,
   FINDING_TEMPLATE_MATCH_COLUMNS,
   titlePatternProblem,
   matchableTemplateOfRow,
-  matchTemplates,
+  matchScanFinding,
+  searchAlternatives,
   type FindingTemplateMatchRow,
   type MatchConfidence,
   type MatchedOn,
@@ -29,7 +29,11 @@ import {
   ruleIdProblem,
   SCAN_FORMATS,
   SCANNER_RULE_EXAMPLES,
+  PATTERN_CONDITION_KINDS,
   SCANNER_RULE_PATTERN,
+  SCANNERS,
+  TITLE_PATTERN_MAX_CHARS,
+  TITLE_PATTERN_RULE,
   type CompleteFinding,
   type ScanFormat,
 } from '@service/scanners';
@@ -53,6 +57,12 @@ export interface MatchedTemplate {
 /** `de-DE` -> `de`: translations are kept by primary language. */
 const primaryLanguage = (language: string) => language.split('-')[0]!.toLowerCase();
 
+/** A scanner result and the template it takes, if any. */
+export interface MatchedScanResult {
+  result: CompleteFinding;
+  match: TemplateMatch | null;
+}
+
 export interface TemplateMatch {
   template: MatchedTemplate;
   /** Why it matched: the scanner rule id, a CVE, a CWE or a title pattern, and which one. */
@@ -60,6 +70,11 @@ export interface TemplateMatch {
   detail: string;
   confidence: MatchConfidence;
 }
+
+/** `Nessus: family, cpe, ...; Burp: none` */
+const CONDITIONS_BY_SCANNER = SCAN_FORMATS.map(
+  (s) => `${SCANNERS[s].label}: ${SCANNERS[s].conditions.join(', ') || 'none'}`,
+).join('; ');
 
 function findingTemplatesDeclaration() {
   return declareResource()({
@@ -84,7 +99,13 @@ function findingTemplatesDeclaration() {
           {
             maxItems: 200,
             uniqueItems: true,
-            description: '"<scanner>:<rule id>" pairs this template stands for; the strongest match.',
+            description:
+              '"<scanner>:<rule id>" pairs this template stands for; the strongest match. A rule is the rule id ' +
+              "the scanner's findings carry, or `<condition>=<value>` conditions joined by ` & ` " +
+              `(${CONDITIONS_BY_SCANNER}; docs/library-authoring.md). The pattern states every rule the server ` +
+              `checks but one: a ${PATTERN_CONDITION_KINDS.map((k) => `\`${k}=\``).join(', ')} value must also be a ` +
+              `usable title pattern (${TITLE_PATTERN_RULE}). ` +
+              'Otherwise 400 `validation_failed` naming `/scannerRules`.',
           },
         ),
         create: 'optional',
@@ -116,14 +137,17 @@ function findingTemplatesDeclaration() {
           Object.fromEntries(
             SCAN_FORMATS.map((s) => [
               s,
-              Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { maxItems: 50 })),
+              Type.Optional(
+                Type.Array(Type.String({ minLength: 1, maxLength: TITLE_PATTERN_MAX_CHARS }), { maxItems: 50 }),
+              ),
             ]),
           ),
           {
             additionalProperties: false,
             description:
               'Per scanner, JavaScript regular expressions matched case-insensitively against a ' +
-              "scanner finding's title (the weakest match).",
+              `scanner finding's title (the weakest match). Each must be a usable title pattern ` +
+              `(${TITLE_PATTERN_RULE}); otherwise 400 \`validation_failed\` naming \`/titlePatterns/<scanner>\`.`,
           },
         ),
         create: 'optional',
@@ -174,6 +198,8 @@ function findingTemplatesDeclaration() {
       }
     },
     order: [['r.title', 'asc']],
+    // Why: people search for `IDOR` or `SQLi`; a template named for what was searched comes first.
+    search: { alternatives: searchAlternatives, rankFirst: 'r.title' },
     filters: {
       severity: {
         schema: SeveritySchema,
@@ -208,29 +234,52 @@ export class FindingTemplateRepository extends ResourceRepository<
   }
 
   /**
-   * The template for each scanner finding (by `<scanner>:<group key>`), with the library's rules:
-   * a declared scanner rule id wins over a CVE, then a CWE, then a title pattern. Your own
-   * templates come before global ones, so they win ties; then the oldest.
+   * Each scanner result with the template it takes, by the library's rules (`matchScanFinding`: a
+   * rule whose occurrences take different templates becomes one result per template, its group
+   * key naming the template):
+   * your own templates come before global ones, so they win ties; then the oldest. The template's
+   * text is in the report's language where it has it. External collaborators get no templates:
+   * the library is not theirs.
    */
-  async matchScanFindings(
+  async matchScanResults(
     trx: Knex,
-    findings: readonly CompleteFinding[],
+    principal: { role: string },
+    results: readonly CompleteFinding[],
     language: string,
-  ): Promise<Map<string, TemplateMatch>> {
-    const matches = new Map<string, TemplateMatch>();
-    if (findings.length === 0) return matches;
+  ): Promise<MatchedScanResult[]> {
+    const unmatched = () => results.map((result) => ({ result, match: null }));
+    if (results.length === 0 || principal.role === 'external') return unmatched();
     const rows = (await trx('finding_templates')
       .orderByRaw('(global_key is not null), created_at, id')
       .select([...FINDING_TEMPLATE_MATCH_COLUMNS])) as FindingTemplateMatchRow[];
-    if (rows.length === 0) return matches;
+    if (rows.length === 0) return unmatched();
     const index = buildTemplateMatchIndex(rows.map(matchableTemplateOfRow));
-    const found = new Map<string, LibraryMatch>();
-    for (const f of findings) {
-      const match = matchTemplates(f, index);
-      if (match) found.set(`${f.source.scanner.toLowerCase()}:${f.groupKey}`, match);
-    }
-    const ids = [...new Set([...found.values()].map((m) => m.templateKey))];
+    const found = results.flatMap((result) =>
+      matchScanFinding(result, index).map(({ finding, match }) => ({ result: finding, match })),
+    );
+    const templates = await this.matchedTemplates(trx, found, language);
+    return found.map(({ result, match }) => ({
+      result,
+      match: match
+        ? {
+            template: templates.get(match.templateKey)!,
+            matchedOn: match.matchedOn,
+            confidence: match.confidence,
+            detail: match.detail,
+          }
+        : null,
+    }));
+  }
+
+  /** The templates that matched, by id, with their content in the report's language where they have it. */
+  private async matchedTemplates(
+    trx: Knex,
+    found: ReadonlyArray<{ match: LibraryMatch | null }>,
+    language: string,
+  ): Promise<Map<string, MatchedTemplate>> {
+    const ids = [...new Set(found.flatMap(({ match }) => (match ? [match.templateKey] : [])))];
     const templates = new Map<string, MatchedTemplate>();
+    if (ids.length === 0) return templates;
     const matched = (await trx('finding_templates')
       .whereIn('id', ids)
       .select('id', 'global_key', 'language', 'translations', ...FINDING_CONTENT_COLUMNS)) as Array<
@@ -254,13 +303,6 @@ export class FindingTemplateRepository extends ResourceRepository<
         untranslated: own || translation ? null : t.language,
       });
     }
-    for (const [key, match] of found)
-      matches.set(key, {
-        template: templates.get(match.templateKey)!,
-        matchedOn: match.matchedOn,
-        confidence: match.confidence,
-        detail: match.detail,
-      });
-    return matches;
+    return templates;
   }
 }

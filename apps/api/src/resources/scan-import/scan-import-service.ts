@@ -12,7 +12,7 @@ import {
   type ScanFormat,
 } from '@service/scanners';
 import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
-import type { ImportedFinding } from '../findings/findings-repository.ts';
+import type { ImportedFinding } from '../findings/scan-merge-plan.ts';
 import type { RetestImportSummary, RetestService } from '../retests/retest-service.ts';
 import type { WorkspaceRepositories } from '../workspace-repositories.ts';
 
@@ -96,7 +96,7 @@ export function readScanFindings(findings: readonly NormalizedFinding[]): ScanIn
  */
 export class ScanImportService {
   constructor(
-    private readonly repositories: Pick<WorkspaceRepositories, 'reports' | 'findings'>,
+    private readonly repositories: Pick<WorkspaceRepositories, 'reports' | 'findings' | 'findingTemplates'>,
     private readonly retests: RetestService,
   ) {}
 
@@ -114,13 +114,19 @@ export class ScanImportService {
   ): Promise<ScanImportResult> {
     // Why lock: two imports into one report queue up instead of racing.
     const report = await this.repositories.reports.require(trx, principal, reportId, 'import', { forUpdate: true });
+    const results = await this.repositories.findingTemplates.matchScanResults(
+      trx,
+      principal,
+      scan.findings,
+      report.language,
+    );
     // Why a path of its own: a re-scan into a retest decides the findings it has instead of merging into them.
     if (report.kind === 'retest') {
       const rescan = await this.retests.importRescan(
         trx,
         principal,
         { id: report.id, projectId: report.project_id, language: report.language, round: report.round },
-        scan.findings,
+        results,
         options,
       );
       return {
@@ -140,7 +146,7 @@ export class ScanImportService {
       trx,
       principal,
       { id: report.id, projectId: report.project_id, language: report.language },
-      scan.findings,
+      results,
       options,
     );
     return {
