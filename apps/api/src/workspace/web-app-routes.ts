@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import type { Context } from 'koa';
 import type { SessionPrincipal } from '@service/auth';
@@ -7,6 +7,7 @@ import type { AppContext } from '../app-context.ts';
 import { sessionPrincipal } from '../rest/rest-pipeline.ts';
 import { html } from './html-template.ts';
 import { redirectPage, sendPage, WORKSPACE_CSP } from './page-shell.ts';
+import { assetOf, sendAsset, type Asset } from './workspace-assets.ts';
 
 /**
  * Where the built workspace app is (apps/web/scripts/build-web.mjs): apps/web/dist from the
@@ -109,7 +110,7 @@ export function registerWebApp(app: AppContext): void {
     });
   }
 
-  const cache = new Map<string, { bytes: Buffer; etag: string }>();
+  const cache = new Map<string, Asset>();
   app.registry.addUndocumentedRoute(
     'GET',
     '/app/assets/{name}',
@@ -122,18 +123,11 @@ export function registerWebApp(app: AppContext): void {
     if (!asset) {
       const bytes = await readFile(new URL(`assets/${name}`, DIST)).catch(() => null);
       if (!bytes) throw new NotFoundError(`No workspace asset named ${name}.`);
-      asset = { bytes, etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 22)}"` };
+      asset = assetOf(bytes);
       cache.set(name, asset);
     }
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
-    ctx.type = name.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8';
-    ctx.etag = asset.etag;
-    ctx.status = 200;
-    if (ctx.fresh) {
-      ctx.status = 304;
-      return;
-    }
-    ctx.body = asset.bytes;
+    // Why immutable: the names carry a hash of the content; a new build has new names.
+    const type = name.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8';
+    sendAsset(ctx, asset, type, 'public, max-age=31536000, immutable');
   });
 }
