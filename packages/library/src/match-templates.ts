@@ -34,6 +34,8 @@ export interface MatchableTemplate {
    * conditions are tried only after those of every specific template.
    */
   fallback?: boolean;
+  /** No fixed score (`scoreFrom: scanner`): the severity is a typical one, the scanner's is used. */
+  instanceScored?: boolean;
   /**
    * What the group key of a finding split off by this template's occurrence conditions ends with
    * (`<group key>|<this>`): stable across imports. Default `key`.
@@ -137,6 +139,8 @@ export interface TemplateMatchIndex {
   /** what split-off group keys end with, per template */
   readonly groupKeys: readonly string[];
   readonly severities: readonly (Severity | null)[];
+  /** per template: scored per instance, its severity only a typical one */
+  readonly instanceScored: readonly boolean[];
   /** how many CVEs each template covers */
   readonly cveCounts: readonly number[];
   readonly byRule: ReadonlyMap<string, number>;
@@ -241,6 +245,7 @@ export function buildTemplateMatchIndex(templates: readonly MatchableTemplate[])
     keys: templates.map((t) => t.key),
     groupKeys: templates.map((t) => t.groupKey ?? t.key),
     severities: templates.map((t) => (isSeverity(t.severity) ? t.severity : null)),
+    instanceScored: templates.map((t) => t.instanceScored === true),
     cveCounts: templates.map((t) => new Set((t.cves ?? []).map((c) => c.toUpperCase())).size),
     byRule,
     byCve,
@@ -726,6 +731,7 @@ export function matchableTemplatesOfLibrary(library: Pick<Library, 'items'>): Ma
       titlePatterns: t.content.match.titlePatterns,
       severity: t.content.severity,
       fallback: t.content.match.fallback,
+      instanceScored: t.content.severity !== 'info' && t.content.cvss.length === 0,
     }));
 }
 
