@@ -2,9 +2,11 @@
 // RADOS Gateway, reached through a proxy the test can break): streamed downloads with ETag, 304 and
 // Range, keys per organization, nothing dangling and nothing orphaned after uploads, replacements,
 // deletes and a store that fails, 503 `storage_unavailable` on what needs the store.
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storedFileEtag } from '@service/http';
 import { organizationPrefix } from '@service/storage';

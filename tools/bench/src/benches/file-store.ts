@@ -12,6 +12,7 @@ import { missingCephBinaries, s3Env, startCephRgw, stopCephRgw } from '@service/
 interface Figures {
   uploadMs: number;
   downloadMs: number;
+  uploadedMb: number;
   downloadedMb: number;
   exportMs: number;
   docxMb: number;

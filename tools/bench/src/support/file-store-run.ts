@@ -65,11 +65,13 @@ async function main(): Promise<void> {
     };
     // 200 uploads onto findings after the 50 the export shows images of.
     const ids: string[] = [];
+    let uploaded = 0;
     let started = performance.now();
     await inParallel(
       Array.from({ length: UPLOADS }, (_, i) => i),
       async (i) => {
         ids[i] = await upload(findingIds[50 + (i % 400)]!, images[i % images.length]!);
+        uploaded += images[i % images.length]!.length;
       },
     );
     const uploadMs = performance.now() - started;
@@ -77,7 +79,9 @@ async function main(): Promise<void> {
     let bytes = 0;
     await inParallel(ids, async (id) => {
       const res = await fetch(`${svc.url}/rest/v1/evidence-images/${id}/content`, { headers: auth });
-      bytes += (await res.arrayBuffer()).byteLength;
+      const got = (await res.arrayBuffer()).byteLength;
+      if (res.status !== 200) throw new Error(`download: ${res.status}`);
+      bytes += got;
     });
     const downloadMs = performance.now() - started;
     // 50 images on the first 50 findings of the report, then its DOCX (the second export is timed).
@@ -100,6 +104,7 @@ async function main(): Promise<void> {
       `${JSON.stringify({
         uploadMs,
         downloadMs,
+        uploadedMb: uploaded / 1048576,
         downloadedMb: bytes / 1048576,
         exportMs: exported.ms,
         docxMb: exported.size / 1048576,
