@@ -1,5 +1,5 @@
 import { EVIDENCE_IMAGE_LIMITS } from '@service/report-model';
-import type { EvidenceImage, ImageSlice } from './evidence-images.ts';
+import type { EvidenceImage, ImageSlice } from './evidence-image-shape.ts';
 
 /**
  * Evidence images made ready for print with sharp (libvips): scaled down to about 200 dpi at the
