@@ -113,6 +113,18 @@ describe.each(backends)('%s', (_name, s3) => {
     },
   );
 
+  it.runIf(runs)('streams a large image back whole, four downloads at once', async () => {
+    const png = await sharp(randomBytes(1000 * 1000 * 3), { raw: { width: 1000, height: 1000, channels: 3 } })
+      .png()
+      .toBuffer();
+    const { body, status } = await upload(png);
+    expect(status).toBe(201);
+    const all = await Promise.all(
+      [1, 2, 3, 4].map(async () => Buffer.from(await (await download(body.id)).arrayBuffer())),
+    );
+    for (const got of all) expect(got.equals(png)).toBe(true);
+  });
+
   it.runIf(runs)(
     'answers 304 to its ETag, 206 to one range, 416 past the end and the whole file when If-Range is stale',
     async () => {
