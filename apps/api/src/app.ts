@@ -36,6 +36,7 @@ import { RouteCosts } from './rest/route-costs.ts';
 import { registerApiDocsRoutes } from './system/api-docs-routes.ts';
 import { registerFavicon } from './system/favicon.ts';
 import { registerHealthRoutes } from './system/health-routes.ts';
+import { registerWebApp } from './workspace/web-app-routes.ts';
 import { registerWorkspacePages } from './workspace/workspace-pages.ts';
 
 /** `/api/health` and `/api/version`: polled by monitors and the installer, with a budget of their own. */
@@ -168,6 +169,7 @@ export function createApp(deps: AppDeps): App {
   registerUserAdminRoutes(app);
   registerResources(app);
   registerWorkspacePages(app);
+  registerWebApp(app);
 
   koa.use(router.routes());
   // A known path with another method: 405 with Allow; anything else: 404. Both as JSON errors.

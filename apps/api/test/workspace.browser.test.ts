@@ -64,7 +64,7 @@ describe('workspace pages over plain HTTP', () => {
     const admin = await signIn(app, 'admin@example.com', TEST_ADMIN_PASSWORD);
     const res = await get('/', { cookie: admin.cookie });
     expect(res.status).toBe(302);
-    expect(res.headers.get('location')).toBe('/profile/api-keys');
+    expect(res.headers.get('location')).toBe('/reports');
   });
 
   it('serves only allow-listed assets, with their content types and nosniff', async () => {
@@ -173,7 +173,8 @@ describe.skipIf(skipBrowserTests)('workspace in headless Chromium', () => {
 
     await page.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${app.url}/profile/api-keys`);
+    await page.waitForURL(`${app.url}/reports`);
+    await page.goto(`${app.url}/profile/api-keys`);
     expect(await page.locator('.who-name').textContent()).toBe('Administrator');
     expect(await page.locator('.who .badge').textContent()).toBe('admin');
     expect(await page.getByRole('link', { name: 'Administration' }).count()).toBe(1);

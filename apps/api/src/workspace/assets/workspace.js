@@ -317,7 +317,9 @@ function initSignIn() {
         const body = { email: email.value.trim(), password: password.value };
         if (organization) body.organization = organization.value.trim();
         await callApi('POST', '/api/auth/login', body);
-        window.location.assign('/profile/api-keys');
+        // Back where the visitor was sent from (a path of this service only), else the reports.
+        const next = new URLSearchParams(window.location.search).get('next') ?? '';
+        window.location.assign(/^\/(?!\/)[\w\-/?=&%.]*$/.test(next) ? next : '/reports');
       } catch (err) {
         if (err.status === 401)
           say(error, organization ? 'Organization, email or password is wrong.' : 'Email or password is wrong.');
