@@ -117,7 +117,7 @@ async function build(out) {
     });
   }
   cpSync(path.join(REPO, 'apps/api/src/workspace/assets'), path.join(out, 'apps/api/src/assets'), { recursive: true });
-  const { buildWebApp, WEB_DIST } = await import('../../web/scripts/build-web.mjs');
+  const { buildWebApp, WEB_DIST } = await import('@service/web');
   const web = await buildWebApp();
   mkdirSync(path.join(out, 'web/dist/assets'), { recursive: true });
   cpSync(path.join(WEB_DIST, 'manifest.json'), path.join(out, 'web/dist/manifest.json'));
