@@ -28,6 +28,23 @@ const INVALID_REFERENCE_RESPONSE: Record<number, ResponseDoc> = {
     schema: 'Error',
   },
 };
+
+/** `responses` with more error answers: a status both have says both. */
+function withAnswers(
+  responses: Record<number, ResponseDoc>,
+  more: Record<number, string> = {},
+): Record<number, ResponseDoc> {
+  const all = { ...responses };
+  for (const [status, description] of Object.entries(more)) {
+    const known = all[Number(status)];
+    all[Number(status)] = {
+      schema: 'Error',
+      description: known ? `${known.description} Or: ${description}` : description,
+    };
+  }
+  return all;
+}
+
 /**
  * The one mechanism behind every REST resource: list (filters, search, pagination headers),
  * get, create (idempotent with `Idempotency-Key`), update (with `expectedUpdatedAt` where
@@ -146,7 +163,7 @@ export function defineResource(app: AppContext, repository: ResourceRepository):
           headers: { Location: { description: 'The new row.' } },
           example,
         },
-        ...IDEMPOTENCY_RESPONSES,
+        ...withAnswers(IDEMPOTENCY_RESPONSES, create.responses),
       },
       async handler(ctx, { body, principal }) {
         await runIdempotentCreate(ctx, principal, {

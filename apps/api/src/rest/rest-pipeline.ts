@@ -88,7 +88,8 @@ function assertSameOriginSession(ctx: Context): void {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-function sessionPrincipal(session: SessionPrincipal, tenant: Knex): RestPrincipal {
+/** What a signed-in session runs as on the REST API (and when the workspace checks what it may see). */
+export function sessionPrincipal(session: SessionPrincipal, tenant: Knex): RestPrincipal {
   return {
     keyId: null,
     scope: null,
@@ -143,6 +144,8 @@ export function restPipeline(options: {
   currentLicense: () => License | null;
   /** What a request costs against the limits (its route's declared cost; SPEC "Limits"). */
   cost: (ctx: Context) => number;
+  /** What it costs besides once the route must do its work (a conditional export that is not 304). */
+  deferredCost?: (ctx: Context) => number;
   logger?: { warn(event: string, fields?: Record<string, unknown>): void };
 }): Middleware {
   const perCaller = rateLimit({
@@ -151,6 +154,7 @@ export function restPipeline(options: {
     limit: options.perKey,
     key: (ctx) => callerIdOf(ctx.state.principal as RestPrincipal),
     cost: options.cost,
+    deferredCost: options.deferredCost,
     logger: options.logger,
   });
   const gate = licenseGate(options.edition, options.currentLicense);
@@ -161,6 +165,7 @@ export function restPipeline(options: {
       limit: options.perIp,
       key: (ctx) => ipRateLimitKey(ctx.state.clientIp ?? ctx.ip),
       cost: options.cost,
+      deferredCost: options.deferredCost,
       logger: options.logger,
     }),
     authenticateKey(options.apiKeys, options.tenantOf),
