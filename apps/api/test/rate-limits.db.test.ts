@@ -46,7 +46,7 @@ describe('REST rate limits', () => {
 
 describe('rate-limit cost', () => {
   it("counts a DOCX export and a Markdown import as their routes' declared 10 requests, the rest as 1", async () => {
-    const own = await startTestApp({ RATE_LIMIT_PER_IP: '1000000', RATE_LIMIT_PER_KEY: '1000' });
+    const own = await startTestApp({ RATE_LIMIT_PER_IP: '1000000', RATE_LIMIT_PER_KEY: '1000' }, { rateLimitAt: AT });
     try {
       const actor = await createActor(own, { role: 'admin' });
       const remaining = (res: { headers: Headers }) => Number(res.headers.get('x-ratelimit-remaining'));
@@ -103,7 +103,8 @@ describe('shared PostgreSQL counters', () => {
 
 describe('health and version', () => {
   it('have a budget of their own, far above the REST one, so a monitor polling fast never sees 429', async () => {
-    const small = await startTestApp({ RATE_LIMIT_PER_IP: '5', RATE_LIMIT_PER_KEY: '600' });
+    // At one instant, so the 300 polls never straddle a window boundary of the real clock.
+    const small = await startTestApp({ RATE_LIMIT_PER_IP: '5', RATE_LIMIT_PER_KEY: '600' }, { rateLimitAt: AT });
     try {
       const actor = await createActor(small);
       // 300 polls: 60 times the per-address REST budget, as a 20 Hz monitor makes in 15 s.
