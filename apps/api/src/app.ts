@@ -140,6 +140,7 @@ export function createApp(deps: AppDeps): App {
   koa.use(
     restPipeline({
       apiKeys: identity.apiKeys,
+      sessionOf: app.sessionOf,
       tenantOf,
       store: deps.rateLimitStore,
       perIp: deps.config.rateLimitPerIp,

@@ -55,6 +55,31 @@ describe('the global library in a workspace', () => {
     expect(withTemplate).toHaveLength(1);
   });
 
+  it('finds templates by common abbreviations and ranks a title match first', async () => {
+    const keys = async (q: string) =>
+      (await member.api.get(`/finding-library?q=${encodeURIComponent(q)}`)).body.map(
+        (t: { globalKey: string }) => t.globalKey,
+      ) as string[];
+    expect(await keys('IDOR')).toContain('insecure-direct-object-reference');
+    expect((await keys('xss')).slice(0, 3)).toEqual(
+      expect.arrayContaining(['cross-site-scripting-reflected', 'cross-site-scripting-stored']),
+    );
+    expect(await keys('SQLi')).toContain('sql-injection');
+    expect((await keys('sql')).slice(0, 3)).toContain('sql-injection');
+    for (const [q, key] of [
+      ['CSRF', 'cross-site-request-forgery'],
+      ['SSRF', 'server-side-request-forgery'],
+      ['RCE', 'os-command-injection'],
+      ['LFI', 'path-traversal'],
+      ['XXE', 'xml-external-entity-injection'],
+      ['SSTI', 'server-side-template-injection'],
+    ])
+      expect(await keys(q), q).toContain(key);
+    // A title match before a text match: the first result names the weakness in its title.
+    const first = (await member.api.get('/finding-library?q=sql')).body[0] as { title: string };
+    expect(first.title.toLowerCase()).toMatch(/^sql/);
+  });
+
   it(
     'an import of a newer library overwrites an edited global item, keeps your own, ' +
       'adds new ones, and a second import changes nothing',

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpClient } from './support/http-client.ts';
-import { createActor } from './support/identity-fixtures.ts';
+import { createActor, signIn } from './support/identity-fixtures.ts';
 import { startTestApp, type TestApp } from './support/start-test-app.ts';
 import { HEALTH_REQUESTS_PER_MINUTE } from '../src/app.ts';
 
@@ -42,6 +42,35 @@ describe('REST rate limits', () => {
       expect(guess.status).toBe(429);
     },
   );
+});
+
+describe('sessions on the REST API', () => {
+  it('are counted per user (every session of a user shares the per-key budget), not per IP', async () => {
+    const own = await startTestApp({ RATE_LIMIT_PER_IP: '5', RATE_LIMIT_PER_KEY: '8' }, { rateLimitAt: AT });
+    try {
+      const first = await createActor(own, { via: 'session' });
+      const statuses: number[] = [];
+      // Past the per-IP budget of 5: a session is not counted there.
+      for (let i = 0; i < 6; i++) statuses.push((await first.api.get('/clients')).status);
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
+      const res = await first.api.get('/clients');
+      expect(res.headers.get('x-ratelimit-limit')).toBe('8');
+      expect(res.headers.get('x-ratelimit-remaining')).toBe('1');
+      // A second session of the same user draws on the same budget.
+      const second = await signIn(own, first.user.email, 'a-long-test-password');
+      const rest = httpClient(`${own.url}/rest/v1`, {
+        headers: { cookie: second.cookie, 'x-requested-with': 'XMLHttpRequest' },
+      });
+      expect((await rest.get('/clients')).status).toBe(200);
+      const limited = await rest.get('/clients');
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      // Another user's session has a budget of its own.
+      expect((await (await createActor(own, { via: 'session' })).api.get('/clients')).status).toBe(200);
+    } finally {
+      await own.stop();
+    }
+  });
 });
 
 describe('rate-limit cost', () => {

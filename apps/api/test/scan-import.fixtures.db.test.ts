@@ -77,6 +77,42 @@ describe('POST /reports/{id}/import-scan with real scanner files', () => {
     );
   });
 
+  it('with dryRun answers what the import would do and writes nothing; the import then does exactly that', async () => {
+    const file = 'nessus/dd__nessus_with_cvssv3.nessus';
+    const reportId = await newReport('Dry run first');
+    const before = (await actor.api.get(`/reports/${reportId}`)).body.updatedAt;
+    const dry = await actor.api.post(
+      `/reports/${reportId}/import-scan-file`,
+      upload(file, 'scan.nessus', { dryRun: 'true', minSeverity: 'low' }),
+      { headers: { 'idempotency-key': 'dry-then-real' } },
+    );
+    expect(dry.status, JSON.stringify(dry.body)).toBe(200);
+    expect(dry.body).toMatchObject({ dryRun: true, format: 'nessus' });
+    expect(dry.body.created).toBeGreaterThan(0);
+    type Entry = { id: string | null; outcome: string; title: string; template: { matchedOn: string } | null };
+    const dryEntries: Entry[] = dry.body.findings;
+    expect(dryEntries.filter((f) => f.outcome === 'created').every((f) => f.id === null)).toBe(true);
+    // Nothing was written: no finding, the report unchanged.
+    expect((await actor.api.get(`/findings?report_id=${reportId}&per_page=1`)).headers.get('x-total-count')).toBe('0');
+    expect((await actor.api.get(`/reports/${reportId}`)).body.updatedAt).toBe(before);
+    // The same Idempotency-Key then imports for real: a dry run is never replayed.
+    const real = await actor.api.post(
+      `/reports/${reportId}/import-scan-file`,
+      upload(file, 'scan.nessus', { minSeverity: 'low' }),
+      { headers: { 'idempotency-key': 'dry-then-real' } },
+    );
+    expect(real.status).toBe(200);
+    expect(real.headers.get('idempotent-replayed')).toBeNull();
+    expect(real.body.dryRun).toBe(false);
+    const shape = (entries: Entry[]) => entries.map((f) => [f.outcome, f.title, f.template?.matchedOn ?? null]);
+    expect(shape(real.body.findings)).toEqual(shape(dryEntries));
+    expect([real.body.created, real.body.merged, real.body.skipped]).toEqual([
+      dry.body.created,
+      dry.body.merged,
+      dry.body.skipped,
+    ]);
+  });
+
   it('keeps every affected host with its evidence, and merges new hosts into an existing finding', async () => {
     const reportId = await newReport('merge');
     const one = {

@@ -10,6 +10,8 @@ export interface SessionPrincipal {
   email: string;
   name: string;
   tenantDatabase: string;
+  /** The organization's plan (hosted: `business` and above include the REST API). */
+  plan: string;
 }
 
 export class SessionRepository {
@@ -49,6 +51,7 @@ export class SessionRepository {
         'u.name',
         'u.active',
         'o.tenant_database',
+        'o.plan',
       )
       .where('s.token_hash', hashSessionToken(token))
       .first();
@@ -71,6 +74,7 @@ export class SessionRepository {
       email: row.email,
       name: row.name,
       tenantDatabase: row.tenant_database,
+      plan: row.plan,
     };
   }
 

@@ -482,6 +482,13 @@ export class OpenApiRegistry {
       }
       if (op.params || op.method !== 'get')
         add(404, 'not_found', 'it does not exist or you may not see it; the same answer for both');
+      add(
+        403,
+        'cross_site_request',
+        op.method === 'get'
+          ? 'with a session: `Origin` is not this service'
+          : 'with a session: `X-Requested-With` is missing, or `Origin` is not this service',
+      );
     }
     if (security === 'session') {
       add(401, 'unauthenticated', 'not signed in, or the session has ended');
@@ -646,7 +653,9 @@ export class OpenApiRegistry {
       summary: op.summary,
       description,
       tags: op.tags,
-      security: security === 'apiKey' ? [{ apiKey: [] }] : security === 'session' ? [{ session: [] }] : [],
+      // Why both for the REST API: the workspace in the browser calls the same operations with its session.
+      security:
+        security === 'apiKey' ? [{ apiKey: [] }, { session: [] }] : security === 'session' ? [{ session: [] }] : [],
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(requestBody ? { requestBody } : {}),
       responses,
@@ -769,7 +778,12 @@ export class OpenApiRegistry {
               'Workspace sign-in session (HttpOnly, SameSite=Strict cookie set by `POST ' +
               '/api/auth/login`; `Secure` when the client reaches the service over HTTPS). ' +
               'State-changing requests must send `X-Requested-With`, and a browser `Origin` ' +
-              "must be this service's own origin; otherwise 403 `cross_site_request`.",
+              "must be this service's own origin; otherwise 403 `cross_site_request`. The REST API " +
+              '(`/rest/v1`) takes the session too, as the workspace in the browser calls it: then `Authorization` ' +
+              'must be absent, state-changing requests must send `X-Requested-With`, a browser `Origin` must be ' +
+              "this service's own on every request (CORS never applies to a session), and the user's role and shares decide, with no " +
+              "key scope and no client allow-list. A session is counted for rate limiting per user (all of a user's " +
+              'sessions share the per-key budget) and not per IP address.',
           },
         },
       },

@@ -45,6 +45,7 @@ export {
   type LibraryItemVersion,
   type LibraryManifest,
 } from './diff-libraries.ts';
+export { SEARCH_ALIASES, searchAlternatives } from './search-aliases.ts';
 export { titlePatternProblem } from './title-pattern.ts';
 export { suspectedMatchProblems, type CoverageMatch, type RuleCoverage } from './scan-coverage.ts';
 export {
@@ -52,6 +53,7 @@ export {
   FINDING_TEMPLATE_MATCH_COLUMNS,
   matchableTemplateOfRow,
   matchableTemplatesOfLibrary,
+  matchScanFinding,
   matchTemplates,
   matchRefusal,
   MATCHED_ON,
@@ -59,7 +61,10 @@ export {
   type MatchConfidence,
   type FindingTemplateMatchRow,
   type MatchableFinding,
+  type MatchableOccurrence,
   type MatchableTemplate,
+  type ScanFindingPart,
+  type SplittableFinding,
   type MatchedOn,
   type TemplateMatch,
   type TemplateMatchIndex,

@@ -3,6 +3,7 @@ import {
   compileTitlePattern,
   cpeCovers,
   normalizeCpe,
+  OCCURRENCE_CONDITION_KINDS,
   parseScannerRule,
   SCAN_FORMATS,
   titlePatternProblem,
@@ -33,6 +34,19 @@ export interface MatchableTemplate {
    * conditions are tried only after those of every specific template.
    */
   fallback?: boolean;
+  /**
+   * What the group key of a finding split off by this template's occurrence conditions ends with
+   * (`<group key>|<this>`): stable across imports. Default `key`.
+   */
+  groupKey?: string;
+}
+
+/** One occurrence as matching reads it: its severity, the scanner's detail of it, its output. */
+export interface MatchableOccurrence {
+  severity?: string;
+  detail?: string;
+  compliance?: { result: string };
+  evidence?: { output?: string; extracted?: readonly string[] };
 }
 
 /** The scanner finding fields matching reads; a parsed `CompleteFinding` fits as it is. */
@@ -51,7 +65,7 @@ export interface MatchableFinding {
   tags?: readonly string[];
   checkType?: string;
   /** For grouped compliance audits: the result (`compliance=`) is read from the first occurrence. */
-  occurrences?: ReadonlyArray<{ compliance?: { result: string } }>;
+  occurrences?: readonly MatchableOccurrence[];
 }
 
 /**
@@ -113,11 +127,15 @@ interface Candidate {
   confidence: MatchConfidence;
   detail: string;
   test: (finding: PreparedFinding) => boolean;
+  /** For a variant: the conditions about the rule alone, true when some occurrence of the finding may take it. */
+  ruleTest?: (finding: PreparedFinding) => boolean;
 }
 
 /** Templates prepared for matching many findings. Build once per import with buildTemplateMatchIndex. */
 export interface TemplateMatchIndex {
   readonly keys: readonly string[];
+  /** what split-off group keys end with, per template */
+  readonly groupKeys: readonly string[];
   readonly severities: readonly (Severity | null)[];
   /** how many CVEs each template covers */
   readonly cveCounts: readonly number[];
@@ -138,6 +156,8 @@ const TITLE_CHARS = 1_000;
 const CVE_SHARE = 0.5;
 
 const LEVEL = {
+  /** a rule with an occurrence condition: a variant of a scanner rule, tried on each occurrence first */
+  variant: 0,
   rule: 1,
   specificCondition: 2,
   cve: 3,
@@ -219,6 +239,7 @@ export function buildTemplateMatchIndex(templates: readonly MatchableTemplate[])
     list.sort((a, b) => a.level - b.level || b.specificity - a.specificity || a.order - b.order);
   return {
     keys: templates.map((t) => t.key),
+    groupKeys: templates.map((t) => t.groupKey ?? t.key),
     severities: templates.map((t) => (isSeverity(t.severity) ? t.severity : null)),
     cveCounts: templates.map((t) => new Set((t.cves ?? []).map((c) => c.toUpperCase())).size),
     byRule,
@@ -232,6 +253,9 @@ export function buildTemplateMatchIndex(templates: readonly MatchableTemplate[])
 /** A finding with what matching compares computed once. */
 interface PreparedFinding {
   scanner: string;
+  ruleId: string;
+  /** `<ruleId>:<matcherName>`, or '' */
+  ruleWithMatcher: string;
   title: string;
   severity: Severity | null;
   family: string;
@@ -241,19 +265,30 @@ interface PreparedFinding {
   checkType: string;
   compliance: string;
   observation: boolean;
+  /** Set when one occurrence is matched: variant rules are tried, on its severity, detail and output. */
+  occurrence: { detail: string; output: string } | null;
 }
 
-function prepare(finding: MatchableFinding): PreparedFinding {
+/** Occurrence text is capped before matching, as titles are: patterns never run over huge evidence. */
+const OCCURRENCE_CHARS = 4_000;
+
+const capped = (text: string | undefined, max: number) =>
+  text === undefined ? '' : text.length > max ? text.slice(0, max) : text;
+
+function prepare(finding: MatchableFinding, occurrence?: MatchableOccurrence): PreparedFinding {
   const title = finding.title.length > TITLE_CHARS ? finding.title.slice(0, TITLE_CHARS) : finding.title;
   const cpes: string[] = [];
   for (const cpe of finding.cpes ?? []) {
     const normalized = normalizeCpe(cpe);
     if (normalized !== null) cpes.push(normalized);
   }
+  const severity = occurrence?.severity ?? finding.severity;
   return {
     scanner: finding.source.scanner.toLowerCase(),
+    ruleId: finding.ruleId,
+    ruleWithMatcher: finding.matcherName ? `${finding.ruleId}:${finding.matcherName}` : '',
     title,
-    severity: isSeverity(finding.severity) ? finding.severity : null,
+    severity: isSeverity(severity) ? severity : null,
     family: (finding.pluginFamily ?? '').trim().toLowerCase(),
     cpes,
     tags: new Set((finding.tags ?? []).map((t) => t.toLowerCase())),
@@ -261,23 +296,36 @@ function prepare(finding: MatchableFinding): PreparedFinding {
     checkType: (finding.checkType ?? '').toLowerCase(),
     compliance: (finding.occurrences?.[0]?.compliance?.result ?? '').toLowerCase(),
     observation: finding.checkType === 'open-port',
+    occurrence: occurrence
+      ? {
+          detail: capped(occurrence.detail, OCCURRENCE_CHARS),
+          output: capped(occurrence.evidence?.output ?? occurrence.evidence?.extracted?.join('\n'), OCCURRENCE_CHARS),
+        }
+      : null,
   };
 }
 
+const patternTest = (value: string, text: (f: PreparedFinding) => string) => {
+  const regex = compileTitlePattern(value);
+  return (f: PreparedFinding) => regex.test(text(f));
+};
+
 const CONDITION_TESTS: Readonly<Record<RuleCondition['kind'], (value: string) => (f: PreparedFinding) => boolean>> = {
+  rule: (value) => (f) => f.ruleId === value || f.ruleWithMatcher === value,
+  severity: (value) => (f) => f.severity === value,
+  detail: (value) => patternTest(value, (f) => f.occurrence?.detail ?? ''),
+  output: (value) => patternTest(value, (f) => f.occurrence?.output ?? ''),
   family: (value) => (f) => f.family === value,
   cpe: (value) => (f) => f.cpes.some((cpe) => cpeCovers(value, cpe)),
   tag: (value) => (f) => f.tags.has(value),
-  title: (value) => {
-    const regex = compileTitlePattern(value);
-    return (f) => regex.test(f.title);
-  },
+  title: (value) => patternTest(value, (f) => f.title),
   cve: (value) => (f) => f.cves.has(value),
   compliance: (value) => (f) => f.compliance === value,
   type: (value) => (f) => f.checkType === value,
 };
 
 const BROAD_WEIGHT: Readonly<Partial<Record<RuleCondition['kind'], number>>> = {
+  rule: 400,
   cpe: 300,
   tag: 200,
   family: 100,
@@ -286,15 +334,22 @@ const BROAD_WEIGHT: Readonly<Partial<Record<RuleCondition['kind'], number>>> = {
 
 function conditionCandidate(order: number, detail: string, conditions: RuleCondition[], fallback: boolean): Candidate {
   const tests = conditions.map((c) => CONDITION_TESTS[c.kind](c.value));
+  const ruleTests = conditions
+    .filter((c) => !OCCURRENCE_CONDITION_KINDS.includes(c.kind))
+    .map((c) => CONDITION_TESTS[c.kind](c.value));
   const kinds = new Set(conditions.map((c) => c.kind));
   const only = conditions.length === 1 ? conditions[0]! : null;
-  const specific = conditions.length > 1 || kinds.has('cve') || kinds.has('compliance');
+  const specific = conditions.length > 1 || kinds.has('cve') || kinds.has('compliance') || kinds.has('rule');
   const titleWeight = conditions.reduce((sum, c) => sum + (c.kind === 'title' ? literalWeight(c.value) : 0), 0);
   const cpeWeight = conditions.reduce((sum, c) => sum + (c.kind === 'cpe' ? c.value.split(':').length * 10 : 0), 0);
   let level: number;
   let matchedOn: MatchedOn;
   let confidence: MatchConfidence;
-  if (fallback) {
+  if (conditions.some((c) => OCCURRENCE_CONDITION_KINDS.includes(c.kind))) {
+    level = LEVEL.variant;
+    matchedOn = 'condition';
+    confidence = kinds.has('rule') ? 'high' : 'medium';
+  } else if (fallback) {
     level = LEVEL.fallback;
     matchedOn = only !== null ? matchedOnOf(only.kind) : 'condition';
     confidence = 'low';
@@ -323,11 +378,24 @@ function conditionCandidate(order: number, detail: string, conditions: RuleCondi
     confidence,
     detail,
     test: (f) => tests.every((t) => t(f)),
+    ...(level === LEVEL.variant ? { ruleTest: (f: PreparedFinding) => ruleTests.every((t) => t(f)) } : {}),
   };
 }
 
 function matchedOnOf(kind: RuleCondition['kind']): MatchedOn {
-  return kind === 'title' ? 'titlePattern' : kind;
+  switch (kind) {
+    case 'title':
+      return 'titlePattern';
+    case 'family':
+    case 'cpe':
+    case 'tag':
+    case 'type':
+    case 'cve':
+    case 'compliance':
+      return kind;
+    default:
+      return 'condition';
+  }
 }
 
 /**
@@ -372,8 +440,7 @@ export function matchRefusal(
  */
 export function matchTemplates(finding: MatchableFinding, index: TemplateMatchIndex): TemplateMatch | null {
   const f = prepare(finding);
-  const accept = (order: number, matchedOn: MatchedOn): boolean =>
-    matchRefusal(finding, index.severities[order], matchedOn) === null;
+  const accept = acceptance(f, index);
 
   const exact = [`${f.scanner}:${finding.ruleId}`];
   if (finding.matcherName) exact.unshift(`${exact[0]}:${finding.matcherName}`);
@@ -384,18 +451,15 @@ export function matchTemplates(finding: MatchableFinding, index: TemplateMatchIn
   }
 
   const list = index.candidates.get(f.scanner) ?? [];
+  // Why variants are passed over: they describe some occurrences of a rule (see matchScanFinding).
   let i = 0;
+  while (i < list.length && list[i]!.level === LEVEL.variant) i++;
   const fromCandidates = (maxLevel: number): TemplateMatch | null => {
     for (; i < list.length && list[i]!.level <= maxLevel; i++) {
       const c = list[i]!;
       if (c.test(f) && accept(c.order, c.matchedOn)) {
         i++;
-        return {
-          templateKey: index.keys[c.order]!,
-          matchedOn: c.matchedOn,
-          detail: c.detail,
-          confidence: c.confidence,
-        };
+        return candidateMatch(c, index);
       }
     }
     return null;
@@ -416,6 +480,100 @@ export function matchTemplates(finding: MatchableFinding, index: TemplateMatchIn
       return { templateKey: index.keys[order]!, matchedOn: 'cwe', detail: `CWE-${cwe}`, confidence: 'low' };
   }
   return null;
+}
+
+/** The precision rules for a prepared finding (or occurrence): whether a template may describe it. */
+function acceptance(f: PreparedFinding, index: TemplateMatchIndex) {
+  const subject = { severity: f.severity, checkType: f.observation ? 'open-port' : null };
+  return (order: number, matchedOn: MatchedOn): boolean =>
+    matchRefusal(subject, index.severities[order], matchedOn) === null;
+}
+
+function candidateMatch(c: Candidate, index: TemplateMatchIndex): TemplateMatch {
+  return { templateKey: index.keys[c.order]!, matchedOn: c.matchedOn, detail: c.detail, confidence: c.confidence };
+}
+
+/** A finding, or the part of it whose occurrences took one template, with that template. */
+export interface ScanFindingPart<F> {
+  finding: F;
+  match: TemplateMatch | null;
+}
+
+/** What `matchScanFinding` splits: a finding with its group key and occurrences. */
+export type SplittableFinding = MatchableFinding & {
+  groupKey: string;
+  severity: string;
+  severityRaw?: string;
+  occurrences?: ReadonlyArray<MatchableOccurrence & { severity?: string }>;
+};
+
+/**
+ * The template of each occurrence where a rule covers several things: occurrences that a variant
+ * rule (one with `severity=`, `detail=` or `output=`) takes become a finding of their own per
+ * template, with the group key `<group key>|<template>`, so one scanner rule can become several
+ * findings (the informational "all is well" variant apart from the problem, distinct problems
+ * apart from each other); the other occurrences stay the finding of the rule, under its group key,
+ * and take the template `matchTemplates` gives it. A finding no variant can take is returned whole.
+ */
+export function matchScanFinding<F extends SplittableFinding>(
+  finding: F,
+  index: TemplateMatchIndex,
+): Array<ScanFindingPart<F>> {
+  const prepared = prepare(finding);
+  const variants = (index.candidates.get(prepared.scanner) ?? []).filter(
+    (c) => c.level === LEVEL.variant && c.ruleTest!(prepared),
+  );
+  if (variants.length === 0) return [{ finding, match: matchTemplates(finding, index) }];
+  const byTemplate = new Map<number, { indices: number[]; match: TemplateMatch }>();
+  const rest: number[] = [];
+  const seen = new Map<string, Candidate | null>();
+  (finding.occurrences ?? []).forEach((occurrence, i) => {
+    const f = prepare(finding, occurrence);
+    const signature = `${f.severity}\u0000${f.occurrence!.detail}\u0000${f.occurrence!.output}`;
+    let variant = seen.get(signature);
+    if (variant === undefined) {
+      const accept = acceptance(f, index);
+      variant = variants.find((c) => c.test(f) && accept(c.order, c.matchedOn)) ?? null;
+      seen.set(signature, variant);
+    }
+    if (variant === null) rest.push(i);
+    else {
+      const group = byTemplate.get(variant.order) ?? { indices: [], match: candidateMatch(variant, index) };
+      group.indices.push(i);
+      byTemplate.set(variant.order, group);
+    }
+  });
+  if (byTemplate.size === 0) return [{ finding, match: matchTemplates(finding, index) }];
+  const parts: Array<ScanFindingPart<F> & { first: number }> = [];
+  if (rest.length > 0) {
+    const part = partOf(finding, rest, finding.groupKey);
+    parts.push({ finding: part, match: matchTemplates(part, index), first: rest[0]! });
+  }
+  for (const [order, { indices, match }] of byTemplate)
+    parts.push({
+      finding: partOf(finding, indices, `${finding.groupKey}|${index.groupKeys[order]}`),
+      match,
+      first: indices[0]!,
+    });
+  return parts.sort((a, b) => a.first - b.first).map(({ finding: part, match }) => ({ finding: part, match }));
+}
+
+/** The finding of some of a finding's occurrences: rated by the worst of them. */
+function partOf<F extends SplittableFinding>(finding: F, indices: readonly number[], groupKey: string): F {
+  const occurrences = indices.map((i) => finding.occurrences![i]!);
+  let severity: Severity = 'info';
+  for (const o of occurrences) {
+    const s = o.severity ?? finding.severity;
+    if (isSeverity(s) && severityRank(s) > severityRank(severity)) severity = s;
+  }
+  const same = severity === finding.severity;
+  return {
+    ...finding,
+    groupKey,
+    occurrences,
+    severity,
+    ...(finding.severityRaw !== undefined ? { severityRaw: same ? finding.severityRaw : severity } : {}),
+  };
 }
 
 /** The template covering most of the finding's CVEs, when it covers at least half of them. */
@@ -571,6 +729,8 @@ export const FINDING_TEMPLATE_MATCH_COLUMNS = [
 
 export interface FindingTemplateMatchRow {
   id: string;
+  /** the library key of a global template: split-off group keys name it, so they are the same in every workspace */
+  global_key?: string | null;
   /** optional for callers that select the older column list */
   severity?: string | null;
   scanner_rules: string[];
@@ -586,6 +746,7 @@ export interface FindingTemplateMatchRow {
 export function matchableTemplateOfRow(row: FindingTemplateMatchRow): MatchableTemplate {
   return {
     key: row.id,
+    groupKey: row.global_key ?? row.id,
     rules: row.scanner_rules,
     cves: [...new Set([...(row.match_cves ?? []), ...(row.cves ?? [])])],
     cwes: row.match_cwes ?? [],

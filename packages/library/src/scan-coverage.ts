@@ -2,18 +2,16 @@ import { severityRank, type Severity } from '@service/report-model';
 import {
   MATCHED_ON,
   matchRefusal,
-  matchTemplates,
+  matchScanFinding,
   type MatchableFinding,
+  type SplittableFinding,
   type MatchConfidence,
   type MatchedOn,
   type TemplateMatchIndex,
 } from './match-templates.ts';
 
 /** A parsed scanner finding as coverage counts it (a `CompleteFinding` fits). */
-export interface CoverageFinding extends MatchableFinding {
-  groupKey: string;
-  severity: string;
-}
+export type CoverageFinding = SplittableFinding;
 
 /** One matched finding, with the reasons the match may be wrong (none: not suspected). */
 export interface CoverageMatch {
@@ -103,15 +101,26 @@ export function suspectedMatchProblems(
   return problems;
 }
 
+function* parts(findings: Iterable<CoverageFinding>, index: TemplateMatchIndex) {
+  for (const finding of findings) yield* matchScanFinding(finding, index);
+}
+
 const emptyByMatch = (): Record<MatchedOn, number> =>
   Object.fromEntries(MATCHED_ON.map((m) => [m, 0])) as Record<MatchedOn, number>;
 
 /**
- * The share of distinct non-informational scanner findings (one per scanner and group key,
- * severity above info) that some template matches, and the same by distinct scanner rule:
- * what the library covers of real scans, and which of its matches look wrong.
+ * The share of distinct scanner findings (one per scanner and group key, as an import makes them:
+ * a rule whose occurrences take different templates counts once per template) that some template
+ * matches, and the same by distinct scanner rule: what the library covers of real scans, and which
+ * of its matches look wrong. Non-informational findings by default; `informational` counts those
+ * the scanner rates info instead.
  */
-export function measureCoverage(findings: Iterable<CoverageFinding>, index: TemplateMatchIndex): CoverageReport {
+export function measureCoverage(
+  findings: Iterable<CoverageFinding>,
+  index: TemplateMatchIndex,
+  options: { informational?: boolean } = {},
+): CoverageReport {
+  const wanted = options.informational === true;
   const byScanner: Record<string, ScannerCoverage> = {};
   const seen = new Set<string>();
   const rules = new Map<string, { scanner: string; matched: boolean; suspect: boolean }>();
@@ -119,8 +128,8 @@ export function measureCoverage(findings: Iterable<CoverageFinding>, index: Temp
   let total = 0;
   let matched = 0;
   let suspect = 0;
-  for (const finding of findings) {
-    if (finding.severity === 'info') continue;
+  for (const { finding, match } of parts(findings, index)) {
+    if ((finding.severity === 'info') !== wanted) continue;
     const scanner = finding.source.scanner.toLowerCase();
     const id = `${scanner}\u0000${finding.groupKey}`;
     if (seen.has(id)) continue;
@@ -139,7 +148,6 @@ export function measureCoverage(findings: Iterable<CoverageFinding>, index: Temp
     rules.set(ruleKey, ruleEntry);
     entry.total++;
     total++;
-    const match = matchTemplates(finding, index);
     if (match) {
       entry.matched++;
       entry.byMatch[match.matchedOn]++;

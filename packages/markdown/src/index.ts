@@ -15,3 +15,13 @@ export {
   type ParseFindingFileOptions,
 } from './finding-file.ts';
 export { FINDING_FILE_SECTIONS, FINDING_SECTIONS } from './finding-fields.ts';
+export {
+  inlineText,
+  isHyperlinkTarget,
+  parseMarkdownBlocks,
+  topHeadingLevel,
+  type Block,
+  type Inline,
+  type TextMarks,
+} from './document-blocks.ts';
+export { parseEvidenceTarget, type EvidenceTarget } from './evidence-target.ts';

@@ -130,9 +130,11 @@ export { IsoDate, MarkdownText, TEXT_LIMITS, Timestamp, Title, Uuid } from './te
 export { applyTemplateContent } from './apply-template-content.ts';
 export {
   describeBand,
+  mergedRating,
   primaryCvssRating,
   severityDisagreement,
   scannerSeverityReason,
+  type MergedResultRating,
   type SeverityBand,
 } from './severity-coherence.ts';
 export { FINDING_ORDERS, FindingOrderSchema, TAB_PLACEMENTS, type FindingOrder, type TabPlacement } from './report.ts';

@@ -38,6 +38,7 @@ export {
   cpeCovers,
   normalizeCpe,
   parseScannerRule,
+  OCCURRENCE_CONDITION_KINDS,
   RULE_CONDITION_KINDS,
   RULE_CONDITION_SEPARATOR,
   RULE_MAX_CHARS,

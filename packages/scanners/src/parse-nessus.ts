@@ -6,6 +6,7 @@ import type { Asset, CompleteOccurrence, Compliance } from './normalized-finding
 import { normalizeCve, parseCweId } from './normalize-identifiers.ts';
 import { cvssVersionOfVector, normalizeCvssVector, parseCvssScore } from '@service/report-model';
 import type { NessusParseResult, NessusStats } from './parse-result.ts';
+import { referencesInText } from './reference-text.ts';
 import { retainText, TextInterner } from './retain-text.ts';
 import { SEVERITIES, type Severity } from '@service/report-model';
 import { XmlScanParser } from './xml-scan-parser.ts';
@@ -298,6 +299,9 @@ export class NessusParser extends XmlScanParser {
 
     const riskFactor = item.fields.get('risk_factor')?.trim();
     if (riskFactor) this.stats.riskFactors[riskFactor] = (this.stats.riskFactors[riskFactor] ?? 0) + 1;
+    // Why: Nessus 2 and 3 rated notes 1 ("Security Note") and old exports keep that scale, with
+    // the risk factor saying what the plugin means: None, an informational result, never a low one.
+    if (item.severity === 'low' && riskFactor?.toLowerCase() === 'none') item.severity = 'info';
 
     const output = item.fields.get('plugin_output');
     if (item.pluginId === SCAN_INFORMATION_PLUGIN && output !== undefined && this.scannerVersion === undefined) {
@@ -428,13 +432,11 @@ function serviceName(svcName: string): string {
   return name === 'general' ? '' : name;
 }
 
-/** see_also URLs (whitespace-separated), then xref values such as `IAVA:2024-A-1`. */
+/** see_also URLs (one a line, or within prose), then xref values such as `IAVA:2024-A-1`. */
 function referencesOf(item: ItemState): string[] {
   const references: string[] = [];
-  for (const seeAlso of item.lists.get('see_also') ?? []) {
-    for (const reference of seeAlso.split(/\s+/))
-      if (reference !== '') references.push(retainText(reference, LIMITS.referenceChars));
-  }
+  for (const seeAlso of item.lists.get('see_also') ?? [])
+    for (const reference of referencesInText(seeAlso)) references.push(retainText(reference, LIMITS.referenceChars));
   for (const xref of item.lists.get('xref') ?? []) {
     const value = xref.trim();
     if (value !== '') references.push(retainText(value, LIMITS.referenceChars));
@@ -506,7 +508,7 @@ function complianceOf(values: Map<string, string>, result: string): Compliance {
   if (solution) compliance.solution = solution;
   const reference = text('reference', LIMITS.textChars);
   if (reference) compliance.reference = reference;
-  const seeAlso = (values.get('see-also') ?? '').split(/\s+/).filter((r) => r !== '');
+  const seeAlso = referencesInText(values.get('see-also') ?? '');
   if (seeAlso.length > 0) compliance.seeAlso = seeAlso.slice(0, 100).map((r) => retainText(r, LIMITS.referenceChars));
   const auditFile = text('audit-file', 500);
   if (auditFile) compliance.auditFile = auditFile;

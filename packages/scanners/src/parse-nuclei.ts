@@ -1,3 +1,4 @@
+import { referencesInText } from './reference-text.ts';
 import { LIMITS } from './limits.ts';
 import { OccurrenceMerger, type FindingSeed } from './merge-occurrences.ts';
 import type { Cvss } from '@service/report-model';
@@ -461,13 +462,9 @@ function cvssOf(classification: JsonObject): Cvss[] {
 function referencesOf(value: unknown): string[] {
   const items = typeof value === 'string' ? value.split('\n') : toStringList(value);
   const references: string[] = [];
-  for (const item of items) {
-    const reference = item.trim().replace(/^-\s+/, '');
-    if (reference === '') continue;
-    const parts = reference.split(/\s*,\s*/);
-    const all = parts.length > 1 && parts.every((part) => /^https?:\/\//i.test(part)) ? parts : [reference];
-    for (const part of all) references.push(clampText(part, LIMITS.referenceChars));
-  }
+  for (const item of items)
+    for (const reference of referencesInText(item.trim().replace(/^-\s+/, '')))
+      if (!references.includes(reference)) references.push(clampText(reference, LIMITS.referenceChars));
   return references;
 }
 

@@ -14,13 +14,21 @@ describe('scanner rules', () => {
     ['nmap', 'ssl-cert:expired'],
     ['nmap', 'cpe=cpe:2.3:a:openbsd:openssh & type=cve'],
     ['burp', '5245344'],
+    ['burp', 'rule=16777472 & severity=info'],
+    ['burp', 'rule=16777472 & detail=certificate has expired'],
+    ['nessus', 'rule=51192 & output=self-signed'],
+    ['nuclei', 'rule=http-missing-security-headers:x-frame-options & severity=info'],
   ] as const)('accepts %s:%s', (scanner, rule) => {
     expect(ruleIdProblem(scanner, rule)).toBeNull();
     expect(new RegExp(SCANNER_RULE_PATTERN).test(`${scanner}:${rule}`)).toBe(true);
   });
 
   it.each([
-    ['burp', 'title=^SQL', 'has no conditions'],
+    ['burp', 'tag=sqli', 'cannot test `tag`'],
+    ['burp', 'severity=info', 'needs a condition about the rule too'],
+    ['burp', 'rule=134217728 & severity=info', 'shared by every extension-generated'],
+    ['burp', 'rule=16777472 & severity=severe', 'one of info, low'],
+    ['nessus', 'rule=51192 & detail=x', 'cannot test `detail`'],
     ['nessus', 'tag=x', 'cannot test `tag`'],
     ['nessus', 'family=A & family=B', 'given twice'],
     ['nessus', 'title=(a+)+', 'repeats without bound'],

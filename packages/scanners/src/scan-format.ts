@@ -1,3 +1,4 @@
+import { SEVERITIES } from '@service/report-model';
 import { titlePatternProblem } from './title-pattern.ts';
 
 /**
@@ -7,8 +8,27 @@ import { titlePatternProblem } from './title-pattern.ts';
  * library's API schema and the documents' examples all derive from this.
  */
 /** What a rule can test besides the rule id (see `RuleCondition`). */
-export const RULE_CONDITION_KINDS = ['family', 'cpe', 'tag', 'title', 'cve', 'compliance', 'type'] as const;
+export const RULE_CONDITION_KINDS = [
+  'rule',
+  'family',
+  'cpe',
+  'tag',
+  'title',
+  'cve',
+  'compliance',
+  'type',
+  'severity',
+  'detail',
+  'output',
+] as const;
 export type RuleConditionKind = (typeof RULE_CONDITION_KINDS)[number];
+
+/**
+ * The conditions about one occurrence (its severity, the scanner's detail of it, its output)
+ * rather than the rule: a rule with one of them takes only those occurrences of a finding, so one
+ * scanner rule can become several findings (see `matchScanFinding` of the library).
+ */
+export const OCCURRENCE_CONDITION_KINDS: readonly RuleConditionKind[] = ['severity', 'detail', 'output'];
 
 interface ScannerDeclaration {
   label: string;
@@ -27,7 +47,7 @@ export const SCANNERS = {
       describe: 'a Nessus plugin id (digits, such as 57608)',
       example: '57608',
     },
-    conditions: ['family', 'cpe', 'title', 'cve', 'compliance'],
+    conditions: ['rule', 'family', 'cpe', 'title', 'cve', 'compliance', 'severity', 'output'],
   },
   burp: {
     label: 'Burp Suite',
@@ -37,7 +57,7 @@ export const SCANNERS = {
       describe: 'a Burp issue type number (digits, such as 5245344)',
       example: '5245344',
     },
-    conditions: [],
+    conditions: ['rule', 'title', 'severity', 'detail'],
   },
   nmap: {
     label: 'Nmap',
@@ -49,7 +69,7 @@ export const SCANNERS = {
         'after a colon, such as ssl-cert:expired) or a vulners id',
       example: 'smb2-security-mode',
     },
-    conditions: ['cpe', 'title', 'cve', 'type'],
+    conditions: ['rule', 'cpe', 'title', 'cve', 'type', 'severity', 'output'],
   },
   nuclei: {
     label: 'Nuclei',
@@ -61,7 +81,7 @@ export const SCANNERS = {
         'http-missing-security-headers:content-security-policy)',
       example: 'git-config',
     },
-    conditions: ['tag', 'cpe', 'title', 'cve', 'type'],
+    conditions: ['rule', 'tag', 'cpe', 'title', 'cve', 'type', 'severity', 'output'],
   },
 } as const satisfies Record<string, ScannerDeclaration>;
 
@@ -153,6 +173,13 @@ export function cpeCovers(rule: string, cpe: string): boolean {
  * | `cve=<CVE>` | nessus, nmap, nuclei | the finding carries this CVE, whatever else it carries |
  * | `compliance=<failed\|warning\|error>` | nessus | the compliance audit result of a grouped audit finding |
  * | `type=<type>` | nmap, nuclei | the check type (Nuclei protocol; Nmap `open-port`, `nse-script`, vulners type) |
+ * | `rule=<rule id>` | all | the rule id (as an exact rule id, `<id>:<matcher>` included) |
+ * | `severity=<severity>` | all | the occurrence's severity (`info`, `low`, ...) |
+ * | `detail=<pattern>` | burp | the occurrence's detail (Burp issueDetail) matches the pattern |
+ * | `output=<pattern>` | nessus, nmap, nuclei | the occurrence's output (plugin or script output, extracted results) matches |
+ *
+ * A rule with an occurrence condition (`severity`, `detail`, `output`) also needs one about the
+ * rule (`rule=`, `title=`, ...): it describes a variant of a scanner rule, not every finding.
  */
 export function parseScannerRule(
   scanner: ScanFormat,
@@ -183,15 +210,33 @@ export function parseScannerRule(
       return fail(`\`${kind}=\` is given twice in one rule`);
     const value = raw.trim();
     if (value === '' || value !== raw) return fail(`\`${kind}=\` needs a value without surrounding spaces`);
-    const checked = conditionValue(kind, value);
+    const checked = conditionValue(scanner, kind, value);
     if (typeof checked !== 'string') return fail(checked.problem);
     conditions.push({ kind, value: checked });
   }
+  if (conditions.every((c) => OCCURRENCE_CONDITION_KINDS.includes(c.kind)))
+    return fail(
+      `a rule with ${conditions.map((c) => `\`${c.kind}=\``).join(' and ')} needs a condition about the rule too ` +
+        '(such as `rule=<id>` or `title=<pattern>`): it describes a variant of a scanner rule',
+    );
   return { rule: { scanner, form: 'conditions', conditions }, problem: null };
 }
 
-function conditionValue(kind: RuleConditionKind, value: string): string | { problem: string } {
+function conditionValue(scanner: ScanFormat, kind: RuleConditionKind, value: string): string | { problem: string } {
   switch (kind) {
+    case 'rule': {
+      const problem = ruleIdFormProblem(scanner, value);
+      return problem ? { problem: `rule=: ${problem}` } : value;
+    }
+    case 'severity':
+      return (SEVERITIES as readonly string[]).includes(value.toLowerCase())
+        ? value.toLowerCase()
+        : { problem: `severity= is one of ${SEVERITIES.join(', ')}, found "${value}"` };
+    case 'detail':
+    case 'output': {
+      const problem = titlePatternProblem(value);
+      return problem ? { problem: `${kind}=: ${problem}` } : value;
+    }
     case 'family':
       return value.length <= 200 ? value.toLowerCase() : { problem: 'a plugin family has at most 200 characters' };
     case 'cpe': {
@@ -249,8 +294,7 @@ function ruleIdFormProblem(scanner: ScanFormat, ruleId: string): string | null {
     : `"${ruleId}" is not ${form.describe}${conditions.length > 0 ? ` nor conditions (${conditions.map((c) => `${c}=`).join(', ')})` : ''}`;
 }
 
-const conditionPattern = (s: ScanFormat): string =>
-  SCANNERS[s].conditions.length === 0 ? '' : `|(${SCANNERS[s].conditions.join('|')})=.{1,${RULE_MAX_CHARS}}`;
+const conditionPattern = (s: ScanFormat): string => `|(${SCANNERS[s].conditions.join('|')})=.{1,${RULE_MAX_CHARS}}`;
 
 /**
  * `<scanner>:<rule>` as a JSON Schema pattern: each scanner with the form of its rule ids and of

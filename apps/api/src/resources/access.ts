@@ -19,7 +19,9 @@ export function grantFromLevel(level: unknown): Grant | null {
 /** Applies the policy and turns a refusal into the HTTP error callers see. */
 export function assertAllowed(principal: RestPrincipal, action: Action, access: RowAccess, what = 'resource'): void {
   const decision = authorize(
-    { role: principal.role, scope: principal.scope, allowedClientIds: principal.allowedClientIds },
+    principal.scope === null
+      ? { role: principal.role, scope: null }
+      : { role: principal.role, scope: principal.scope, allowedClientIds: principal.allowedClientIds },
     action,
     access,
   );

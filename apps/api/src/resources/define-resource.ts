@@ -121,7 +121,17 @@ export function defineResource(app: AppContext, repository: ResourceRepository):
       ...(decl.searchable === false
         ? {}
         : {
-            q: Type.Optional(Type.String({ maxLength: 200, description: 'Text search (prefix match on each word).' })),
+            q: Type.Optional(
+              Type.String({
+                maxLength: 200,
+                description:
+                  'Text search (prefix match on each word).' +
+                  (decl.search?.alternatives
+                    ? ' Common abbreviations match what they stand for (IDOR, XSS, SQLi, CSRF, SSRF, RCE, LFI, XXE, ...).'
+                    : '') +
+                  (decl.search?.rankFirst ? ' Rows whose title matches come first.' : ''),
+              }),
+            ),
           }),
       id: Type.Optional({ ...Uuid, description: 'Only the row with this id.' } as TSchema),
       updated_since: Type.Optional({

@@ -8,7 +8,7 @@ import {
   type ResponseDoc,
   type StoredResponse,
 } from '@service/http';
-import type { RestPrincipal } from '../rest/rest-pipeline.ts';
+import { callerIdOf, type RestPrincipal } from '../rest/rest-pipeline.ts';
 
 export const IDEMPOTENCY_HEADER = {
   name: 'Idempotency-Key',
@@ -64,7 +64,7 @@ export async function runIdempotentCreate(
   const outcome = await runIdempotent(
     principal.tenant,
     {
-      apiKeyId: principal.keyId,
+      apiKeyId: callerIdOf(principal),
       key: idempotencyKeyOf(ctx),
       fingerprint: requestFingerprint({
         method: ctx.method,

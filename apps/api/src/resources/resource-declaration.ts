@@ -85,6 +85,11 @@ export interface ResourceDeclaration<F extends Fields = Fields, X extends object
   order?: Array<[string, 'asc' | 'desc']>;
   filters?: Record<string, ListFilter>;
   searchable?: boolean;
+  /**
+   * How `q` searches beyond the words typed: alternative queries that also match (abbreviations
+   * spelt out), and a column whose match ranks a row first (a title match before a text match).
+   */
+  search?: { alternatives?: (q: string) => string[]; rankFirst?: string };
   /** Deleted into the trash (restorable) instead of permanently. */
   trash?: boolean;
   /** PATCH accepts `expectedUpdatedAt`. */

@@ -20,6 +20,8 @@ export interface ListRequest {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** A list's order: a column, or an expression (search ranks), and its direction. */
+type OrderKey = [string | Knex.Raw, 'asc' | 'desc'];
 /** Words of a search as a prefix query for the `simple` text configuration: "sql inj" -> sql:* & inj:*. */
 export function toPrefixQuery(q: string): string | null {
   const words =
@@ -60,7 +62,7 @@ export function nextUpdatedAt(db: Knex, alias = ''): Knex.Raw {
 export class ResourceRepository<F extends Fields = Fields, X extends object = object> {
   readonly label: string;
   private readonly columns: string[];
-  private readonly order: Array<[string, 'asc' | 'desc']>;
+  private readonly order: OrderKey[];
   private readonly filters: Record<string, ListFilter>;
 
   constructor(readonly declaration: ResourceDeclaration<F, X>) {
@@ -132,8 +134,21 @@ export class ResourceRepository<F extends Fields = Fields, X extends object = ob
     if (req.updatedSince) q.where('r.updated_at', '>=', new Date(req.updatedSince));
     // Words match as prefixes, identifiers (CVE-2024-1007, 10.0.0.5, /api/v1) as typed; the
     // tenant migration "identifier_search" defines both sides. A `q` with no letter or digit matches nothing.
-    if (req.q && this.declaration.searchable !== false) q.whereRaw('r.search @@ search_query(?)', [req.q]);
-    let order = this.order;
+    let order: OrderKey[] = this.order;
+    if (req.q && this.declaration.searchable !== false) {
+      const search = this.declaration.search;
+      const queries = [req.q, ...(search?.alternatives?.(req.q) ?? [])];
+      const query = `(${queries.map(() => 'search_query(?)').join(' || ')})`;
+      q.whereRaw(`r.search @@ ${query}`, queries);
+      // Why: the row whose title says what was searched comes before rows that only mention it,
+      // and a title that starts with it first of all (`sql`: SQL injection before Microsoft SQL Server).
+      if (search?.rankFirst)
+        order = [
+          [db.raw(`search_words(??) @@ ${query}`, [search.rankFirst, ...queries]), 'desc'],
+          [db.raw(`lower(??) like lower(?) || '%'`, [search.rankFirst, req.q.trim()]), 'desc'],
+          ...order,
+        ];
+    }
     for (const [name, value] of Object.entries(req.filters)) {
       if (value === undefined) continue;
       const filter = this.filters[name]!;
@@ -149,10 +164,12 @@ export class ResourceRepository<F extends Fields = Fields, X extends object = ob
       .clearSelect()
       .select(
         'r.id',
-        ...order.map(([col], i) => db.raw('?? as ??', [col, `_k${i}`])),
+        ...order.map(([col], i) =>
+          typeof col === 'string' ? db.raw('?? as ??', [col, `_k${i}`]) : db.raw('? as ??', [col, `_k${i}`]),
+        ),
         db.raw('count(*) over() as _total'),
       );
-    for (const [col, dir] of order) page.orderBy(col, dir);
+    order.forEach(([, dir], i) => page.orderBy(`_k${i}`, dir));
     page.orderBy('r.id', 'asc').offset(req.offset).limit(req.limit);
     const full = this.scoped(db, principal).join(page.as('page'), 'page.id', 'r.id').select('page._total');
     order.forEach(([, dir], i) => full.orderBy(`page._k${i}`, dir));

@@ -34,7 +34,7 @@ export function createWorkspaceRepositories(options: {
   const evidence = new EvidenceRepository(files, options.evidenceMaxBytes);
   const findingTemplates = new FindingTemplateRepository();
   const statistics = new TableStatistics((err) => options.onBackgroundError?.('statistics_refresh_failed', err));
-  const findings = new FindingRepository(files, findingTemplates, statistics);
+  const findings = new FindingRepository(files, statistics);
   const reports = new ReportRepository(findings, evidence);
   const clients = new ResourceRepository(clientsDeclaration);
   const projects = new ResourceRepository(projectsDeclaration);

@@ -4,10 +4,15 @@ import type { TestApp } from './start-test-app.ts';
 
 let counter = 0;
 
+/** How an actor calls /rest/v1: with its API key, or with a workspace sign-in session (cookie + X-Requested-With). */
+export type Via = 'apiKey' | 'session';
+export const VIAS: readonly Via[] = ['apiKey', 'session'];
+
 export interface Actor {
   user: User;
   key: string;
   keyId: string;
+  /** The REST client: through the key, or through a session when created with `via: 'session'`. */
   api: HttpClient;
   /** Puts clients on the key's allow-list (edits, deletes and uploads need them there). */
   allow(...clientIds: string[]): Promise<void>;
@@ -23,6 +28,8 @@ export async function createActor(
     email?: string;
     expiresAt?: Date;
     organizationId?: string;
+    /** Call /rest/v1 with a signed-in session instead of the key (default the key). */
+    via?: Via;
   } = {},
 ): Promise<Actor> {
   const users = new UserRepository(app.dbs.controlPlane);
@@ -54,7 +61,17 @@ export async function createActor(
       .where({ id: key.id })
       .update({ client_ids: [...allowed] });
   };
-  return { user, key: value, keyId: key.id, api: httpClient(`${app.url}/rest/v1`, { token: value }), allow };
+  const api =
+    options.via === 'session'
+      ? await sessionRestClient(app, user.email)
+      : httpClient(`${app.url}/rest/v1`, { token: value });
+  return { user, key: value, keyId: key.id, api, allow };
+}
+
+/** A /rest/v1 client of a signed-in session: the cookie and `X-Requested-With` on every request. */
+async function sessionRestClient(app: Pick<TestApp, 'url'>, email: string): Promise<HttpClient> {
+  const { cookie } = await signIn(app, email, 'a-long-test-password');
+  return httpClient(`${app.url}/rest/v1`, { headers: { cookie, 'x-requested-with': 'XMLHttpRequest' } });
 }
 
 /**

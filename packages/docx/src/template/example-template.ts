@@ -184,7 +184,10 @@ function documentXml(): string {
   body.push(
     tag('{#hasReferences}'),
     p('Heading3', '{label.references}'),
-    p('ListBullet', '{#references}{.}{/references}'),
+    // Why the loop tags have paragraphs of their own: the bullet paragraph repeats, one reference each.
+    tag('{#references}'),
+    p('ListBullet', '{.}'),
+    tag('{/references}'),
     tag('{/hasReferences}'),
   );
   body.push(

@@ -5,7 +5,7 @@ import { LibraryError } from '../library-error.ts';
 import { itemsOfKind } from '../library-item.ts';
 import { buildTemplateMatchIndex, matchableTemplatesOfLibrary } from '../match-templates.ts';
 import { loadLibrary } from '../read-library.ts';
-import { measureCoverage, percentOf } from '../scan-coverage.ts';
+import { measureCoverage, percentOf, type CoverageReport } from '../scan-coverage.ts';
 import type { LibraryCommand } from './library-command.ts';
 
 /** Scanner exports larger than this are skipped: the fixtures are a few MB. */
@@ -62,66 +62,21 @@ export const coverageCommand: LibraryCommand<{ fixtures?: string; library?: stri
 
       const index = buildTemplateMatchIndex(matchableTemplatesOfLibrary(library));
       const report = measureCoverage(findings, index);
+      const informational = measureCoverage(findings, index, { informational: true });
       const templates = itemsOfKind(library, 'finding-template').length;
-      ctx.print(
-        `Coverage of distinct non-informational findings in ` +
-          `${path.relative(ctx.cwd, fixtures) || '.'} (${files} files) by ${templates} ` +
-          `finding templates (library ${library.version}):`,
+      const where = `${path.relative(ctx.cwd, fixtures) || '.'} (${files} files)`;
+      printCoverage(
+        ctx,
+        `Coverage of distinct non-informational findings in ${where} by ${templates} finding templates (library ${library.version}):`,
+        report,
+        options.matches === true,
       );
-      ctx.print(
-        `  ${'scanner'.padEnd(8)} ${'findings'.padStart(9)} ${''.padStart(6)}  ${'rules'.padStart(7)} ${'matched'.padStart(7)} ` +
-          `${'suspect'.padStart(7)}  how findings matched`,
+      printCoverage(
+        ctx,
+        `Coverage of distinct informational findings in ${where}:`,
+        informational,
+        options.matches === true,
       );
-      const row = (
-        name: string,
-        matched: number,
-        total: number,
-        rules: { total: number; matched: number; suspect: number },
-        how: string,
-      ) =>
-        ctx.print(
-          `  ${name.padEnd(8)} ${`${matched}/${total}`.padStart(9)} ${`${percentOf(matched, total).toFixed(1)}%`.padStart(6)}  ` +
-            `${`${rules.matched}/${rules.total}`.padStart(7)} ${`${percentOf(rules.matched, rules.total).toFixed(1)}%`.padStart(7)} ` +
-            `${`${percentOf(rules.suspect, rules.total).toFixed(1)}%`.padStart(7)}  ${how}`,
-        );
-      for (const [scanner, s] of Object.entries(report.byScanner).sort()) {
-        const how = Object.entries(s.byMatch)
-          .filter(([, n]) => n > 0)
-          .map(([kind, n]) => `${kind} ${n}`)
-          .join(', ');
-        row(scanner, s.matched, s.total, s.rules, how);
-      }
-      row('overall', report.matched, report.total, report.rules, '');
-      ctx.print(
-        `By distinct scanner rule: ${report.rules.matched} of ${report.rules.total} matched ` +
-          `(${report.rules.percent.toFixed(1)}%), ${report.rules.suspect} suspected wrong ` +
-          `(${report.rules.suspectPercent.toFixed(1)}%).`,
-      );
-      const suspects = report.matches.filter((m) => m.suspicions.length > 0);
-      if (suspects.length > 0) {
-        ctx.print(`Suspected wrong matches (${suspects.length}):`);
-        for (const m of suspects)
-          ctx.print(
-            `  ${`${m.scanner}:${m.rule}`.padEnd(34)} ${m.severity.padEnd(8)} ${m.title}\n` +
-              `      -> ${m.templateKey} (${m.templateSeverity ?? '?'}) by ${m.matchedOn} ${m.detail}: ${m.suspicions.join('; ')}`,
-          );
-      }
-      if (options.matches) {
-        ctx.print(`Matches (${report.matches.length}):`);
-        for (const m of report.matches)
-          ctx.print(
-            `  ${`${m.scanner}:${m.rule}`.padEnd(34)} ${m.severity.padEnd(8)} ${m.title}\n` +
-              `      -> ${m.templateKey} (${m.templateSeverity ?? '?'}) by ${m.matchedOn}, ${m.confidence}: ${m.detail}`,
-          );
-      }
-      const unmatched = Object.entries(report.byScanner).flatMap(([scanner, s]) =>
-        s.unmatched.map((u) => ({ scanner, ...u })),
-      );
-      if (unmatched.length > 0) {
-        ctx.print(`Unmatched (${unmatched.length}):`);
-        for (const u of unmatched)
-          ctx.print(`  ${`${u.scanner}:${u.ruleId}`.padEnd(34)} ${u.severity.padEnd(8)} ${u.title}`);
-      }
       if (options.min !== undefined) {
         const min = Number(options.min);
         if (!Number.isFinite(min))
@@ -135,3 +90,67 @@ export const coverageCommand: LibraryCommand<{ fixtures?: string; library?: stri
       }
     },
   };
+
+/** One coverage report: the table per scanner, the suspected wrong matches, optionally every match, the unmatched. */
+function printCoverage(
+  ctx: { print(line: string): void },
+  heading: string,
+  report: CoverageReport,
+  all: boolean,
+): void {
+  ctx.print(heading);
+  ctx.print(
+    `  ${'scanner'.padEnd(8)} ${'findings'.padStart(9)} ${''.padStart(6)}  ${'rules'.padStart(7)} ${'matched'.padStart(7)} ` +
+      `${'suspect'.padStart(7)}  how findings matched`,
+  );
+  const row = (
+    name: string,
+    matched: number,
+    total: number,
+    rules: { total: number; matched: number; suspect: number },
+    how: string,
+  ) =>
+    ctx.print(
+      `  ${name.padEnd(8)} ${`${matched}/${total}`.padStart(9)} ${`${percentOf(matched, total).toFixed(1)}%`.padStart(6)}  ` +
+        `${`${rules.matched}/${rules.total}`.padStart(7)} ${`${percentOf(rules.matched, rules.total).toFixed(1)}%`.padStart(7)} ` +
+        `${`${percentOf(rules.suspect, rules.total).toFixed(1)}%`.padStart(7)}  ${how}`,
+    );
+  for (const [scanner, s] of Object.entries(report.byScanner).sort()) {
+    const how = Object.entries(s.byMatch)
+      .filter(([, n]) => n > 0)
+      .map(([kind, n]) => `${kind} ${n}`)
+      .join(', ');
+    row(scanner, s.matched, s.total, s.rules, how);
+  }
+  row('overall', report.matched, report.total, report.rules, '');
+  ctx.print(
+    `By distinct scanner rule: ${report.rules.matched} of ${report.rules.total} matched ` +
+      `(${report.rules.percent.toFixed(1)}%), ${report.rules.suspect} suspected wrong ` +
+      `(${report.rules.suspectPercent.toFixed(1)}%).`,
+  );
+  const suspects = report.matches.filter((m) => m.suspicions.length > 0);
+  if (suspects.length > 0) {
+    ctx.print(`Suspected wrong matches (${suspects.length}):`);
+    for (const m of suspects)
+      ctx.print(
+        `  ${`${m.scanner}:${m.rule}`.padEnd(34)} ${m.severity.padEnd(8)} ${m.title}\n` +
+          `      -> ${m.templateKey} (${m.templateSeverity ?? '?'}) by ${m.matchedOn} ${m.detail}: ${m.suspicions.join('; ')}`,
+      );
+  }
+  if (all) {
+    ctx.print(`Matches (${report.matches.length}):`);
+    for (const m of report.matches)
+      ctx.print(
+        `  ${`${m.scanner}:${m.rule}`.padEnd(34)} ${m.severity.padEnd(8)} ${m.title}\n` +
+          `      -> ${m.templateKey} (${m.templateSeverity ?? '?'}) by ${m.matchedOn}, ${m.confidence}: ${m.detail}`,
+      );
+  }
+  const unmatched = Object.entries(report.byScanner).flatMap(([scanner, s]) =>
+    s.unmatched.map((u) => ({ scanner, ...u })),
+  );
+  if (unmatched.length > 0) {
+    ctx.print(`Unmatched (${unmatched.length}):`);
+    for (const u of unmatched)
+      ctx.print(`  ${`${u.scanner}:${u.ruleId}`.padEnd(34)} ${u.severity.padEnd(8)} ${u.title}`);
+  }
+}

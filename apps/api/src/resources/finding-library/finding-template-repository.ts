@@ -19,7 +19,8 @@ import {
   FINDING_TEMPLATE_MATCH_COLUMNS,
   titlePatternProblem,
   matchableTemplateOfRow,
-  matchTemplates,
+  matchScanFinding,
+  searchAlternatives,
   type FindingTemplateMatchRow,
   type MatchConfidence,
   type MatchedOn,
@@ -52,6 +53,12 @@ export interface MatchedTemplate {
 
 /** `de-DE` -> `de`: translations are kept by primary language. */
 const primaryLanguage = (language: string) => language.split('-')[0]!.toLowerCase();
+
+/** A scanner result and the template it takes, if any. */
+export interface MatchedScanResult {
+  result: CompleteFinding;
+  match: TemplateMatch | null;
+}
 
 export interface TemplateMatch {
   template: MatchedTemplate;
@@ -174,6 +181,8 @@ function findingTemplatesDeclaration() {
       }
     },
     order: [['r.title', 'asc']],
+    // Why: people search for `IDOR` or `SQLi`; a template named for what was searched comes first.
+    search: { alternatives: searchAlternatives, rankFirst: 'r.title' },
     filters: {
       severity: {
         schema: SeveritySchema,
@@ -208,29 +217,52 @@ export class FindingTemplateRepository extends ResourceRepository<
   }
 
   /**
-   * The template for each scanner finding (by `<scanner>:<group key>`), with the library's rules:
-   * a declared scanner rule id wins over a CVE, then a CWE, then a title pattern. Your own
-   * templates come before global ones, so they win ties; then the oldest.
+   * Each scanner result with the template it takes, by the library's rules (`matchScanFinding`: a
+   * rule whose occurrences take different templates becomes one result per template, its group
+   * key naming the template):
+   * your own templates come before global ones, so they win ties; then the oldest. The template's
+   * text is in the report's language where it has it. External collaborators get no templates:
+   * the library is not theirs.
    */
-  async matchScanFindings(
+  async matchScanResults(
     trx: Knex,
-    findings: readonly CompleteFinding[],
+    principal: { role: string },
+    results: readonly CompleteFinding[],
     language: string,
-  ): Promise<Map<string, TemplateMatch>> {
-    const matches = new Map<string, TemplateMatch>();
-    if (findings.length === 0) return matches;
+  ): Promise<MatchedScanResult[]> {
+    const unmatched = () => results.map((result) => ({ result, match: null }));
+    if (results.length === 0 || principal.role === 'external') return unmatched();
     const rows = (await trx('finding_templates')
       .orderByRaw('(global_key is not null), created_at, id')
       .select([...FINDING_TEMPLATE_MATCH_COLUMNS])) as FindingTemplateMatchRow[];
-    if (rows.length === 0) return matches;
+    if (rows.length === 0) return unmatched();
     const index = buildTemplateMatchIndex(rows.map(matchableTemplateOfRow));
-    const found = new Map<string, LibraryMatch>();
-    for (const f of findings) {
-      const match = matchTemplates(f, index);
-      if (match) found.set(`${f.source.scanner.toLowerCase()}:${f.groupKey}`, match);
-    }
-    const ids = [...new Set([...found.values()].map((m) => m.templateKey))];
+    const found = results.flatMap((result) =>
+      matchScanFinding(result, index).map(({ finding, match }) => ({ result: finding, match })),
+    );
+    const templates = await this.matchedTemplates(trx, found, language);
+    return found.map(({ result, match }) => ({
+      result,
+      match: match
+        ? {
+            template: templates.get(match.templateKey)!,
+            matchedOn: match.matchedOn,
+            confidence: match.confidence,
+            detail: match.detail,
+          }
+        : null,
+    }));
+  }
+
+  /** The templates that matched, by id, with their content in the report's language where they have it. */
+  private async matchedTemplates(
+    trx: Knex,
+    found: ReadonlyArray<{ match: LibraryMatch | null }>,
+    language: string,
+  ): Promise<Map<string, MatchedTemplate>> {
+    const ids = [...new Set(found.flatMap(({ match }) => (match ? [match.templateKey] : [])))];
     const templates = new Map<string, MatchedTemplate>();
+    if (ids.length === 0) return templates;
     const matched = (await trx('finding_templates')
       .whereIn('id', ids)
       .select('id', 'global_key', 'language', 'translations', ...FINDING_CONTENT_COLUMNS)) as Array<
@@ -254,13 +286,6 @@ export class FindingTemplateRepository extends ResourceRepository<
         untranslated: own || translation ? null : t.language,
       });
     }
-    for (const [key, match] of found)
-      matches.set(key, {
-        template: templates.get(match.templateKey)!,
-        matchedOn: match.matchedOn,
-        confidence: match.confidence,
-        detail: match.detail,
-      });
-    return matches;
+    return templates;
   }
 }

@@ -1,83 +1,33 @@
 import type { Knex } from 'knex';
 import { ForbiddenError } from '@service/http';
 import {
-  applyTemplateContent,
   FINDING_COLUMNS,
   FINDING_FIELDS,
   findingFieldsToColumns,
-  findingFromColumns,
-  mergeAffectedAssets,
-  maxSeverity,
   SEVERITIES,
-  severityRank,
-  TEXT_LIMITS,
   type Finding,
-  type FindingColumns,
   type FindingFieldName,
-  type Severity,
 } from '@service/report-model';
-import { findingOfScanResult, type CompleteFinding } from '@service/scanners';
 import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
 import type { EvidenceFiles } from '../evidence-images/evidence-files.ts';
 import { evidenceCleanup } from '../evidence-images/evidence-repository.ts';
-import type { FindingTemplateRepository, TemplateMatch } from '../finding-library/finding-template-repository.ts';
+import type { MatchedScanResult } from '../finding-library/finding-template-repository.ts';
 import { ResourceRepository } from '../resource-repository.ts';
 import { ensureRetestResults } from '../retests/retest-repository.ts';
 import { TableStatistics } from '../table-statistics.ts';
 import { findingsDeclaration } from './findings-resource.ts';
-
-export interface ScanImportOptions {
-  /** Findings below this severity are skipped. */
-  minSeverity: Severity;
-  /**
-   * Default true: results merge into the report's findings of the same rule or template. False
-   * (a retest's new results): they only create findings, and the report's findings stay as they are.
-   */
-  intoExisting?: boolean;
-}
-
-export interface ImportedFinding {
-  id: string | null;
-  title: string;
-  severity: Severity;
-  scanner: string;
-  ruleId: string;
-  groupKey: string;
-  outcome: 'created' | 'merged' | 'skipped';
-  /**
-   * Why a result merged into a finding: the finding already had this rule (`rule`), or the rule
-   * matched the template another rule's finding came from (`template`: one finding per weakness).
-   */
-  mergedBy?: 'rule' | 'template';
-  /** Places (host, port, URL...) added to the finding by this import. */
-  assetsAdded: number;
-  template: {
-    id: string;
-    title: string;
-    key: string | null;
-    matchedOn: TemplateMatch['matchedOn'];
-    confidence: TemplateMatch['confidence'];
-    detail: string;
-  } | null;
-}
-
-export interface ScanImportSummary {
-  created: number;
-  merged: number;
-  skipped: number;
-  findings: ImportedFinding[];
-  /** What the import decided that a person should know: a template's CVSS left out, a missing translation. */
-  notes: string[];
-}
-
-/** `<scanner>:<group key>`: the identity of a scanner finding within a report across imports. */
-export function scannerKey(f: CompleteFinding): string {
-  return `${f.source.scanner.toLowerCase()}:${f.groupKey}`;
-}
-
-const unique = <T>(values: readonly T[]) => [...new Set(values)];
-/** A union of lists kept within the model's cap for that list. */
-const union = <T>(cap: number, ...lists: ReadonlyArray<readonly T[]>) => unique(lists.flat()).slice(0, cap);
+import {
+  groupByKey,
+  importedFindings,
+  keepFromSeverity,
+  planScanMerge,
+  type ExistingFinding,
+  type ExistingFindings,
+  type MergeTarget,
+  type ResultGroup,
+  type ScanImportOptions,
+  type ScanImportSummary,
+} from './scan-merge-plan.ts';
 
 /** Finding columns of a finding of the report model, for inserts. */
 export function findingColumns(f: Finding, projectId: string, userId: string): Record<string, unknown> {
@@ -90,7 +40,6 @@ type FindingsDeclaration = ReturnType<typeof findingsDeclaration>;
 export class FindingRepository extends ResourceRepository<FindingsDeclaration['fields'], { report_ids: string[] }> {
   constructor(
     files: EvidenceFiles,
-    private readonly templates: FindingTemplateRepository,
     private readonly statistics = new TableStatistics(),
   ) {
     super(
@@ -227,171 +176,83 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
   }
 
   /**
-   * Imports scanner findings into a report, like the report editor's import dialog:
+   * Imports scanner results (each with the library template it matched, see
+   * `FindingTemplateRepository.matchScanResults`) into a report, like the report editor's import
+   * dialog, as `planScanMerge` decides:
    * - a result the report already has (same scanner and group key) merges its new places and
    *   evidence into that finding;
    * - results that match one library template become one finding (several scanner rules for
    *   one weakness), also with a finding the report already has from that template;
    * - others are created in the report's project, with the matching template's curated text
-   *   in the report's language when there is one (never for external collaborators: the
-   *   library is not theirs), and attached in their place.
+   *   in the report's language, and attached in their place.
    * Nothing is deleted or overwritten. Runs in the caller's transaction.
    */
   async mergeScanFindings(
     trx: Knex.Transaction,
     principal: RestPrincipal,
     report: { id: string; projectId: string; language: string },
-    findings: readonly CompleteFinding[],
+    results: readonly MatchedScanResult[],
     options: ScanImportOptions,
   ): Promise<ScanImportSummary> {
-    const summary: ScanImportSummary = { created: 0, merged: 0, skipped: 0, findings: [], notes: [] };
-    const grouped = new Map<string, { result: CompleteFinding; finding: Finding }>();
-    for (const f of findings) {
-      if (severityRank(f.severity) < severityRank(options.minSeverity)) {
-        summary.skipped += 1;
-        summary.findings.push({
-          ...resultBase(f),
-          title: f.title,
-          severity: f.severity,
-          id: null,
-          outcome: 'skipped',
-          assetsAdded: 0,
-          template: null,
-        });
-        continue;
-      }
-      // The same group key twice in one payload (hand-written JSON) is one finding.
-      const key = scannerKey(f);
-      const seen = grouped.get(key);
-      const finding = findingOfScanResult(f, report.language);
-      if (!seen) grouped.set(key, { result: f, finding });
-      else seen.finding = mergeScannerFinding(seen.finding, finding).finding;
-    }
-    if (grouped.size === 0) return summary;
+    const { kept, skipped } = keepFromSeverity(results, options.minSeverity);
+    const summary: ScanImportSummary = { created: 0, merged: 0, skipped: skipped.length, findings: skipped, notes: [] };
+    const groups = groupByKey(kept);
+    if (groups.length === 0) return summary;
+    const existing =
+      (options.intoExisting ?? true) ? await this.existingFindings(trx, report.id, groups) : NO_EXISTING_FINDINGS;
+    const plan = planScanMerge(groups, existing, report.language);
+    const ids = await this.writeScanMerge(trx, principal, report, plan.targets);
+    summary.findings.push(...importedFindings(plan.targets, ids));
+    summary.notes.push(...plan.notes);
+    summary.created = summary.findings.filter((r) => r.outcome === 'created').length;
+    summary.merged = summary.findings.filter((r) => r.outcome === 'merged').length;
+    return summary;
+  }
 
+  /** The report's findings that have a scanner key of the groups, and those that came from their templates. */
+  private async existingFindings(
+    trx: Knex.Transaction,
+    reportId: string,
+    groups: readonly ResultGroup[],
+  ): Promise<ExistingFindings> {
     const inReport = () =>
       trx('findings as f')
         .join('report_findings as rf', 'rf.finding_id', 'f.id')
-        .where('rf.report_id', report.id)
+        .where('rf.report_id', reportId)
         .select('f.id', 'f.scanner_keys', ...FINDING_COLUMNS.map((c) => `f.${c}`));
-    type Existing = FindingColumns & { id: string; scanner_keys: string[] };
-    const byKey = new Map<string, Existing>();
-    const intoExisting = options.intoExisting ?? true;
-    if (intoExisting)
-      for (const row of (await inReport().whereRaw('f.scanner_keys && ?::text[]', [[...grouped.keys()]])) as Existing[])
-        for (const k of row.scanner_keys) byKey.set(k, row);
-    const fresh = [...grouped].filter(([key]) => !byKey.has(key)).map(([, g]) => g.result);
-    const matches: Map<string, TemplateMatch> =
-      principal.role === 'external' ? new Map() : await this.templates.matchScanFindings(trx, fresh, report.language);
-    const templateIds = [...new Set([...matches.values()].map((m) => m.template.id))];
-    const byTemplate = new Map<string, Existing>();
-    if (intoExisting && templateIds.length > 0)
-      for (const row of (await inReport().whereRaw("f.source->>'templateId' = any(?::text[])", [
+    const byKey = new Map<string, ExistingFinding>();
+    const keyed = (await inReport().whereRaw('f.scanner_keys && ?::text[]', [
+      groups.map((g) => g.key),
+    ])) as ExistingFinding[];
+    for (const row of keyed) for (const k of row.scanner_keys) byKey.set(k, row);
+    const templateIds = [
+      ...new Set(groups.filter((g) => !byKey.has(g.key)).flatMap((g) => (g.match ? [g.match.template.id] : []))),
+    ];
+    const byTemplate = new Map<string, ExistingFinding>();
+    if (templateIds.length > 0) {
+      const rows = (await inReport().whereRaw("f.source->>'templateId' = any(?::text[])", [
         templateIds,
-      ])) as Existing[])
-        if (!byTemplate.has(row.source.templateId!)) byTemplate.set(row.source.templateId!, row);
-
-    // One target per finding this import writes: an existing row, or a new finding (one per template).
-    interface Target {
-      id: string | null;
-      finding: Finding;
-      keys: string[];
-      existing: boolean;
-      changed: boolean;
-      entries: ImportedFinding[];
+      ])) as ExistingFinding[];
+      for (const row of rows) if (!byTemplate.has(row.source.templateId!)) byTemplate.set(row.source.templateId!, row);
     }
-    const targets: Target[] = [];
-    const existingTarget = new Map<string, Target>();
-    const newByTemplate = new Map<string, Target>();
-    const targetOf = (row: Existing): Target => {
-      let target = existingTarget.get(row.id);
-      if (!target) {
-        target = {
-          id: row.id,
-          finding: findingFromColumns(row),
-          keys: row.scanner_keys,
-          existing: true,
-          changed: false,
-          entries: [],
-        };
-        existingTarget.set(row.id, target);
-        targets.push(target);
-      }
-      return target;
-    };
-    for (const [key, { result, finding }] of grouped) {
-      const match = matches.get(key);
-      const t = match?.template;
-      const templateInfo = t
-        ? {
-            id: t.id,
-            title: t.content.title,
-            key: t.globalKey,
-            matchedOn: match!.matchedOn,
-            detail: match!.detail,
-            confidence: match!.confidence,
-          }
-        : null;
-      const known = byKey.get(key) ?? (t ? byTemplate.get(t.id) : undefined);
-      const target = known ? targetOf(known) : t ? newByTemplate.get(t.id) : undefined;
-      if (target) {
-        // Why: the same rule again, or another rule for the weakness a finding already stands for.
-        const merged = mergeScannerFinding(target.finding, finding);
-        target.finding = merged.finding;
-        target.changed ||= merged.changed || !target.keys.includes(key);
-        if (!target.keys.includes(key)) target.keys.push(key);
-        target.entries.push({
-          ...resultBase(result),
-          id: target.id,
-          title: target.finding.title,
-          severity: target.finding.severity,
-          outcome: 'merged',
-          mergedBy: byKey.has(key) ? 'rule' : 'template',
-          assetsAdded: merged.assetsAdded,
-          template: byKey.has(key) ? null : templateInfo,
-        });
-        continue;
-      }
-      let created = finding;
-      if (t) {
-        const applied = applyTemplateContent(finding, t.content);
-        created = applied.finding;
-        created.source = { ...created.source, templateId: t.id, ...(t.globalKey ? { templateKey: t.globalKey } : {}) };
-        for (const note of applied.notes) summary.notes.push(`${result.source.scanner}:${result.ruleId}: ${note}`);
-        if (t.untranslated)
-          summary.notes.push(
-            `${result.source.scanner}:${result.ruleId}: the template "${t.content.title}" has no text in ` +
-              `${report.language}; its ${t.untranslated} text was used.`,
-          );
-      }
-      const newTarget: Target = {
-        id: null,
-        finding: created,
-        keys: [key],
-        existing: false,
-        changed: true,
-        entries: [],
-      };
-      newTarget.entries.push({
-        ...resultBase(result),
-        id: null,
-        title: created.title,
-        severity: created.severity,
-        outcome: 'created',
-        assetsAdded: created.affectedAssets.length,
-        template: templateInfo,
-      });
-      targets.push(newTarget);
-      if (t) newByTemplate.set(t.id, newTarget);
-    }
+    return { byKey, byTemplate };
+  }
 
+  /** Writes a merge plan: the existing findings it adds to in one statement, the new ones attached in order. */
+  private async writeScanMerge(
+    trx: Knex.Transaction,
+    principal: RestPrincipal,
+    report: { id: string; projectId: string },
+    targets: readonly MergeTarget[],
+  ): Promise<Map<MergeTarget, string>> {
     const updates = targets
-      .filter((t) => t.existing && t.changed)
-      .map((t) => ({ id: t.id!, values: pick(t.finding, MERGED_FIELDS), keys: t.keys }));
+      .filter((t) => t.existingId !== null && t.changed)
+      .map((t) => ({ id: t.existingId!, values: pick(t.finding, MERGED_FIELDS), keys: t.keys }));
     if (updates.length > 0) await this.updateInBulk(trx, MERGED_FIELDS, updates);
-    const created = targets.filter((t) => !t.existing);
+    const created = targets.filter((t) => t.existingId === null);
+    const ids = new Map<MergeTarget, string>();
     if (created.length > 0) {
-      const ids = await this.insertAttached(trx, principal.tenant, report.id, principal.userId, {
+      const inserted = await this.insertAttached(trx, principal.tenant, report.id, principal.userId, {
         length: created.length,
         at: (i) => ({
           ...findingColumns(created[i]!.finding, report.projectId, principal.userId),
@@ -399,14 +260,10 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
           scanner_keys: created[i]!.keys,
         }),
       });
-      created.forEach((t, i) => (t.id = ids[i]!));
+      created.forEach((t, i) => ids.set(t, inserted[i]!));
     }
     await this.orderBySeverity(trx, [report.id]);
-    for (const target of targets)
-      for (const entry of target.entries) summary.findings.push({ ...entry, id: target.id });
-    summary.created = summary.findings.filter((r) => r.outcome === 'created').length;
-    summary.merged = summary.findings.filter((r) => r.outcome === 'merged').length;
-    return summary;
+    return ids;
   }
 
   /**
@@ -432,43 +289,14 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
   }
 }
 
-/** The scanner rule an answer entry is about. */
-function resultBase(f: CompleteFinding) {
-  return { scanner: f.source.scanner, ruleId: f.ruleId, groupKey: f.groupKey };
-}
-
 /** What a re-import adds to a finding a report already has: places and evidence, CVEs and CWEs. */
 const MERGED_FIELDS = ['affectedAssets', 'cves', 'cwes'] as const;
-type MergedField = (typeof MERGED_FIELDS)[number];
+
+const NO_EXISTING_FINDINGS: ExistingFindings = { byKey: new Map(), byTemplate: new Map() };
 
 const NEXT_UPDATED_AT =
   "greatest(date_trunc('milliseconds', clock_timestamp()), f.updated_at + interval '1 millisecond')";
 
 function pick<T, K extends keyof T>(value: T, keys: readonly K[]): Pick<T, K> {
   return Object.fromEntries(keys.map((k) => [k, value[k]])) as Pick<T, K>;
-}
-
-/**
- * A finding with another scanner result of the same rule merged in: new places appended (with
- * evidence at known places), CVEs and CWEs joined, the higher severity; nothing removed.
- */
-function mergeScannerFinding(
-  current: Finding,
-  incoming: Finding,
-): { finding: Finding; changed: boolean; assetsAdded: number } {
-  const assets = mergeAffectedAssets(current.affectedAssets, incoming.affectedAssets);
-  const cves = union(TEXT_LIMITS.cves, current.cves, incoming.cves);
-  const cwes = union(TEXT_LIMITS.cwes, current.cwes, incoming.cwes);
-  const changed = assets.changed || cves.length !== current.cves.length || cwes.length !== current.cwes.length;
-  return {
-    finding: {
-      ...current,
-      affectedAssets: assets.assets,
-      cves,
-      cwes,
-      severity: maxSeverity(current.severity, incoming.severity),
-    },
-    changed,
-    assetsAdded: assets.added,
-  };
 }

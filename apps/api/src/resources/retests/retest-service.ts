@@ -8,10 +8,11 @@ import {
   type RetestStatusSource,
   type Severity,
 } from '@service/report-model';
-import { scanCoverageOf, type CompleteFinding } from '@service/scanners';
+import { scanCoverageOf } from '@service/scanners';
 import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
+import type { MatchedScanResult } from '../finding-library/finding-template-repository.ts';
 import { assertAllowed } from '../access.ts';
-import { scannerKey, type ImportedFinding } from '../findings/findings-repository.ts';
+import { scannerKey, type ImportedFinding } from '../findings/scan-merge-plan.ts';
 import type { Row } from '../resource-declaration.ts';
 import type { WorkspaceRepositories } from '../workspace-repositories.ts';
 import {
@@ -241,9 +242,10 @@ export class RetestService {
     trx: Knex.Transaction,
     principal: RestPrincipal,
     report: { id: string; projectId: string; language: string; round: number },
-    results: readonly CompleteFinding[],
+    matched: readonly MatchedScanResult[],
     options: { minSeverity: Severity },
   ): Promise<RetestImportResult> {
+    const results = matched.map((m) => m.result);
     const attached = async () =>
       (await trx('report_findings as rf')
         .join('findings as f', 'f.id', 'rf.finding_id')
@@ -251,7 +253,7 @@ export class RetestService {
         .orderBy([{ column: 'rf.position' }, { column: 'f.id' }])
         .select('f.id', 'f.title', 'f.scanner_keys')) as Array<{ id: string; title: string; scanner_keys: string[] }>;
     const known = new Set((await attached()).flatMap((f) => f.scanner_keys));
-    const fresh = results.filter((r) => !known.has(scannerKey(r)));
+    const fresh = matched.filter((m) => !known.has(scannerKey(m.result)));
     const imported = await this.repositories.findings.mergeScanFindings(trx, principal, report, fresh, {
       minSeverity: options.minSeverity,
       intoExisting: false,

@@ -18,12 +18,21 @@ const MinSeverity = {
   ...SeveritySchema,
   description: 'Skip findings below this severity (default `info`: import everything).',
 };
+const DRY_RUN_TEXT =
+  'True: change nothing and answer what the import would do (created, merged, skipped, the library ' +
+  'template each result would take and how it matched; into a retest report also the decisions). ' +
+  'The import runs in a transaction that is rolled back, so the answer is exactly what importing now ' +
+  'would answer, except that findings it would create have `id` null (in a `retest` part they carry ' +
+  'the id they were given in the rolled-back transaction, which names no finding). Not recorded for ' +
+  '`Idempotency-Key`. Default false.';
+const DryRun = Type.Boolean({ description: DRY_RUN_TEXT });
 const JsonBody = Type.Object(
   {
     findings: Type.Array(NormalizedFindingSchema, {
       description: 'Already-parsed findings in the normalized shape (see the NormalizedFinding schema).',
     }),
     minSeverity: Type.Optional(MinSeverity),
+    dryRun: Type.Optional(DryRun),
   },
   { additionalProperties: false },
 );
@@ -35,6 +44,7 @@ const UploadBody = Type.Object(
     }),
     format: Type.Optional(Type.Enum([...SCAN_FORMATS], { description: 'Overrides detection by content.' })),
     minSeverity: Type.Optional(MinSeverity),
+    dryRun: Type.Optional(Type.Boolean({ description: `${DRY_RUN_TEXT} As a form field: \`true\` or \`false\`.` })),
   },
   { additionalProperties: false },
 );
@@ -49,9 +59,12 @@ const ImportResult = Type.Object({
   merged: Type.Integer(),
   skipped: Type.Integer(),
   warnings: Type.Array(Type.String()),
+  dryRun: Type.Boolean({ description: 'True when this was a dry run: nothing was written.' }),
   findings: Type.Array(
     Type.Object({
-      id: Type.Union([Uuid, Type.Null()], { description: 'The finding in the report; null when skipped.' }),
+      id: Type.Union([Uuid, Type.Null()], {
+        description: 'The finding in the report; null when skipped, and in a dry run for a finding it would create.',
+      }),
       new: Type.Boolean({
         description:
           'True when this import created the finding; false when it merged into one the report had, or skipped it.',
@@ -116,6 +129,7 @@ const RETEST_IMPORT_EXAMPLE = {
   merged: 0,
   skipped: 0,
   warnings: [],
+  dryRun: false,
   findings: [
     {
       id: '2c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f',
@@ -221,7 +235,8 @@ const WHAT_AN_IMPORT_DOES =
   'curated title, description, impact, remediation and references when it matches: ' +
   'by the scanner rule it declares (`nessus:57608`), then by CVE, then CWE, then a ' +
   'title pattern; your own templates win over global ones. The answer says what ' +
-  'matched. One transaction: on any error the report is unchanged. Needs the ' +
+  'matched. One transaction: on any error the report is unchanged. With `dryRun` nothing is written and the ' +
+  'answer says what the import would do. Needs the ' +
   "report's client on the key's allow-list. Into a retest report (`kind: retest`) the file is a re-scan: " +
   'it decides the retest results of the findings instead of merging into them (an asset still reported: ' +
   '`unresolved` with the new evidence; covered and no longer reported: `resolved`; not covered: unchanged), ' +
@@ -260,17 +275,27 @@ export function registerScanImport(app: AppContext, scans: ScanImportService): v
     const { params, body, files, principal, multipart } = input;
     // Checked before reading the file: a caller who may not import here learns nothing from parsing errors.
     await scans.assertCanImport(principal.tenant, principal, params.id);
-    const request = body as { findings?: NormalizedFinding[]; format?: ScanFormat; minSeverity?: Severity };
+    const request = body as {
+      findings?: NormalizedFinding[];
+      format?: ScanFormat;
+      minSeverity?: Severity;
+      dryRun?: boolean;
+    };
     const scan = multipart
       ? readScanFile(await readUpload(files.file), request.format)
       : readScanFindings(request.findings ?? []);
+    const minSeverity = request.minSeverity ?? 'info';
+    if (request.dryRun) {
+      ctx.body = await scans.dryRun(principal.tenant, principal, params.id, scan, { minSeverity });
+      return;
+    }
     await runIdempotentCreate(ctx, principal, {
-      body: multipart ? { format: request.format, minSeverity: request.minSeverity } : body,
+      body: multipart ? { format: request.format, minSeverity: request.minSeverity, dryRun: request.dryRun } : body,
       fingerprintExtra: scan.fingerprint,
       work: async (trx) => ({
         status: 200,
         headers: {},
-        body: await scans.importInto(trx, principal, params.id, scan, { minSeverity: request.minSeverity ?? 'info' }),
+        body: await scans.importInto(trx, principal, params.id, scan, { minSeverity }),
       }),
     });
   };

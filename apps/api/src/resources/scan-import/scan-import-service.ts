@@ -12,7 +12,7 @@ import {
   type ScanFormat,
 } from '@service/scanners';
 import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
-import type { ImportedFinding } from '../findings/findings-repository.ts';
+import type { ImportedFinding } from '../findings/scan-merge-plan.ts';
 import type { RetestImportSummary, RetestService } from '../retests/retest-service.ts';
 import type { WorkspaceRepositories } from '../workspace-repositories.ts';
 
@@ -36,6 +36,8 @@ export interface ScanImportResult {
   merged: number;
   skipped: number;
   warnings: string[];
+  /** True when nothing was written: what the import would do. */
+  dryRun: boolean;
   findings: Array<ImportedFinding & { new: boolean }>;
   /** Into a retest report: what the re-scan decided, per finding. */
   retest?: RetestImportSummary;
@@ -94,7 +96,7 @@ export function readScanFindings(findings: readonly NormalizedFinding[]): ScanIn
  */
 export class ScanImportService {
   constructor(
-    private readonly repositories: Pick<WorkspaceRepositories, 'reports' | 'findings'>,
+    private readonly repositories: Pick<WorkspaceRepositories, 'reports' | 'findings' | 'findingTemplates'>,
     private readonly retests: RetestService,
   ) {}
 
@@ -112,13 +114,19 @@ export class ScanImportService {
   ): Promise<ScanImportResult> {
     // Why lock: two imports into one report queue up instead of racing.
     const report = await this.repositories.reports.require(trx, principal, reportId, 'import', { forUpdate: true });
+    const results = await this.repositories.findingTemplates.matchScanResults(
+      trx,
+      principal,
+      scan.findings,
+      report.language,
+    );
     // Why a path of its own: a re-scan into a retest decides the findings it has instead of merging into them.
     if (report.kind === 'retest') {
       const rescan = await this.retests.importRescan(
         trx,
         principal,
         { id: report.id, projectId: report.project_id, language: report.language, round: report.round },
-        scan.findings,
+        results,
         options,
       );
       return {
@@ -129,6 +137,7 @@ export class ScanImportService {
         merged: rescan.findings.filter((f) => f.outcome === 'merged').length,
         skipped: rescan.skipped,
         warnings: [...scan.warnings, ...rescan.notes],
+        dryRun: false,
         findings: rescan.findings.map((f) => ({ ...f, new: f.outcome === 'created' })),
         retest: rescan.retest,
       };
@@ -137,7 +146,7 @@ export class ScanImportService {
       trx,
       principal,
       { id: report.id, projectId: report.project_id, language: report.language },
-      scan.findings,
+      results,
       options,
     );
     return {
@@ -148,7 +157,33 @@ export class ScanImportService {
       merged: summary.merged,
       skipped: summary.skipped,
       warnings: [...scan.warnings, ...summary.notes],
+      dryRun: false,
       findings: summary.findings.map((f) => ({ ...f, new: f.outcome === 'created' })),
     };
+  }
+
+  /**
+   * What importing would do, with nothing written: the import runs as it would, in a transaction
+   * that is rolled back, so the answer (created, merged, skipped, the template matched and how,
+   * a re-scan's decisions) is exactly the import's. Findings it would create have no id.
+   */
+  async dryRun(
+    db: Knex,
+    principal: RestPrincipal,
+    reportId: string,
+    scan: ScanInput,
+    options: { minSeverity: Severity },
+  ): Promise<ScanImportResult> {
+    const trx = await db.transaction();
+    try {
+      const result = await this.importInto(trx, principal, reportId, scan, options);
+      return {
+        ...result,
+        dryRun: true,
+        findings: result.findings.map((f) => (f.outcome === 'created' ? { ...f, id: null } : f)),
+      };
+    } finally {
+      await trx.rollback();
+    }
   }
 }
