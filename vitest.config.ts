@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import { FIXTURE_FILES, laneFiles, LANES, type Lane } from './tools/test-lanes/src/lanes.ts';
-import { DEFAULT_BUDGET_MS } from './tools/test-lanes/src/test-size.ts';
+import { LANE_BUDGET_MS } from './tools/test-lanes/src/test-size.ts';
 
 // The lanes, one vitest project each, are chosen by file name: see tools/test-lanes/src/lanes.ts.
 //   npm run test:unit   vitest run --project unit
@@ -33,6 +33,7 @@ function lane(name: Lane): TestProjectInlineConfiguration {
       include,
       exclude: [...configDefaults.exclude, ...exclude, ...(fixturesMissing ? FIXTURE_FILES : [])],
       provide: { testLane: name },
+      testTimeout: LANE_BUDGET_MS[name],
       setupFiles: ['./tools/test-lanes/src/lane-setup.ts'],
       // The unit lane has no database: its tests start in a second, without waiting for PostgreSQL.
       globalSetup: name === 'unit' ? [] : ['./packages/db/src/testing/global-setup.ts'],
@@ -50,7 +51,6 @@ export default defineConfig({
     // waiting on PostgreSQL, the service or LibreOffice.
     isolate: false,
     maxWorkers: 3,
-    testTimeout: DEFAULT_BUDGET_MS,
     hookTimeout: 120_000,
   },
 });

@@ -108,7 +108,7 @@ beforeAll(async () => {
   const logger = createJsonLogger('info', (line) => {
     if (line.includes('"status":500')) failures.push(line);
   });
-  const build = readBuildInfo();
+  const build = readBuildInfo('unknown');
   const { license } = await prepareService({ config, dbs: direct, embedded: true, logger, build });
   const tenantUrl = new URL(databases.urls.tenant);
   proxy = new FreezableProxy({ host: tenantUrl.hostname, port: Number(tenantUrl.port) });

@@ -336,5 +336,5 @@ describe('the service process', () => {
     expect(run.output().trim()).toBe(
       'service: Invalid setting PORT: expected a whole number between 0 and 65535 (HTTP port)',
     );
-  }, 30_000);
+  });
 });

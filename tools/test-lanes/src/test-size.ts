@@ -1,3 +1,5 @@
+import type { Lane } from './lanes.ts';
+
 /**
  * Heavy tests (property runs, megabyte inputs, streams of thousands of rows, LibreOffice
  * conversions) run at full size in CI (`CI=true`), where they prove the most, and smaller
@@ -11,8 +13,19 @@ export function laneSize<T>(full: T, local: T): T {
   return FULL_SIZE ? full : local;
 }
 
-/** The default time budget of a test (vitest.config.ts `testTimeout`). */
+/** The default time budget of a test. */
 export const DEFAULT_BUDGET_MS = 30_000;
+
+/**
+ * Each lane's default budget (vitest.config.ts `testTimeout`): a process or browser test's work
+ * includes starting Node and compiling modules (tsx), PostgreSQL, LibreOffice or Chromium.
+ */
+export const LANE_BUDGET_MS: Record<Lane, number> = {
+  unit: DEFAULT_BUDGET_MS,
+  db: DEFAULT_BUDGET_MS,
+  process: 120_000,
+  browser: 120_000,
+};
 
 /**
  * A heavy test's time budget, proportionate to its work: `msPerUnit` for each of `units` (rows,

@@ -13,7 +13,7 @@ import { HttpError, UnprocessableError } from '@service/http';
 import { exportReportMarkdown } from '@service/markdown';
 import { reportFindingsCsv } from '@service/report-csv';
 import { resolveReportStyle, type ReportDocument } from '@service/report-model';
-import { readBuildInfo } from '../../build-info.ts';
+import type { BuildInfo } from '../../build-info.ts';
 import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
 import type { WorkspaceRepositories } from '../workspace-repositories.ts';
 import { reportStyleOfRow } from '../style-library/style-library-resource.ts';
@@ -29,21 +29,13 @@ export interface ReportExport<T> {
   etag?: string;
 }
 
-let rendererId: string | null = null;
-
-/** Which renderer made an export: a new release may lay the same report out differently. */
-function renderer(): string {
-  if (rendererId === null) {
-    const build = readBuildInfo();
-    rendererId = `${build.version}+${build.sha}`;
-  }
-  return rendererId;
-}
-
-/** A weak ETag of everything a rendered export is made from: the same inputs give the same tag. */
-function renderTag(kind: string, inputs: unknown): string {
+/**
+ * A weak ETag of everything a rendered export is made from: the same inputs give the same tag.
+ * `renderer` names the build that rendered it: a new release may lay the same report out differently.
+ */
+function renderTag(renderer: string, kind: string, inputs: unknown): string {
   const digest = createHash('sha256')
-    .update(`${kind}\u0000${renderer()}\u0000`)
+    .update(`${kind}\u0000${renderer}\u0000`)
     .update(JSON.stringify(inputs))
     .digest('base64url');
   return `W/"${digest.slice(0, 27)}"`;
@@ -59,7 +51,12 @@ export class ReportExportService {
     private readonly repositories: Pick<WorkspaceRepositories, 'reports' | 'styles' | 'evidence'>,
     /** One per process: conversions run one at a time behind a bounded queue. */
     private readonly pdfConverter: DocxPdfConverter,
-  ) {}
+    build: BuildInfo,
+  ) {
+    this.renderer = `${build.version}+${build.sha}`;
+  }
+
+  private readonly renderer: string;
 
   private load(db: Knex, principal: RestPrincipal, reportId: string): Promise<ReportDocument> {
     return this.repositories.reports.loadDocument(db, principal, reportId, 'export');
@@ -89,7 +86,7 @@ export class ReportExportService {
     try {
       const template = styleRow?.template_storage_key ? await evidence.files.read(styleRow.template_storage_key) : null;
       const bytes = template ? await renderTemplateDocx(template, doc, options) : await renderReportDocx(doc, options);
-      const etag = renderTag('docx', {
+      const etag = renderTag(this.renderer, 'docx', {
         doc,
         style,
         template: template ? createHash('sha256').update(template).digest('hex') : null,
@@ -119,7 +116,7 @@ export class ReportExportService {
     try {
       const body = await this.pdfConverter.convert(docx.body, options);
       // Why from the DOCX's tag: the PDF is made from it, and differs byte for byte per conversion too.
-      return { title: docx.title, body, etag: renderTag('pdf', docx.etag) };
+      return { title: docx.title, body, etag: renderTag(this.renderer, 'pdf', docx.etag) };
     } catch (err) {
       if (err instanceof PdfQueueFullError)
         throw new HttpError(503, 'unavailable', 'PDF exports are busy; try again shortly.', {
