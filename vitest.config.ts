@@ -36,7 +36,12 @@ function lane(name: Lane): TestProjectInlineConfiguration {
       testTimeout: LANE_BUDGET_MS[name],
       setupFiles: ['./tools/test-lanes/src/lane-setup.ts'],
       // The unit lane has no database: its tests start in a second, without waiting for PostgreSQL.
-      globalSetup: name === 'unit' ? [] : ['./packages/db/src/testing/global-setup.ts'],
+      // The other lanes share the run's PostgreSQL and the folder of its S3 gateway, which the
+      // first test that needs S3 starts (a process: such tests are *.process.test.ts).
+      globalSetup:
+        name === 'unit'
+          ? []
+          : ['./packages/db/src/testing/global-setup.ts', './packages/storage/src/testing/global-setup.ts'],
     },
   };
 }

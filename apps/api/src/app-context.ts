@@ -6,8 +6,10 @@ import type { Config } from '@service/config';
 import type { Databases } from '@service/db';
 import type { DocxPdfConverter } from '@service/docx';
 import type { JsonLogger, OpenApiRegistry, RateLimitStore, RouteDefaults } from '@service/http';
+import type { StoredFiles } from '@service/storage';
 import type { TenantRouter } from '@service/tenancy';
 import type { BuildInfo } from './build-info.ts';
+import type { FileStoreStatus } from './files/file-store-status.ts';
 import type { LoginThrottle } from './identity/login-throttle.ts';
 import type { RouteCosts } from './rest/route-costs.ts';
 import type { WorkspaceRepositories } from './resources/workspace-repositories.ts';
@@ -23,6 +25,8 @@ export interface AppDeps {
   rateLimitStore: RateLimitStore;
   /** Each organization's tenant database (self-hosted: always `dbs.tenant`). The caller closes it on shutdown. */
   tenants: TenantRouter;
+  /** Where stored files live (evidence, Word templates): opened and checked before the app is built. */
+  files: StoredFiles;
   /** DOCX to PDF conversion; default one of its own, closed by `App.close`. */
   pdf?: DocxPdfConverter;
 }
@@ -55,4 +59,6 @@ export interface AppContext {
   tenantOf(ctx: Context, organizationId: string): Promise<Knex>;
   /** The signed-in session of a request, or null. */
   sessionOf(ctx: Context): Promise<SessionPrincipal | null>;
+  /** The file store's health as requests and checks meet it (logged, and shown on the administration page). */
+  fileStore: FileStoreStatus;
 }

@@ -20,6 +20,7 @@ import {
   UnavailableError,
 } from '@service/http';
 import type { AppContext, AppDeps } from './app-context.ts';
+import { FileStoreStatus } from './files/file-store-status.ts';
 import { translateConstraintError } from './rest/translate-constraint-error.ts';
 import { registerApiKeyRoutes } from './identity/api-key-routes.ts';
 import { registerAuthRoutes } from './identity/auth-routes.ts';
@@ -47,6 +48,8 @@ export interface App {
   registry: OpenApiRegistry;
   repositories: AppContext['repositories'];
   services: AppContext['services'];
+  /** The file store's health, which housekeeping checks. */
+  fileStore: FileStoreStatus;
   /** Stops what the app runs besides requests (PDF conversions); call on shutdown. */
   close(): Promise<void>;
 }
@@ -69,13 +72,15 @@ export function createApp(deps: AppDeps): App {
   const tenantOf = createTenantOf(deps.tenants);
   const pdf = deps.pdf ?? new DocxPdfConverter();
   const repositories = createWorkspaceRepositories({
-    filesDir: deps.config.filesDir,
+    files: deps.files,
     evidenceMaxBytes: deps.config.evidenceMaxBytes,
     onBackgroundError: (event, err) =>
       deps.logger.warn(event, { error: { name: (err as Error)?.name, message: (err as Error)?.message } }),
   });
+  const fileStore = new FileStoreStatus(deps.files.store, deps.logger);
   const app: AppContext = {
     deps,
+    fileStore,
     router,
     registry,
     routeDefaults: { bodyLimitBytes: deps.config.bodyLimitBytes, uploadDir: deps.config.uploadTmpDir },
@@ -96,6 +101,7 @@ export function createApp(deps: AppDeps): App {
   koa.use(requestLog(deps.logger));
   koa.use(
     errorMiddleware(deps.logger, [
+      (err) => fileStore.httpErrorOf(err),
       (err) => (isDatabaseUnavailableError(err) ? new UnavailableError(undefined, err) : null),
       translateConstraintError,
     ]),
@@ -172,6 +178,7 @@ export function createApp(deps: AppDeps): App {
     registry,
     repositories: app.repositories,
     services: app.services,
+    fileStore,
     close: async () => pdf.close(),
   };
 }

@@ -3,6 +3,7 @@
 export { createApp, type App } from './app.ts';
 export type { AppDeps } from './app-context.ts';
 export { prepareService } from './prepare-service.ts';
+export { openStoredFiles } from './files/open-stored-files.ts';
 export { readBuildInfo, type BuildInfo } from './build-info.ts';
 export { buildOpenApiDocument } from './system/openapi-document.ts';
 export type { WorkspaceRepositories } from './resources/workspace-repositories.ts';

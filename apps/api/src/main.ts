@@ -4,7 +4,7 @@
 // out) before the databases close.
 import { createServer, type Server } from 'node:http';
 import { SessionRepository, type License } from '@service/auth';
-import { ConfigError, loadConfig } from '@service/config';
+import { type Config, ConfigError, loadConfig } from '@service/config';
 import {
   DatabaseStartupError,
   EmbeddedServerError,
@@ -13,8 +13,10 @@ import {
   type Databases,
 } from '@service/db';
 import { createJsonLogger, MemoryRateLimitStore, PostgresRateLimitStore, type RateLimitStore } from '@service/http';
+import { FileStoreStartError, type StoredFiles } from '@service/storage';
 import { TenancyError, type TenantRouter } from '@service/tenancy';
 import { createApp } from './app.ts';
+import { openStoredFiles } from './files/open-stored-files.ts';
 import { readBuildInfo } from './build-info.ts';
 import { LicenseLoadError } from './licensing/load-license.ts';
 import { prepareService } from './prepare-service.ts';
@@ -29,7 +31,7 @@ function fail(message: string): never {
 
 async function main(): Promise<void> {
   const started = Date.now();
-  let config;
+  let config: Config;
   try {
     config = loadConfig(process.env);
   } catch (err) {
@@ -38,6 +40,16 @@ async function main(): Promise<void> {
   }
   const logger = createJsonLogger(config.logLevel);
   const build = readBuildInfo(config.buildSha);
+
+  // Why before the databases: a store that cannot be used is refused at once, with one line.
+  let files: StoredFiles;
+  try {
+    files = await openStoredFiles(config);
+  } catch (err) {
+    if (err instanceof FileStoreStartError) fail(err.message);
+    throw err;
+  }
+  logger.info('file_store', { kind: files.store.kind, where: files.store.description });
 
   // Why a late binding: the embedded server can be lost before the HTTP server exists.
   let shutdown: (reason: string, exitCode: number) => void = (_reason, exitCode) => process.exit(exitCode);
@@ -63,7 +75,14 @@ async function main(): Promise<void> {
   let license: License | null;
   let tenants: TenantRouter;
   try {
-    ({ license, tenants } = await prepareService({ config, dbs, embedded: dbs.embedded !== null, logger, build }));
+    ({ license, tenants } = await prepareService({
+      config,
+      dbs,
+      embedded: dbs.embedded !== null,
+      logger,
+      build,
+      files,
+    }));
   } catch (err) {
     await dbs.close();
     if (err instanceof VersionGuardError || err instanceof LicenseLoadError || err instanceof TenancyError)
@@ -73,14 +92,11 @@ async function main(): Promise<void> {
 
   const rateLimitStore: RateLimitStore =
     config.rateLimitStore === 'postgres' ? new PostgresRateLimitStore(dbs.controlPlane) : new MemoryRateLimitStore();
-  const housekeeping = startHousekeeping({
-    rateLimitStore,
-    sessions: new SessionRepository(dbs.controlPlane),
-    tenants,
-    logger,
-  });
-
-  const { koa, close: closeApp } = createApp({
+  const {
+    koa,
+    close: closeApp,
+    fileStore,
+  } = createApp({
     config,
     dbs,
     logger,
@@ -88,6 +104,14 @@ async function main(): Promise<void> {
     currentLicense: () => license,
     rateLimitStore,
     tenants,
+    files,
+  });
+  const housekeeping = startHousekeeping({
+    rateLimitStore,
+    sessions: new SessionRepository(dbs.controlPlane),
+    tenants,
+    logger,
+    files: { stored: files, status: fileStore },
   });
   const server: Server = createServer(koa.callback());
   server.keepAliveTimeout = 65_000;
@@ -142,6 +166,7 @@ async function main(): Promise<void> {
       closeApp()
         .then(() => tenants.close())
         .then(() => dbs.close())
+        .then(() => files.store.close())
         .catch((err: unknown) =>
           logger.error('shutdown_failed', { error: { name: (err as Error)?.name, message: (err as Error)?.message } }),
         )

@@ -2,6 +2,7 @@ import { bootstrapOrganization, describeLicense, type License } from '@service/a
 import type { Config } from '@service/config';
 import { prepareDatabases, type Databases } from '@service/db';
 import type { JsonLogger } from '@service/http';
+import type { StoredFiles } from '@service/storage';
 import {
   migrateAllTenants,
   parseTenantServers,
@@ -31,6 +32,8 @@ export async function prepareService(options: {
   embedded: boolean;
   logger: JsonLogger;
   build: BuildInfo;
+  /** The file store (opened and checked by `openStoredFiles`): the library's Word templates go there. */
+  files: StoredFiles;
 }): Promise<{ license: License | null; tenants: TenantRouter }> {
   const { config, dbs, logger } = options;
   // Why first: a wrong TENANT_SERVERS is refused before anything is changed.
@@ -52,7 +55,7 @@ export async function prepareService(options: {
   } else if (boot.createdAdmin) {
     logger.info('first_administrator_created', { email: boot.createdAdmin.email });
   }
-  await prepareWorkspaceLibrary({ config, dbs, logger });
+  await prepareWorkspaceLibrary({ config, dbs, logger, files: options.files, organizationId: boot.organizationId });
   const license = await loadLicense({
     licenseFile: config.licenseFile,
     trustedKeys: config.licenseTrustedKeys,

@@ -11,7 +11,21 @@ describe.each(VIAS)('through %s', (via: Via) => {
   let app: TestApp;
   let admin: Actor;
   let external: Actor;
-  const ids: Record<string, string> = {};
+  // Filled in by beforeAll.
+  const ids = {} as Record<
+    | 'both'
+    | 'clientA'
+    | 'clientB'
+    | 'hidden'
+    | 'onlyShared'
+    | 'projectA'
+    | 'projectB'
+    | 'reportB'
+    | 'shared'
+    | 'style'
+    | 'template',
+    string
+  >;
   const PNG = Buffer.from(
     'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
     'base64',

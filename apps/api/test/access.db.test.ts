@@ -9,7 +9,21 @@ describe.each(VIAS)('through %s', (via: Via) => {
   let app: TestApp;
   let admin: Actor;
   let external: Actor;
-  const ids: Record<string, string> = {};
+  // Filled in by beforeAll.
+  const ids = {} as Record<
+    | 'clientA'
+    | 'clientB'
+    | 'findingA1'
+    | 'findingA2'
+    | 'findingB'
+    | 'projectA'
+    | 'projectB'
+    | 'reportA1'
+    | 'reportA2'
+    | 'reportB'
+    | 'tabA1',
+    string
+  >;
   const PNG = Buffer.from(
     'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
     'base64',

@@ -29,4 +29,22 @@ describe.skipIf(skipBrowserTests)('/api-docs in a real browser', () => {
     expect(outside).toEqual([]);
     await page.close();
   });
+
+  it("offers the scan upload form with the import's own defaults: every severity, the format detected", {
+    timeout: 60_000,
+  }, async () => {
+    const page = await browser.newPage();
+    await page.goto(`${app.url}/api-docs#/Reports/importScanFile`);
+    const operation = page.locator('#operations-Reports-importScanFile');
+    await operation.waitFor({ timeout: 20_000 });
+    if (!(await operation.locator('.try-out__btn').isVisible())) await operation.locator('.opblock-summary').click();
+    await operation.locator('.try-out__btn').click();
+    const selected = (field: string) => operation.locator(`tr[data-property-name="${field}"] select`).inputValue();
+    expect(await selected('minSeverity')).toBe('info');
+    // No scanner chosen: the service detects the format by content.
+    expect(await selected('format')).toBe('auto');
+    // And a real import, not a dry run.
+    expect(await selected('dryRun')).toBe('false');
+    await page.close();
+  });
 });

@@ -23,7 +23,8 @@ const TEMPLATE = readFileSync(
 
 let app: TestApp;
 let member: Actor;
-const ids: Record<string, string> = {};
+// Filled in by beforeAll.
+const ids = {} as Record<'client' | 'finding' | 'image' | 'project' | 'report' | 'style', string>;
 
 beforeAll(async () => {
   app = await startTestApp({ TRUST_PROXY: '127.0.0.1' });

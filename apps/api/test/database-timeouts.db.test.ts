@@ -2,8 +2,8 @@
 // they answer 503 `unavailable` with Retry-After within the configured timeouts, and the service
 // recovers by itself when the database answers again. The tenant database is reached through a
 // TCP proxy the test can freeze.
-import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '@service/config';
@@ -14,65 +14,9 @@ import { TenantRouter } from '@service/tenancy';
 import { createApp, prepareService, readBuildInfo } from '../src/index.ts';
 import { createActor, type Actor } from './support/identity-fixtures.ts';
 import type { TestApp } from './support/start-test-app.ts';
-
-/** A TCP proxy whose traffic can be stopped (connections stay open, nothing moves) and resumed. */
-class FreezableProxy {
-  private readonly pairs: Array<[Socket, Socket]> = [];
-  private readonly waiting: Socket[] = [];
-  private frozen = false;
-  private server: Server | null = null;
-  port = 0;
-
-  constructor(private readonly target: { host: string; port: number }) {}
-
-  async start(): Promise<void> {
-    this.server = createServer((client) => {
-      client.on('error', () => client.destroy());
-      if (this.frozen) this.waiting.push(client);
-      else this.link(client);
-    });
-    await new Promise<void>((r) => this.server!.listen(0, '127.0.0.1', r));
-    this.port = (this.server.address() as AddressInfo).port;
-  }
-
-  private link(client: Socket): void {
-    const upstream = connect(this.target.port, this.target.host);
-    upstream.on('error', () => client.destroy());
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
-    client.pipe(upstream);
-    upstream.pipe(client);
-    this.pairs.push([client, upstream]);
-  }
-
-  freeze(): void {
-    this.frozen = true;
-    for (const [client, upstream] of this.pairs) {
-      client.unpipe(upstream);
-      upstream.unpipe(client);
-      client.pause();
-      upstream.pause();
-    }
-  }
-
-  thaw(): void {
-    this.frozen = false;
-    for (const [client, upstream] of this.pairs) {
-      client.pipe(upstream);
-      upstream.pipe(client);
-    }
-    for (const client of this.waiting.splice(0)) this.link(client);
-  }
-
-  async stop(): Promise<void> {
-    for (const [a, b] of this.pairs) {
-      a.destroy();
-      b.destroy();
-    }
-    for (const s of this.waiting) s.destroy();
-    await new Promise<void>((r) => this.server?.close(() => r()) ?? r());
-  }
-}
+import { FreezableProxy } from './support/tcp-proxy.ts';
+import type { StoredFiles } from '@service/storage';
+import { openStoredFiles } from '../src/files/open-stored-files.ts';
 
 let databases: TestDatabases;
 let direct: Record<DatabaseName, Knex>;
@@ -80,6 +24,7 @@ let proxiedTenant: Knex;
 let proxy: FreezableProxy;
 let server: HttpServer;
 let url: string;
+let files: StoredFiles;
 let actor: Actor;
 /** Logged 500s: a database outage must never produce one. */
 const failures: string[] = [];
@@ -109,7 +54,8 @@ beforeAll(async () => {
     if (line.includes('"status":500')) failures.push(line);
   });
   const build = readBuildInfo('unknown');
-  const { license } = await prepareService({ config, dbs: direct, embedded: true, logger, build });
+  files = await openStoredFiles(config);
+  const { license } = await prepareService({ config, dbs: direct, embedded: true, logger, build, files });
   const tenantUrl = new URL(databases.urls.tenant);
   proxy = new FreezableProxy({ host: tenantUrl.hostname, port: Number(tenantUrl.port) });
   await proxy.start();
@@ -128,6 +74,7 @@ beforeAll(async () => {
     currentLicense: () => license,
     rateLimitStore: new MemoryRateLimitStore(),
     tenants,
+    files,
   });
   server = createHttpServer(koa.callback());
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

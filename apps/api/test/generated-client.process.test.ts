@@ -3,7 +3,7 @@
 // a Word template, a scanner file and a Markdown file) with tsc --strict and no cast, then runs it
 // against the service.
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -82,6 +82,23 @@ async function compile(): Promise<string> {
   return 'stdout' in tsc ? String(tsc.stdout) : '';
 }
 
+/** The names a generated module exports (`export const x`, `export { a, type B }`, `export type C`). */
+function exportedNames(file: string): string[] {
+  const source = readFileSync(file, 'utf8');
+  const declared = [...source.matchAll(/^export (?:const|function|type|interface|class) (\w+)/gm)].map((m) => m[1]!);
+  const listed = [...source.matchAll(/^export (?:type )?\{([^}]*)\}/gm)].flatMap((m) =>
+    m[1]!.split(',').map(
+      (name) =>
+        name
+          .trim()
+          .replace(/^type /, '')
+          .split(/\s+as\s+/)
+          .pop()!,
+    ),
+  );
+  return [...declared, ...listed].filter(Boolean);
+}
+
 /** Runs a script of the work directory against the service; its last line of output, parsed. */
 async function runScript(file: string): Promise<unknown> {
   const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(workDir, file)], {
@@ -123,6 +140,25 @@ describe('clients generated from the OpenAPI document', () => {
     );
 
     expect(await compile(), 'the scripts must compile against the generated clients').toBe('');
+    // No operation is named like what the generators export themselves (hey-api's `createClient`).
+    const own = [
+      ...exportedNames(path.join(workDir, 'hey/client/index.ts')),
+      ...exportedNames(path.join(workDir, 'hey/client.gen.ts')),
+      ...Object.keys(await import('openapi-fetch')),
+      'createClient',
+    ];
+    // The SDK's functions, one per operation (its `Options` type is the generator's own).
+    const sdk = [...readFileSync(path.join(workDir, 'hey/sdk.gen.ts'), 'utf8').matchAll(/^export const (\w+)/gm)].map(
+      (m) => m[1]!,
+    );
+    expect(sdk.length).toBeGreaterThan(100);
+    expect(sdk.filter((name) => own.includes(name))).toEqual([]);
+    const operationIds = Object.values(doc.paths ?? {}).flatMap((item) =>
+      Object.values(item ?? {}).flatMap((op) =>
+        typeof op === 'object' && op && 'operationId' in op ? [op.operationId] : [],
+      ),
+    );
+    expect(operationIds.filter((id) => own.includes(String(id)))).toEqual([]);
 
     expect(await runScript('script.ts')).toEqual({
       sameFinding: true,
@@ -138,6 +174,7 @@ describe('clients generated from the OpenAPI document', () => {
       rounds: ['retest 1'],
     });
     expect(await runScript('heyapi-script.ts')).toEqual({
+      clientName: 'hey-api customer',
       evidenceType: 'image/png',
       imported: 1,
       templateStored: true,

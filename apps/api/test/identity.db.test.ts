@@ -283,7 +283,7 @@ describe('personal API keys', () => {
       ]);
       for (const a of answers) {
         expect(a.status).toBe(401);
-        expect(a.body).toEqual(answers[0]!.body);
+        expect(a.body).toEqual(answers[0].body);
       }
       expect((await member.api.get('/clients')).status).toBe(200);
     },

@@ -73,7 +73,7 @@ describe('the global library in a workspace', () => {
       ['LFI', 'path-traversal'],
       ['XXE', 'xml-external-entity-injection'],
       ['SSTI', 'server-side-template-injection'],
-    ])
+    ] as const)
       expect(await keys(q), q).toContain(key);
     // A title match before a text match: the first result names the weakness in its title.
     const first = (await member.api.get('/finding-library?q=sql')).body[0] as { title: string };

@@ -1,5 +1,3 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type Router from '@koa/router';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,8 +8,7 @@ import { TenantRouter } from '@service/tenancy';
 import { createApp, readBuildInfo } from '../src/index.ts';
 import { httpClient } from './support/http-client.ts';
 import { startTestApp, type TestApp } from './support/start-test-app.ts';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+import { storedFilesOf } from '../src/files/open-stored-files.ts';
 
 type Operation = {
   operationId: string;
@@ -72,7 +69,10 @@ describe('OpenAPI document', () => {
     const problems: string[] = [];
     let texts = 0;
     const visit = (node: unknown, where: string): void => {
-      if (Array.isArray(node)) return node.forEach((n, i) => visit(n, `${where}/${i}`));
+      if (Array.isArray(node)) {
+        for (const [i, n] of node.entries()) visit(n, `${where}/${i}`);
+        return;
+      }
       if (node === null || typeof node !== 'object') return;
       const schema = node as Record<string, unknown>;
       if (schema.type === 'string' && !schema.format && !('enum' in schema) && !('const' in schema)) {
@@ -197,6 +197,7 @@ describe('OpenAPI document', () => {
         currentLicense: () => null,
         rateLimitStore: new MemoryRateLimitStore(),
         tenants,
+        files: storedFilesOf(config),
       });
       const router = (built.koa.middleware as Array<{ router?: Router }>).find((m) => m.router)!.router!;
       const served = new Set<string>();

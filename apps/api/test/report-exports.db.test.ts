@@ -8,7 +8,8 @@ import { startTestApp, type TestApp } from './support/start-test-app.ts';
 
 let app: TestApp;
 let member: Actor;
-const ids: Record<string, string> = {};
+// Filled in by beforeAll.
+const ids = {} as Record<'client' | 'project' | 'report', string>;
 
 beforeAll(async () => {
   app = await startTestApp();

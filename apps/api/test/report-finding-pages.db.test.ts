@@ -145,7 +145,7 @@ describe("a report's findings", () => {
 describe('a bulk import', () => {
   it('leaves fresh statistics and a vacuumed order index behind', async () => {
     const db = app.dbs.tenant;
-    const repositories = createWorkspaceRepositories({ filesDir: app.config.filesDir, evidenceMaxBytes: 1_000_000 });
+    const repositories = createWorkspaceRepositories({ files: app.files, evidenceMaxBytes: 1_000_000 });
     const services = createWorkspaceServices(repositories, {
       pdf: new DocxPdfConverter(),
       build: readBuildInfo('unknown'),

@@ -22,7 +22,8 @@ const EXAMPLE_TEMPLATE = readFileSync(
 
 let app: TestApp;
 let member: Actor;
-const ids: Record<string, string> = {};
+// Filled in by beforeAll.
+const ids = {} as Record<'client' | 'original' | 'project' | 'retest', string>;
 /** Titles of the original findings by the scanner rule that created them. */
 const titleOf: Record<string, string> = {};
 

@@ -17,14 +17,25 @@ import { startTestApp, type TestApp } from './support/start-test-app.ts';
 
 let app: TestApp;
 let member: Actor;
-const ids: Record<string, string> = {};
+// Filled in by beforeAll.
+const ids = {} as Record<'client' | 'newFinding' | 'original' | 'project' | 'retest' | 'round2' | 'smbResult', string>;
 /** Finding ids of the original report by the scanner rule that created them. */
 const byRule: Record<string, string> = {};
 
-async function resultsOf(reportId: string): Promise<Map<string, Record<string, any>>> {
+/** The fields of a retest result these tests read (OpenApiResponseCheck checks the whole answer). */
+interface RetestResult {
+  id: string;
+  findingId: string;
+  status: string;
+  updatedAt: string;
+  retestedAt: string | null;
+  assets: Array<{ host?: string; port?: number | null; status: string; evidence: string }>;
+}
+
+async function resultsOf(reportId: string): Promise<Map<string, RetestResult>> {
   const res = await member.api.get(`/retest-results?report_id=${reportId}&per_page=100`);
   expect(res.status).toBe(200);
-  return new Map((res.body as Array<Record<string, any>>).map((r) => [r.findingId, r]));
+  return new Map((res.body as RetestResult[]).map((r) => [r.findingId, r]));
 }
 
 /** The visible text of a document.xml, one line per paragraph (empty ones left out). */
@@ -44,10 +55,7 @@ const paragraphs = (xml: string) =>
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const place = (a: { host?: string; port?: number | null }) => `${a.host}:${a.port ?? '-'}`;
-const assetStatuses = (r: Record<string, any>) =>
-  Object.fromEntries(
-    (r.assets as Array<{ host?: string; port?: number | null; status: string }>).map((a) => [place(a), a.status]),
-  );
+const assetStatuses = (r: RetestResult) => Object.fromEntries(r.assets.map((a) => [place(a), a.status]));
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -117,9 +125,7 @@ describe('a retest, decided by re-scans', () => {
     expect(results.size).toBe(before.body.length);
     for (const r of results.values()) {
       expect(r).toMatchObject({ status: 'not_retested', statusSetBy: 'assets', notes: '', retestedAt: null });
-      expect(
-        r.assets.every((a: { status: string; evidence: string }) => a.status === 'not_retested' && a.evidence === ''),
-      ).toBe(true);
+      expect(r.assets.every((a) => a.status === 'not_retested' && a.evidence === '')).toBe(true);
     }
     // The original report's findings are still only the original's.
     expect((await member.api.get(`/reports/${ids.original}`)).body).toMatchObject({
@@ -137,7 +143,7 @@ describe('a retest, decided by re-scans', () => {
     });
     expect(res.status, JSON.stringify(res.body).slice(0, 500)).toBe(200);
     expect(res.body.retest).toMatchObject({ round: 1, created: 1 });
-    const decisions = new Map((res.body.retest.findings as Array<Record<string, any>>).map((d) => [d.id, d]));
+    const decisions = new Map((res.body.retest.findings as Array<{ id: string }>).map((d) => [d.id, d]));
 
     const results = await resultsOf(ids.retest);
     // SSH weak MACs: gone from .100 (covered), .101 missing from the scan.
@@ -168,7 +174,7 @@ describe('a retest, decided by re-scans', () => {
       '192.168.2.100:22': 'unresolved',
       '192.168.2.101:22': 'not_retested',
     });
-    expect(openssh.assets.find((a: { host: string }) => a.host === '192.168.2.100').evidence).toContain('OpenSSH');
+    expect(openssh.assets.find((a) => a.host === '192.168.2.100')?.evidence).toContain('OpenSSH');
     // SMB signing, unchanged on its host: unresolved.
     expect(results.get(byRule['57608']!)!.status).toBe('unresolved');
     // The new rule: a finding of the project, attached to the retest only, `new` on its asset.
@@ -248,7 +254,7 @@ describe('a retest, decided by re-scans', () => {
       '192.168.2.100:22': 'unresolved',
     });
     expect(results.get(byRule['50070']!)!.status).toBe('resolved');
-    expect(results.get(ids.newFinding!)!.status).toBe('new');
+    expect(results.get(ids.newFinding)!.status).toBe('new');
   });
 });
 
@@ -273,7 +279,7 @@ describe('reviewing decisions', () => {
 
     const again = await member.api.post(`/reports/${ids.retest}/import-scan`, scanForm(NESSUS_RESCAN, 'rescan.nessus'));
     expect(again.status).toBe(200);
-    const decision = (again.body.retest.findings as Array<Record<string, any>>).find((d) => d.id === byRule['57608']);
+    const decision = (again.body.retest.findings as Array<{ id: string }>).find((d) => d.id === byRule['57608']);
     expect(decision).toMatchObject({ after: 'resolved', statusSetBy: 'person' });
     expect((await member.api.get(`/retest-results/${smb.id}`)).body.status).toBe('resolved');
 
@@ -365,7 +371,7 @@ describe('documents of a retest', () => {
     await row(byRule['50070']!, '\\w+', 'Resolved');
     await row(byRule['53841']!, '\\w+', 'Unresolved');
     await row(byRule['cookies-without-httponly']!, '\\w+', 'Partially resolved');
-    await row(ids.newFinding!, 'Medium', 'New');
+    await row(ids.newFinding, 'Medium', 'New');
     await row(byRule['57608']!, '\\w+', 'Resolved'); // set by a person...
     expect(text).toContain('Set by the tester: Signing enforced by GPO on 19 November');
     expect(text).toContain('Risk accepted by the client: Accepted by the CISO until the host is replaced in Q2.');
@@ -394,11 +400,11 @@ describe('a second round', () => {
     const results = await resultsOf(ids.round2);
     expect(results.size).toBe((await resultsOf(ids.retest)).size);
     expect([...results.values()].every((r) => r.status === 'not_retested')).toBe(true);
-    expect(results.get(ids.newFinding!)!.status).toBe('not_retested');
+    expect(results.get(ids.newFinding)!.status).toBe('not_retested');
     const res2 = await member.api.post(`/reports/${ids.round2}/import-scan`, scanForm(NESSUS_RESCAN, 'rescan.nessus'));
     expect(res2.body.retest).toMatchObject({ round: 2, created: 0 });
     const after = await resultsOf(ids.round2);
-    expect(after.get(ids.newFinding!)!.status).toBe('unresolved');
+    expect(after.get(ids.newFinding)!.status).toBe('unresolved');
     expect(after.get(byRule['50070']!)!.status).toBe('resolved');
 
     for (const from of [ids.original, ids.retest, ids.round2]) {

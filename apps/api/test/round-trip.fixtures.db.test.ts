@@ -27,28 +27,48 @@ interface Doc {
 let app: TestApp;
 let editor: Actor;
 let doc: Doc;
-const ids: Record<string, string> = {};
+const RESOURCES = [
+  'clients',
+  'projects',
+  'reports',
+  'report-tabs',
+  'findings',
+  'report-findings',
+  'report-links',
+  'finding-library',
+  'style-library',
+  'report-templates',
+  'narratives',
+  'scoping-templates',
+  'project-types',
+  'evidence-images',
+  'retest-results',
+] as const;
+type Resource = (typeof RESOURCES)[number];
+
+// Filled in by beforeAll: one row of each resource.
+const ids = {} as Record<Resource, string>;
 
 beforeAll(async () => {
   app = await startTestApp();
   const creator = await createActor(app, { role: 'admin' });
-  ids.client = (await creator.api.post('/clients', { name: 'Round Trip Ltd' })).body.id;
+  ids.clients = (await creator.api.post('/clients', { name: 'Round Trip Ltd' })).body.id;
   // Why a second key: edits need the client on the key's allow-list; the first key created the client.
-  editor = await createActor(app, { role: 'admin', clientIds: [ids.client] });
+  editor = await createActor(app, { role: 'admin', clientIds: [ids.clients] });
   const api = editor.api;
-  ids.project = (await api.post('/projects', { clientId: ids.client, name: 'Round trip' })).body.id;
-  ids.style = (await api.post('/style-library', { name: 'Plain' })).body.id;
+  ids.projects = (await api.post('/projects', { clientId: ids.clients, name: 'Round trip' })).body.id;
+  ids['style-library'] = (await api.post('/style-library', { name: 'Plain' })).body.id;
   ids['report-templates'] = (
     await api.post('/report-templates', { name: 'Template', tabs: [{ title: 'Scope' }] })
   ).body.id;
-  ids.report = (await api.post('/reports', { projectId: ids.project, title: 'Report' })).body.id;
-  ids['report-tabs'] = (await api.post('/report-tabs', { reportId: ids.report, title: 'Scope' })).body.id;
+  ids.reports = (await api.post('/reports', { projectId: ids.projects, title: 'Report' })).body.id;
+  ids['report-tabs'] = (await api.post('/report-tabs', { reportId: ids.reports, title: 'Scope' })).body.id;
   ids['report-links'] = (
-    await api.post('/report-links', { reportId: ids.report, title: 'Ticket', url: 'https://tickets.example/1' })
+    await api.post('/report-links', { reportId: ids.reports, title: 'Ticket', url: 'https://tickets.example/1' })
   ).body.id;
-  ids.findings = (await api.post('/findings', { projectId: ids.project, title: 'Finding', severity: 'low' })).body.id;
+  ids.findings = (await api.post('/findings', { projectId: ids.projects, title: 'Finding', severity: 'low' })).body.id;
   ids['report-findings'] = (
-    await api.post('/report-findings', { reportId: ids.report, findingId: ids.findings })
+    await api.post('/report-findings', { reportId: ids.reports, findingId: ids.findings })
   ).body.id;
   ids['finding-library'] = (await api.post('/finding-library', { title: 'Template', severity: 'medium' })).body.id;
   ids.narratives = (await api.post('/narratives', { title: 'Methodology', category: 'methodology' })).body.id;
@@ -58,12 +78,8 @@ beforeAll(async () => {
   form.set('findingId', ids.findings);
   form.set('file', new Blob([PNG]), 'pixel.png');
   ids['evidence-images'] = (await api.post('/evidence-images', form)).body.id;
-  const retest = (await api.post(`/reports/${ids.report}/retests`, {})).body.id;
+  const retest = (await api.post(`/reports/${ids.reports}/retests`, {})).body.id;
   ids['retest-results'] = (await api.get(`/retest-results?report_id=${retest}`)).body[0].id;
-  ids.clients = ids.client;
-  ids.projects = ids.project;
-  ids.reports = ids.report;
-  ids['style-library'] = ids.style;
   doc = (await (await fetch(`${app.url}/api/rest-docs/openapi`)).json()) as Doc;
 });
 afterAll(async () => {
@@ -92,24 +108,6 @@ async function expectSendsBack(name: string, id: string): Promise<void> {
   expect((await editor.api.get(`/${name}/${id}`)).body).toEqual(before.body);
 }
 
-const RESOURCES = [
-  'clients',
-  'projects',
-  'reports',
-  'report-tabs',
-  'findings',
-  'report-findings',
-  'report-links',
-  'finding-library',
-  'style-library',
-  'report-templates',
-  'narratives',
-  'scoping-templates',
-  'project-types',
-  'evidence-images',
-  'retest-results',
-];
-
 describe('GET body restricted to PATCH fields is accepted and changes nothing', () => {
   it('covers every resource that has PATCH', () => {
     const withPatch = Object.entries(doc.paths)
@@ -123,7 +121,7 @@ describe('GET body restricted to PATCH fields is accepted and changes nothing', 
     // Ids that must name existing rows are drawn from rows that exist.
     const overrides: Record<string, fc.Arbitrary<unknown>> = {
       '/expectedUpdatedAt': fc.constant(undefined),
-      '/styleId': fc.constantFrom(ids.style, null),
+      '/styleId': fc.constantFrom(ids['style-library'], null),
       '/logoImageId': fc.constantFrom(ids['evidence-images'], null),
       '/reportTemplateId': fc.constantFrom(ids['report-templates'], null),
       '/retestReportTemplateId': fc.constantFrom(ids['report-templates'], null),
@@ -145,7 +143,7 @@ describe('GET body restricted to PATCH fields is accepted and changes nothing', 
           `${name} PATCH ${JSON.stringify(body).slice(0, 300)} -> ${JSON.stringify(changed.body).slice(0, 300)}`,
         ).toBe(200);
         for (const f of fields) if (body[f] !== undefined) expect(changed.body[f], f).toEqual(body[f]);
-        await expectSendsBack(name, ids[name]!);
+        await expectSendsBack(name, ids[name]);
       }),
       { numRuns: laneSize(12, 4) },
     );
@@ -168,7 +166,7 @@ describe('findings imported from every fixture can be sent back', () => {
     it(file, { timeout: budgetMs(work(file), 1_000) }, async () => {
       const bytes = readFileSync(path.join(SCANS, file));
       if (bytes.length === 0) return;
-      const reportId = (await editor.api.post('/reports', { projectId: ids.project, title: file })).body.id;
+      const reportId = (await editor.api.post('/reports', { projectId: ids.projects, title: file })).body.id;
       const form = new FormData();
       form.set('file', new Blob([bytes]), path.basename(file));
       const imported = await editor.api.post(`/reports/${reportId}/import-scan`, form);

@@ -81,6 +81,7 @@ describe('@service/client', () => {
       details: [{ path: '/title', message: expect.any(String) }],
       requestId: expect.any(String),
     });
+    expect((error as ApiError).message).toMatch(/^POST \/rest\/v1\/findings: 400 validation_failed: /);
     const missing = await ok(
       service.api.GET('/rest/v1/reports/{id}', { params: { path: { id: '00000000-0000-4000-8000-000000000000' } } }),
     ).catch((e: unknown) => e);

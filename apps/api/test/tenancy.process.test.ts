@@ -422,8 +422,8 @@ describe('two service processes', () => {
     });
     children.push(child);
     let out = '';
-    child.stdout!.on('data', (d) => (out += d));
-    child.stderr!.on('data', (d) => (out += d));
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
     const deadline = Date.now() + 90_000;
     while (Date.now() < deadline) {
       const m = /"event":"listening","port":(\d+)/.exec(out);

@@ -155,6 +155,14 @@ describe('multipart uploads', () => {
       expect(res.status, path).toBe(201);
       expect(res.headers.get('location')).toBe(`${app.url}/rest/v1/reports/${res.body.reportId}`);
     }
+    // The form's defaults are what the import does without them: `format=auto` detects by content.
+    const defaults = new FormData();
+    defaults.append('file', new Blob([nuclei], { type: 'application/json' }), 'scan.jsonl');
+    defaults.append('format', 'auto');
+    defaults.append('minSeverity', 'info');
+    const detected = await actor.api.post(`/reports/${reportId}/import-scan-file`, defaults);
+    expect(detected.status).toBe(200);
+    expect(detected.body).toMatchObject({ format: 'nuclei', skipped: 0 });
     // The file operations take only the upload: JSON there is 415, as on any upload.
     const json = await actor.api.post(`/reports/${reportId}/import-scan-file`, { findings: [] });
     expect(json.status).toBe(415);

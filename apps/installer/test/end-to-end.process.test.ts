@@ -138,7 +138,7 @@ describe('install, back up, upgrade and restore on this machine', () => {
     pathname: string,
     body?: unknown,
     key = apiKey,
-  ): Promise<{ status: number; body: any }> {
+  ): Promise<{ status: number; body: { id: string; name?: string } }> {
     const response = await fetch(`http://127.0.0.1:${port}/rest/v1${pathname}`, {
       method,
       headers: {
@@ -382,7 +382,7 @@ describe('install, back up, upgrade and restore on this machine', () => {
     const client = await rest('POST', '/clients', { name: 'Acme Corp' });
     expect(client.status).toBe(201);
     ids.client = client.body.id;
-    apiKey = await createKey([ids.client!]);
+    apiKey = await createKey([ids.client]);
     ids.project = (await rest('POST', '/projects', { clientId: ids.client, name: 'External test' })).body.id;
     ids.report = (await rest('POST', '/reports', { projectId: ids.project, title: 'Final report' })).body.id;
     const finding = await rest('POST', '/findings', {
@@ -422,7 +422,7 @@ describe('install, back up, upgrade and restore on this machine', () => {
     expect(run.stdout).toMatch(/Backup written: .*\/backups\/service-1\.2\.0-\d{8}T\d{6}Z\.tar\.gz/);
     ids.backup = /Backup written: (\S+\.tar\.gz)/.exec(run.stdout)![1]!;
     // Evidence files: the image uploaded above and the library's own images.
-    const listing = execFileSync('tar', ['tzf', ids.backup!]).toString();
+    const listing = execFileSync('tar', ['tzf', ids.backup]).toString();
     expect(listing).toMatch(
       /^backup-manifest\.json\nSHA256SUMS\ndatabases\/control-plane\.dump\ndatabases\/shared\.dump\ndatabases\/tenant\.dump\n(?:files\/\S+\n)+config\/\.env\nconfig\/docker\/Caddyfile\nconfig\/docker\/certs\/README\.md\n$/,
     );
@@ -439,9 +439,9 @@ describe('install, back up, upgrade and restore on this machine', () => {
     const tampered = variant('tampered', (dir) =>
       writeFileSync(path.join(dir, 'compose.yaml'), 'services: {backdoor: {image: evil}}\n'),
     );
-    const unsigned = variant('unsigned', (dir) =>
-      ['SHA256SUMS.sig', 'manifest.json.sig'].forEach((f) => rmSync(path.join(dir, f))),
-    );
+    const unsigned = variant('unsigned', (dir) => {
+      for (const f of ['SHA256SUMS.sig', 'manifest.json.sig']) rmSync(path.join(dir, f));
+    });
     const other = createTestSigningKey();
     const wronglySigned = variant('wrongly-signed', (dir) => {
       for (const f of [SUMS_FILE, MANIFEST_FILE])

@@ -1,4 +1,4 @@
-import { Command, CommanderError, Option } from 'commander';
+import { Command, type CommanderError, Option } from 'commander';
 import type { AnyCommand, CommandDefinition } from './command-definition.ts';
 import { BUG_EXIT_CODE, OperatorError } from './operator-error.ts';
 

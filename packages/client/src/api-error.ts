@@ -6,7 +6,9 @@ export type ErrorDetail = components['schemas']['ErrorDetail'];
 /**
  * An error answer of the service as an exception: the HTTP status, the stable `code`
  * (`validation_failed`, `not_found`, `conflict`, ...), the message for a person and the `details`,
- * always a list (empty when the answer had none).
+ * always a list (empty when the answer had none). Its `message` names the request, the status and
+ * the code before the service's message:
+ * `POST /rest/v1/projects: 422 invalid_reference: The client 3f2b… does not exist or is not visible to you.`
  */
 export class ApiError extends Error {
   override readonly name = 'ApiError';

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { retryingFetch, type RetryEvent } from './index.ts';
+import { NoAnswerError, retryingFetch, type RetryEvent } from './index.ts';
 
 interface Seen {
   method: string;
@@ -126,7 +126,7 @@ describe('retryingFetch', () => {
     expect(waits).toEqual([]);
   });
 
-  it('sends again after a lost connection when that is safe: reads and keyed creates, not PATCH', async () => {
+  it('sends again after a lost connection only what the document says is safe', async () => {
     script = ['drop'];
     const reads = client();
     expect((await reads.send(new Request(`${url}/rest/v1/clients`))).status).toBe(200);
@@ -140,12 +140,47 @@ describe('retryingFetch', () => {
       seen.at(-1)!.idempotencyKey,
       seen.at(-1)!.idempotencyKey,
     ]);
-    script = ['drop'];
-    const edits = client();
-    await expect(
-      edits.send(new Request(`${url}/rest/v1/clients/1`, { method: 'PATCH', body: '{"name":"B"}' })),
-    ).rejects.toThrow();
-    expect(edits.waits).toEqual([]);
+    const id = '0b6f7c1e-2d3a-4e5f-8a9b-0c1d2e3f4a5b';
+    // Deletes into the trash are safe to repeat; restores carry a key.
+    for (const [method, path] of [
+      ['DELETE', `/rest/v1/reports/${id}`],
+      ['POST', `/rest/v1/reports/${id}/restore`],
+    ] as const) {
+      script = ['drop'];
+      const safe = client();
+      expect((await safe.send(new Request(`${url}${path}`, { method }))).status, path).toBe(200);
+      expect(safe.waits, path).toEqual([500]);
+    }
+    expect(seen.at(-1)!.idempotencyKey).toBe(seen.at(-2)!.idempotencyKey);
+    expect(seen.at(-1)!.idempotencyKey).toMatch(/^[\x21-\x7e]+$/);
+    // A PATCH and a permanent delete are not: the caller is told, and nothing is assumed.
+    for (const [method, path] of [
+      ['PATCH', `/rest/v1/clients/${id}`],
+      ['DELETE', `/rest/v1/findings/${id}`],
+    ] as const) {
+      script = ['drop'];
+      const before = seen.length;
+      const unsafe = client();
+      const error = await unsafe.send(new Request(`${url}${path}`, { method })).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(NoAnswerError);
+      expect(error).toMatchObject({ request: `${method} ${path}`, attempts: 1, resendable: false });
+      expect((error as Error).message).toMatch(/not sent again .* may have been carried out/);
+      expect(seen.length - before).toBe(1);
+      expect(unsafe.waits).toEqual([]);
+    }
+  });
+
+  it('gives up after the last attempt with the request named', async () => {
+    script = ['drop', 'drop', 'drop'];
+    const error = await client({ attempts: 3 })
+      .send(new Request(`${url}/rest/v1/clients`))
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      name: 'NoAnswerError',
+      request: 'GET /rest/v1/clients',
+      attempts: 3,
+      resendable: true,
+    });
   });
 
   it('sends the API key to the service only', async () => {

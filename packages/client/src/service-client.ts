@@ -6,7 +6,7 @@ import createClient, { type Client } from 'openapi-fetch';
 import { ApiError } from './api-error.ts';
 import type { paths } from './generated/openapi.ts';
 import { nextLink } from './link-header.ts';
-import { retryingFetch, type RetryOptions } from './retrying-fetch.ts';
+import { requestLineOf, retryingFetch, type RetryOptions } from './retrying-fetch.ts';
 
 export interface ServiceClientOptions {
   /** Where the service is: `https://reports.example.com` (without `/rest/v1`). */
@@ -106,7 +106,7 @@ export async function ok<R extends { response: Response; error?: unknown; data?:
 ): Promise<Success<R>['data']> {
   const result = await call;
   if (isSuccess(result)) return result.data;
-  throw ApiError.fromAnswer(result.response, result.error, new URL(result.response.url || 'http://service/').pathname);
+  throw ApiError.fromAnswer(result.response, result.error, requestLineOf(result.response));
 }
 
 export interface ServiceClient {

@@ -1,3 +1,4 @@
 export { loadConfig, deriveDatabaseUrls } from './load-config.ts';
 export type { Config, DatabaseUrls, Edition, LogLevel } from './load-config.ts';
 export { ConfigError } from './config-error.ts';
+export type { FilesStoreConfig } from './files-store-settings.ts';

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { ConfigError } from './config-error.ts';
+import { readFilesStore, type FilesStoreConfig } from './files-store-settings.ts';
 
 export type Edition = 'self-hosted' | 'hosted';
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -45,6 +46,8 @@ export interface Config {
   licenseTrustedKeys: string[];
   evidenceMaxBytes: number;
   filesDir: string;
+  /** Where stored files live: `FILES_STORE=local` (under `filesDir`, the default) or `s3` (the `S3_*` settings). */
+  filesStore: FilesStoreConfig;
   rateLimitPerIp: number;
   rateLimitPerKey: number;
   rateLimitStore: 'memory' | 'postgres';
@@ -244,6 +247,16 @@ export function loadConfig(env: Env, options: { cwd?: string; envFile?: string |
     throw new ConfigError('SERVICE_ADMIN_PASSWORD', 'must be at least 12 characters long');
   }
 
+  const filesDir = path.resolve(
+    cwd,
+    read({
+      name: 'FILES_DIR',
+      parse: text,
+      default: path.join(dataDir, 'files'),
+      describe: 'file storage directory',
+    }),
+  );
+
   return {
     port: read({ name: 'PORT', parse: integer(0, 65535), default: 3000, describe: 'HTTP port' }),
     host: read({ name: 'HOST', parse: text, default: '0.0.0.0', describe: 'address to listen on' }),
@@ -350,15 +363,8 @@ export function loadConfig(env: Env, options: { cwd?: string; envFile?: string |
       default: 10 * MB,
       describe: 'largest evidence image',
     }),
-    filesDir: path.resolve(
-      cwd,
-      read({
-        name: 'FILES_DIR',
-        parse: text,
-        default: path.join(dataDir, 'files'),
-        describe: 'file storage directory',
-      }),
-    ),
+    filesDir,
+    filesStore: readFilesStore(merged, filesDir),
     rateLimitPerIp: read({
       name: 'RATE_LIMIT_PER_IP',
       parse: integer(1, 10_000_000),

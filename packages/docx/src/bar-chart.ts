@@ -55,8 +55,7 @@ export function barChartSvg(
   labelWidth: number,
 ): string {
   const { width, height } = BAR_CHART_SIZE;
-  const family =
-    `'${style.fonts.body.replace(/'/g, '')}', Carlito, 'Liberation Sans', 'DejaVu ` + `Sans', Arial, sans-serif`;
+  const family = `'${style.fonts.body.replace(/'/g, '')}', Carlito, 'Liberation Sans', 'DejaVu Sans', Arial, sans-serif`;
   const max = Math.max(1, ...rows.map((r) => r.count));
   const barLeft = labelWidth + 10;
   const barMax = width - barLeft - 60;

@@ -110,8 +110,8 @@ function addImage(i: Inline, refs: Map<string, EvidenceRef>): void {
 /**
  * Loads each image once (by SHA-256), a few at a time, and makes it ready for print in `box`
  * (scaled to print resolution, tall ones cut into parts, WebP as PNG) unless `scale` is false. A
- * loader that throws or returns null for one image gives that image a placeholder; it never fails
- * the export.
+ * loader that returns null for one image (unknown to it) gives that image a placeholder, as do bytes
+ * that are no image; a loader that throws (its store cannot be read) fails the export.
  */
 export async function loadEvidenceImages(
   refs: Map<string, EvidenceRef>,
@@ -123,12 +123,9 @@ export async function loadEvidenceImages(
   const queue = [...refs.values()];
   const worker = async () => {
     for (let ref = queue.shift(); ref !== undefined; ref = queue.shift()) {
-      let bytes: Uint8Array | null;
-      try {
-        bytes = await loadImage(ref);
-      } catch {
-        bytes = null;
-      }
+      // Why a loader error fails the export: it means the store cannot be read (the caller answers
+      // 503), and a document without its evidence must not look finished.
+      const bytes = await loadImage(ref);
       let loaded = readEvidenceImage(bytes);
       if (scale && !isEvidenceImage(loaded) && loaded.missing === 'unsupported' && loaded.detail === 'webp') {
         const png = await webpToPng(bytes!);

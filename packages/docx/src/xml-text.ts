@@ -5,7 +5,9 @@
  * too: the template renderer marks colour directives with them (template/severity-colours.ts).
  */
 const NOT_XML =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters XML 1.0 forbids are what this removes.
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uE000\uE001\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the characters XML 1.0 forbids are what this finds.
 const HAS_NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uE000\uE001\uFFFE\uFFFF\uD800-\uDFFF]/;
 
 /** Drops characters XML cannot hold (unpaired surrogates become U+FFFD). */
@@ -29,9 +31,11 @@ export function withXmlCharactersOnly<T>(value: T): T {
   if (typeof value === 'string') return keepXmlCharacters(value) as T;
   if (Array.isArray(value)) {
     let copy: unknown[] | null = null;
-    for (let i = 0; i < value.length; i++) {
-      const v = withXmlCharactersOnly(value[i]);
-      if (v !== value[i]) (copy ??= [...value])[i] = v;
+    for (const [i, item] of value.entries()) {
+      const v = withXmlCharactersOnly(item);
+      if (v === item) continue;
+      copy ??= [...value];
+      copy[i] = v;
     }
     return (copy ?? value) as T;
   }
@@ -39,7 +43,9 @@ export function withXmlCharactersOnly<T>(value: T): T {
     let copy: Record<string, unknown> | null = null;
     for (const [k, v] of Object.entries(value)) {
       const c = withXmlCharactersOnly(v);
-      if (c !== v) (copy ??= { ...(value as Record<string, unknown>) })[k] = c;
+      if (c === v) continue;
+      copy ??= { ...(value as Record<string, unknown>) };
+      copy[k] = c;
     }
     return (copy ?? value) as T;
   }

@@ -17,6 +17,8 @@ export const CORS_EXPOSED_HEADERS = [
   'X-RateLimit-Remaining',
   'X-RateLimit-Reset',
   'Content-Disposition',
+  'Content-Range',
+  'Accept-Ranges',
 ];
 
 /** Request headers a cross-origin script may send to the REST API. */

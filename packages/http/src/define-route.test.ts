@@ -6,16 +6,28 @@ import { createServer, type Server } from 'node:http';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { Type } from 'typebox';
-/* eslint-disable @typescript-eslint/no-explicit-any */
 import { waitUntil } from '@service/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createJsonLogger, defineRoute, errorMiddleware, NotFoundError, OpenApiRegistry, requestLog } from './index.ts';
+import {
+  createJsonLogger,
+  defineRoute,
+  type ErrorDetail,
+  errorMiddleware,
+  NotFoundError,
+  OpenApiRegistry,
+  requestLog,
+} from './index.ts';
 
 let server: Server;
 let url: string;
 const lines: string[] = [];
 const uploadDir = mkdtempSync(path.join(tmpdir(), 'define-route-uploads-'));
-const seenInputs: any[] = [];
+const seenInputs: unknown[] = [];
+
+/** The `error` object of a JSON error answer. */
+async function errorOf(res: Response): Promise<{ code: string; message: string; details: ErrorDetail[] }> {
+  return ((await res.json()) as { error: { code: string; message: string; details: ErrorDetail[] } }).error;
+}
 
 beforeAll(async () => {
   const koa = new Koa();
@@ -118,20 +130,20 @@ describe('defineRoute and the error mapper', () => {
   it('validates and converts path, query and body, then calls the handler', async () => {
     const res = await post(`/things/${id}?n=3&unknown=1`, JSON.stringify({ name: 'x' }));
     expect(res.status).toBe(201);
-    expect((await res.json()) as any).toEqual({ id, n: 3, name: 'x' });
+    expect(await res.json()).toEqual({ id, n: 3, name: 'x' });
   });
 
   it('answers 400 validation_failed naming every bad field', async () => {
     const res = await post(`/things/not-a-uuid?n=0`, JSON.stringify({ name: '', severity: 'urgent', extra: 1 }));
     expect(res.status).toBe(400);
-    const { error } = (await res.json()) as any;
+    const error = await errorOf(res);
     expect(error.code).toBe('validation_failed');
     expect(error.message).toMatch(/path parameters field \/id/);
   });
 
   it('lists body problems with their paths', async () => {
     const res = await post(`/things/${id}`, JSON.stringify({ name: '', severity: 'urgent', extra: 1 }));
-    const { error } = (await res.json()) as any;
+    const error = await errorOf(res);
     expect(error.details).toEqual(
       expect.arrayContaining([
         { path: '/name', message: expect.any(String) },
@@ -144,19 +156,19 @@ describe('defineRoute and the error mapper', () => {
   it('answers 400 for malformed JSON, never 500', async () => {
     const res = await post(`/things/${id}`, '{"name": ');
     expect(res.status).toBe(400);
-    expect(((await res.json()) as any).error.code).toBe('malformed_json');
+    expect((await errorOf(res)).code).toBe('malformed_json');
   });
 
   it('answers 413 for a body over the cap', async () => {
     const res = await post(`/things/${id}`, JSON.stringify({ name: 'x'.repeat(5000) }));
     expect(res.status).toBe(413);
-    expect(((await res.json()) as any).error.code).toBe('payload_too_large');
+    expect((await errorOf(res)).code).toBe('payload_too_large');
   });
 
   it('answers 415 for a body that is not JSON', async () => {
     const res = await post(`/things/${id}`, 'name=x', { 'content-type': 'application/x-www-form-urlencoded' });
     expect(res.status).toBe(415);
-    expect(((await res.json()) as any).error.code).toBe('unsupported_media_type');
+    expect((await errorOf(res)).code).toBe('unsupported_media_type');
   });
 
   it('answers 400 when the JSON body is missing', async () => {
@@ -169,7 +181,7 @@ describe('defineRoute and the error mapper', () => {
       'content-type': 'application/vnd.api+json',
     });
     expect(res.status).toBe(415);
-    expect(((await res.json()) as any).error.message).toBe('Send the body as application/json.');
+    expect((await errorOf(res)).message).toBe('Send the body as application/json.');
   });
 
   it('accepts application/merge-patch+json on PATCH with the meaning of our JSON PATCH', async () => {
@@ -179,7 +191,7 @@ describe('defineRoute and the error mapper', () => {
       headers: { 'content-type': 'application/merge-patch+json' },
     });
     expect(res.status).toBe(200);
-    expect((await res.json()) as any).toEqual({ id: 'abc', name: 'y', multipart: false });
+    expect(await res.json()).toEqual({ id: 'abc', name: 'y', multipart: false });
     const post415 = await post(`/things/${id}`, JSON.stringify({ name: 'x' }), {
       'content-type': 'application/merge-patch+json',
     });
@@ -193,7 +205,7 @@ describe('defineRoute and the error mapper', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(deep.status).toBe(400);
-    expect(((await deep.json()) as any).error).toMatchObject({
+    expect(await errorOf(deep)).toMatchObject({
       code: 'validation_failed',
       details: [{ path: '/tags/1/label', message: 'must not contain the character U+0000 (NUL)' }],
     });
@@ -202,10 +214,10 @@ describe('defineRoute and the error mapper', () => {
       body: '{"na\\u0000me":"x"}',
       headers: { 'content-type': 'application/json' },
     });
-    expect(((await key.json()) as any).error.details[0].path).toBe('/na\\u0000me');
+    expect((await errorOf(key)).details[0]?.path).toBe('/na\\u0000me');
     const query = await post(`/things/${id}?n=%00`, JSON.stringify({ name: 'x' }));
     expect(query.status).toBe(400);
-    expect(((await query.json()) as any).error.details).toEqual([
+    expect((await errorOf(query)).details).toEqual([
       { path: '/n', message: 'must not contain the character U+0000 (NUL)' },
     ]);
     const param = await fetch(`${url}/things/a%00b`, {
@@ -213,7 +225,7 @@ describe('defineRoute and the error mapper', () => {
       body: '{}',
       headers: { 'content-type': 'application/json' },
     });
-    expect(((await param.json()) as any).error.details).toEqual([
+    expect((await errorOf(param)).details).toEqual([
       { path: '/id', message: 'must not contain the character U+0000 (NUL)' },
     ]);
   });
@@ -224,7 +236,7 @@ describe('defineRoute and the error mapper', () => {
     form.append('file', new Blob([new Uint8Array(1000)]), 'a.bin');
     const res = await fetch(`${url}/uploads`, { method: 'POST', body: form });
     expect(res.status).toBe(201);
-    expect((await res.json()) as any).toEqual({ caption: 'hello', size: 1000 });
+    expect(await res.json()).toEqual({ caption: 'hello', size: 1000 });
     expect(seenInputs.at(-1)).toEqual({ multipart: true, files: ['file'], leftOnDisk: 1 });
     expect(readdirSync(uploadDir)).toEqual([]);
   });
@@ -236,9 +248,9 @@ describe('defineRoute and the error mapper', () => {
     form.append('other', new Blob([new Uint8Array(10)]), 'three.bin');
     const res = await fetch(`${url}/uploads`, { method: 'POST', body: form });
     expect(res.status).toBe(400);
-    const { error } = (await res.json()) as any;
+    const error = await errorOf(res);
     expect(error.code).toBe('validation_failed');
-    expect(error.details.map((d: any) => d.path)).toEqual(['/file', '/other']);
+    expect(error.details.map((d) => d.path)).toEqual(['/file', '/other']);
     expect(readdirSync(uploadDir)).toEqual([]);
   });
 
@@ -252,7 +264,7 @@ describe('defineRoute and the error mapper', () => {
     nul.append('file', new Blob([new Uint8Array(10)]), 'x.bin');
     const bad = await fetch(`${url}/uploads`, { method: 'POST', body: nul });
     expect(bad.status).toBe(400);
-    expect(((await bad.json()) as any).error.details).toEqual([
+    expect((await errorOf(bad)).details).toEqual([
       { path: '/caption', message: 'must not contain the character U+0000 (NUL)' },
     ]);
     await waitUntil('the upload directory is empty', () => readdirSync(uploadDir).length === 0, {

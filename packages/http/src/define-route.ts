@@ -230,6 +230,23 @@ function requiredFileFields(schema: TSchema, fileFields: readonly string[]): str
   return ((schema as { required?: string[] }).required ?? []).filter((k) => fileFields.includes(k));
 }
 
+/**
+ * The upload in a file field the route's schema requires. defineRoute has already answered 400 when
+ * it is missing; this answers the same should a handler ask for a field its schema does not require.
+ */
+export function requiredFile(files: Record<string, UploadedFile>, field: string): UploadedFile {
+  const file = files[field];
+  if (file === undefined) throw missingFileError([field]);
+  return file;
+}
+
+function missingFileError(fields: readonly string[]): ValidationError {
+  return new ValidationError(
+    `The form needs a file field named "${fields[0]}".`,
+    fields.map((field) => ({ path: `/${field}`, message: 'is required' })),
+  );
+}
+
 /** A multipart body's text fields and files, checked against the declared schema; 400 naming the field otherwise. */
 function readMultipartInput(
   ctx: Context,
@@ -258,11 +275,7 @@ function readMultipartInput(
       })),
     );
   const missing = requiredFiles.filter((field) => !files[field]);
-  if (missing.length > 0)
-    throw new ValidationError(
-      `The form needs a file field named "${missing[0]}".`,
-      missing.map((field) => ({ path: `/${field}`, message: 'is required' })),
-    );
+  if (missing.length > 0) throw missingFileError(missing);
   return { body: validator.parse(raw, { convert: true }), files };
 }
 
@@ -301,7 +314,9 @@ export function defineRoute<
     crossSiteCheck: route.crossSiteCheck,
     adminOnly: route.adminOnly,
     usesDatabase: route.usesDatabase,
+    usesFileStore: route.usesFileStore,
     cost: route.cost,
+    retrySafe: route.retrySafe,
   });
 
   const paramsValidator = route.params ? new Validator(route.params, 'path parameters') : null;

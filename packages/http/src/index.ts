@@ -7,7 +7,7 @@ export type { ErrorTranslator } from './error-middleware.ts';
 export { OpenApiRegistry, IDEMPOTENCY_KEY_HEADER, NUL_FREE_PATTERN } from './openapi-registry.ts';
 export type { HttpMethod, OperationDoc, ResponseDoc, HeaderDoc, HeaderParameterDoc } from './openapi-registry.ts';
 export { Validator, findNulCharacters } from './validate.ts';
-export { defineRoute } from './define-route.ts';
+export { defineRoute, requiredFile } from './define-route.ts';
 export type { RouteDefinition, RouteInput, RouteDefaults, UploadedFile } from './define-route.ts';
 export { MERGE_PATCH_JSON_TYPE } from './media-types.ts';
 export * from './rate-limit/index.ts';
@@ -34,3 +34,5 @@ export { conditionalGet, ifNoneMatchHits, STREAMED_ETAG_MAX_BYTES } from './cond
 export { compressResponses, isCompressibleType, COMPRESSION_THRESHOLD_BYTES } from './compress-responses.ts';
 export { corsPolicy, CORS_EXPOSED_HEADERS, CORS_ALLOWED_HEADERS } from './cors-policy.ts';
 export { allowedMethodsOf, answerOptions, answerUnrouted } from './allowed-methods.ts';
+export { parseByteRange, rangeResponses, RANGE_HEADERS, sendStoredFile, storedFileEtag } from './stored-download.ts';
+export type { ByteSpan } from './stored-download.ts';

@@ -66,8 +66,20 @@ export interface OperationDoc {
   adminOnly?: boolean;
   /** Needs a database, so it can answer 503 `unavailable`. Default true. */
   usesDatabase?: boolean;
+  /**
+   * Reads (`read`) or also writes (`write`) stored files, so it can answer 503 `storage_unavailable`
+   * when the file store cannot be reached, and (`write`) 507 `storage_full` when it has no room.
+   */
+  usesFileStore?: 'read' | 'write';
   /** Requests one call counts as against the rate limits, when more than one (stated in the description). */
   cost?: number;
+  /**
+   * Sending the same request again after its answer was lost is answered as the first was (and
+   * changes nothing more): published as `x-retry-safe`, which clients follow to decide what they
+   * resend after a network failure. Default: true for GET (and so HEAD), and for operations that take
+   * `Idempotency-Key` (sent with the key); false otherwise.
+   */
+  retrySafe?: boolean;
 }
 
 /** The header that makes a creating POST safe to retry; every operation that takes it gets this exact definition. */
@@ -277,7 +289,21 @@ function camelCased(id: string): string {
 
 function stripTypeBox(schema: unknown): unknown {
   // TypeBox schemas are plain JSON Schema objects; JSON round-trip drops its symbol-keyed metadata.
-  return statesNulRule(JSON.parse(JSON.stringify(schema)));
+  return statesTypesAndNulRule(JSON.parse(JSON.stringify(schema)));
+}
+
+/**
+ * The JSON type of an enumeration whose values all have one (`Type.Enum` writes a bare `enum`).
+ * Why: a form built from the document (Swagger UI's multipart fields) treats a bare enum as a
+ * required choice and preselects its first value, so an optional field is sent without being chosen.
+ */
+function enumType(values: unknown[]): string | null {
+  if (values.length === 0) return null;
+  if (values.every((v) => typeof v === 'string')) return 'string';
+  if (values.every((v) => Number.isInteger(v))) return 'integer';
+  if (values.every((v) => typeof v === 'number')) return 'number';
+  if (values.every((v) => typeof v === 'boolean')) return 'boolean';
+  return null;
 }
 
 /**
@@ -314,19 +340,23 @@ const VALUE_KEYS = new Set(['example', 'examples', 'enum', 'const', 'default']);
 const SCHEMA_MAP_KEYS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
 
 /**
- * Every text schema with the NUL rule stated: free text gets NUL_FREE_PATTERN; a pattern that may
- * admit U+0000 is prefixed with a lookahead saying the same. Binary parts, formats, enumerations
- * and constants are left alone (none of them admits U+0000).
+ * Every enumeration typed (see enumType), and every text schema with the NUL rule stated: free
+ * text gets NUL_FREE_PATTERN; a pattern that may admit U+0000 is prefixed with a lookahead saying
+ * the same. Binary parts, formats, enumerations and constants are left alone (none of them admits
+ * U+0000).
  */
-function statesNulRule(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(statesNulRule);
+function statesTypesAndNulRule(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(statesTypesAndNulRule);
   if (node === null || typeof node !== 'object') return node;
-  const out: Record<string, unknown> = {};
+  const type = 'enum' in node && Array.isArray(node.enum) && !('type' in node) ? enumType(node.enum) : null;
+  const out: Record<string, unknown> = type ? { type } : {};
   for (const [key, value] of Object.entries(node)) {
     if (VALUE_KEYS.has(key)) out[key] = value;
     else if (SCHEMA_MAP_KEYS.has(key) && value !== null && typeof value === 'object' && !Array.isArray(value))
-      out[key] = Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, statesNulRule(schema)]));
-    else out[key] = statesNulRule(value);
+      out[key] = Object.fromEntries(
+        Object.entries(value).map(([name, schema]) => [name, statesTypesAndNulRule(schema)]),
+      );
+    else out[key] = statesTypesAndNulRule(value);
   }
   const isText = out.type === 'string' && out.format === undefined && !('enum' in out) && !('const' in out);
   if (isText) {
@@ -456,8 +486,8 @@ export class OpenApiRegistry {
     const errors: Record<number, AutoError> = {};
     const add = (status: number, code: string, when: string, headers?: Record<string, HeaderDoc>) => {
       errors[status] ??= { codes: [] };
-      errors[status]!.codes.push([code, when]);
-      if (headers) errors[status]!.headers = { ...errors[status]!.headers, ...headers };
+      errors[status].codes.push([code, when]);
+      if (headers) errors[status].headers = { ...errors[status].headers, ...headers };
     };
     if (op.params || op.query || op.body || (op.headers ?? []).length > 0) {
       add(
@@ -508,6 +538,12 @@ export class OpenApiRegistry {
     }
     if (rateLimited)
       add(429, 'rate_limited', 'too many requests; wait `Retry-After` seconds', {
+        'Retry-After': RESPONSE_HEADERS.retryAfter,
+      });
+    if (op.usesFileStore === 'write')
+      add(507, 'storage_full', 'the file store has no room for the file; nothing was stored');
+    if (op.usesFileStore)
+      add(503, 'storage_unavailable', 'the file store cannot be reached; retry after `Retry-After` seconds', {
         'Retry-After': RESPONSE_HEADERS.retryAfter,
       });
     if (op.usesDatabase ?? true)
@@ -653,6 +689,7 @@ export class OpenApiRegistry {
       summary: op.summary,
       description,
       tags: op.tags,
+      'x-retry-safe': op.retrySafe ?? (op.method === 'get' || idempotent),
       // Why both for the REST API: the workspace in the browser calls the same operations with its session.
       security:
         security === 'apiKey' ? [{ apiKey: [] }, { session: [] }] : security === 'session' ? [{ session: [] }] : [],
@@ -795,7 +832,10 @@ export class OpenApiRegistry {
 function referencedComponents(root: unknown, components: { schemas: Record<string, unknown> }): Set<string> {
   const used = new Set<string>();
   const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item);
+      return;
+    }
     if (node === null || typeof node !== 'object') return;
     for (const [k, v] of Object.entries(node)) {
       if (k === '$ref' && typeof v === 'string' && v.startsWith('#/components/')) {

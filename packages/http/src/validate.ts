@@ -59,7 +59,7 @@ export function findNulCharacters(value: unknown, path = '', found: string[] = [
   if (typeof value === 'string') {
     if (value.includes('\u0000')) found.push(path || '/');
   } else if (Array.isArray(value)) {
-    value.forEach((item, i) => findNulCharacters(item, `${path}/${i}`, found));
+    for (const [i, item] of value.entries()) findNulCharacters(item, `${path}/${i}`, found);
   } else if (value !== null && typeof value === 'object') {
     for (const [key, item] of Object.entries(value)) {
       const at = `${path}/${escapePointer(key)}`;

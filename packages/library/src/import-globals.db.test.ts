@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createKnex, DATABASE_NAMES, prepareDatabases, type DatabaseName } from '@service/db';
+import { LocalObjectStore, StoredFiles } from '@service/storage';
 import { createTestDatabases, type TestDatabases } from '@service/db/testing';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,24 +39,30 @@ const fakeDocx = (marker: string) => {
   return docxCache.get(marker)!;
 };
 
-/** An in-memory file store that records what happens to it. */
-function memoryFiles(): LibraryFileStore & { files: Map<string, Uint8Array>; puts: number; removed: string[] } {
-  const store = {
-    files: new Map<string, Uint8Array>(),
+const ORGANIZATION = '0f0e0d0c-0b0a-4908-8706-050403020100';
+const filesDir = mkdtempSync(path.join(tmpdir(), 'library-files-'));
+
+/** The workspace's files in a real store (a directory), counting what the import stores. */
+function storedFiles(): LibraryFileStore & {
+  puts: number;
+  read(key: string): Promise<Buffer>;
+  exists(key: string): Promise<boolean>;
+} {
+  const store = new LocalObjectStore(filesDir);
+  const files = () =>
+    new StoredFiles(store, [{ table: 'report_styles', column: 'template_storage_key' }]).of(ORGANIZATION, dbs.tenant);
+  const counted = {
     puts: 0,
-    removed: [] as string[],
     async put(bytes: Uint8Array) {
-      store.puts++;
-      const key = `key-${store.puts}`;
-      store.files.set(key, bytes);
-      return key;
+      counted.puts++;
+      return (await files().write('templates', bytes, bytes.length)).key;
     },
-    async remove(key: string) {
-      store.removed.push(key);
-      store.files.delete(key);
-    },
+    claim: (trx: Knex.Transaction, keys: readonly string[]) => files().claim(trx, keys),
+    settle: (keys: readonly string[]) => files().settle(keys),
+    read: (key: string) => files().readBytes(key),
+    exists: async (key: string) => (await store.head(key)) !== null,
   };
-  return store;
+  return counted;
 }
 
 const base = sampleLibraryFiles();
@@ -107,6 +117,7 @@ beforeAll(async () => {
   });
 });
 
+afterAll(() => rmSync(filesDir, { recursive: true, force: true }));
 afterAll(async () => {
   await Promise.all([...DATABASE_NAMES.map((n) => dbs?.[n]?.destroy()), otherProcess?.destroy()]);
   await databases?.drop();
@@ -137,7 +148,7 @@ describe('refreshSharedLibrary', () => {
 });
 
 describe('importGlobals', () => {
-  const files = memoryFiles();
+  const files = storedFiles();
 
   it('gives a brand-new workspace the full library', async () => {
     expect(await workspaceHasLibrary(dbs.tenant)).toBe(false);
@@ -165,10 +176,11 @@ describe('importGlobals', () => {
       name: 'Plain',
       page_size: 'A4',
       template_file_name: 'customer.docx',
-      template_storage_key: 'key-1',
       template_size: fakeDocx('v1').length,
     });
-    expect(files.files.get('key-1')).toEqual(fakeDocx('v1'));
+    expect(style.template_storage_key).toMatch(new RegExp(`^org/${ORGANIZATION}/templates/`));
+    expect(new Uint8Array(await files.read(style.template_storage_key))).toEqual(fakeDocx('v1'));
+    expect(await dbs.tenant('unclaimed_objects').pluck('key')).toEqual([]);
     const template = await dbs.tenant('report_templates').where({ global_key: 'pentest-report' }).first();
     expect(template.style_id).toBe(style.id);
     expect(template.tabs[0]).toEqual({
@@ -269,12 +281,14 @@ describe('importGlobals', () => {
   it('stores a changed Word template once and removes the replaced file after the commit', async () => {
     const v3 = await libraryOf({ ...withStyleTemplate(fakeDocx('v3')) });
     const puts = files.puts;
+    const before = (await dbs.tenant('report_styles').where({ global_key: 'plain' }).first()).template_storage_key;
     const result = await importGlobals(dbs.tenant, v3, { files });
     expect(result.byKind['report-style']).toMatchObject({ updated: 1 });
     expect(files.puts).toBe(puts + 1);
     const style = await dbs.tenant('report_styles').where({ global_key: 'plain' }).first();
-    expect(files.files.get(style.template_storage_key)).toEqual(fakeDocx('v3'));
-    expect(files.removed).toEqual(['key-1']);
+    expect(new Uint8Array(await files.read(style.template_storage_key))).toEqual(fakeDocx('v3'));
+    expect(await files.exists(before)).toBe(false);
+    expect(await dbs.tenant('unclaimed_objects').pluck('key')).toEqual([]);
     // v3 ships the web-test project type again: the marked row is updated and no longer marked.
     expect(await dbs.tenant('project_types').where({ global_key: 'web-test' }).first('global_removed_at')).toEqual({
       global_removed_at: null,

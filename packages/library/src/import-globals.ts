@@ -4,13 +4,15 @@ import { LIBRARY_KINDS, type Library, type LibraryFile, type LibraryItem, type L
 import { WORKSPACE_TABLES, workspaceRowOf, type StoredTemplateFile, type WorkspaceIds } from './workspace-rows.ts';
 
 /**
- * Where the workspace keeps file bytes (FILES_DIR): the service's evidence storage fits as it
- * is. `put` stores bytes under a new random key and returns it; `remove` deletes a key (a
- * missing key is not an error).
+ * Where the workspace keeps file bytes (the service's file store). `put` stores bytes under a new
+ * key, recorded as unclaimed, and returns it; `claim`, in the transaction whose rows name the keys,
+ * marks them as held; `settle`, after that transaction (committed or not), removes the objects of
+ * keys no row names (those it stored for rows that rolled back, and those rows stopped naming).
  */
 export interface LibraryFileStore {
   put(bytes: Uint8Array): Promise<string>;
-  remove(key: string): Promise<void>;
+  claim(trx: Knex.Transaction, keys: readonly string[]): Promise<void>;
+  settle(keys: readonly string[]): Promise<void>;
 }
 
 export interface ImportGlobalsOptions {
@@ -146,7 +148,7 @@ export async function importGlobals(
           } else {
             [{ id }] = (await trx(table)
               .insert({ ...values, global_key: item.key })
-              .returning('id')) as Array<{ id: string }>;
+              .returning('id')) as [{ id: string }];
           }
           touched.push(id);
           rememberId(ids, kind, item.key, id);
@@ -179,6 +181,7 @@ export async function importGlobals(
       for (const kind of LIBRARY_KINDS)
         for (const key of Object.keys(result.total) as Array<keyof ImportCounts>)
           result.total[key] += result.byKind[kind][key];
+      if (stored.length > 0) await options.files!.claim(trx, stored);
       if (!dryRun) {
         await trx('library_import')
           .insert({
@@ -191,13 +194,11 @@ export async function importGlobals(
           .merge();
       }
     });
-  } catch (err) {
-    // Why: the rows naming these files were rolled back; the files would be orphans.
-    await Promise.allSettled(stored.map((key) => options.files!.remove(key)));
-    throw err;
+  } finally {
+    // Why whatever the outcome: files stored for rows that rolled back, and files no committed row
+    // names any more (replaced templates of overwritten styles), go now; the sweep would take them later.
+    if (stored.length + obsolete.length > 0) await options.files!.settle([...stored, ...obsolete]).catch(() => {});
   }
-  // Files no committed row names any more (replaced or user-uploaded templates of overwritten styles).
-  if (obsolete.length > 0) await Promise.allSettled(obsolete.map((key) => options.files!.remove(key)));
   return result;
 }
 

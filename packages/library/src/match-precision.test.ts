@@ -119,12 +119,11 @@ describe('the shipped library on the false matches of issue 19', () => {
     const { findings } = parseScan(utf8(lines.join('\n')), { format: 'nuclei' });
     expect(findings).toHaveLength(18);
     const matched = findings.map((f: CompleteFinding) => matchTemplates(f, index));
-    matched.forEach((m, i) =>
+    for (const [i, m] of matched.entries())
       expect(m, headers[i]).toMatchObject({
         matchedOn: 'rule',
         detail: `nuclei:http-missing-security-headers:${headers[i]}`,
-      }),
-    );
+      });
     // Several access-control headers share the CORS-headers template; the others each have their own.
     const perHeader = matched.filter((_, i) => !headers[i]!.startsWith('access-control-')).map((m) => m!.templateKey);
     expect(new Set(perHeader).size).toBe(perHeader.length);

@@ -11,7 +11,14 @@ import { sampleLibraryFiles, writeLibraryTree } from './testing/library-tree.ts'
 let databases: TestDatabases;
 let dbs: Record<DatabaseName, Knex>;
 const trees: Array<{ remove(): void }> = [];
-const files: LibraryFileStore = { put: async () => 'unused', remove: async () => {} };
+// Why no store: these libraries hold no Word template, so nothing is ever stored.
+const files: LibraryFileStore = {
+  put: async () => {
+    throw new Error('nothing to store');
+  },
+  claim: async () => {},
+  settle: async () => {},
+};
 
 beforeAll(async () => {
   databases = await createTestDatabases();
@@ -23,7 +30,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  trees.forEach((t) => t.remove());
+  for (const t of trees) t.remove();
   await Promise.all(DATABASE_NAMES.map((n) => dbs?.[n]?.destroy()));
   await databases?.drop();
 });

@@ -10,8 +10,16 @@ import type { ProblemList, SourcePosition } from './library-problem.ts';
 import { readMatchRules, type PositionLookup } from './match-rules.ts';
 import { checkItemKey, isLanguageCode, type ParsedItem } from './parsed-item.ts';
 import { referenceIdentity, referenceProblem } from './reference-hosts.ts';
+import {
+  cweProblem,
+  isPillar,
+  severityBandProblem,
+  supersededReference,
+  vectorDisagreements,
+  wordingProblem,
+} from './template-content-checks.ts';
 
-const EXTRA_KEYS = ['key', 'language', 'match'];
+const EXTRA_KEYS = ['key', 'language', 'match', 'scoreFrom', 'cvssNote', 'cweNote'];
 
 /** Position lookup over the markdown reader's positions (JSON Pointer -> position), nearest ancestor first. */
 export function positionsLookup(positions: Map<string, SourcePosition>, fallback: SourcePosition): PositionLookup {
@@ -80,7 +88,7 @@ export function readFindingTemplate(
       problems.error(
         where.at(`/${key}`),
         `unknown key \`${key}\` in the front matter (a finding template has key, ` +
-          `language, severity, cvss, cwes, cves, references, match)`,
+          `language, severity, cvss, scoreFrom, cvssNote, cwes, cweNote, cves, references, match)`,
       );
   }
   const key = checkItemKey(extra.key, fileKey, where.at('/key'), problems);
@@ -94,9 +102,17 @@ export function readFindingTemplate(
     else language = extra.language;
   }
 
-  const cvss = checkCvss(finding.cvss, finding.severity, where, listAt('cvss'), problems);
+  const scoreFromScanner = readScoreFrom(extra.scoreFrom, where, problems);
+  const cvss = checkCvss(finding.cvss, finding.severity, scoreFromScanner, where, listAt('cvss'), problems);
+  checkScoreCoherence(finding.severity, cvss, extra.cvssNote, where, listAt('cvss'), problems);
   if (finding.cwes.length === 0)
     problems.error(listAt('cwes'), '`cwes` must list at least one CWE number, such as `cwes: [89]`');
+  checkCwes(finding.cwes, extra.cweNote, where, problems);
+  const wording = wordingProblem(
+    finding.severity,
+    [finding.title, finding.description, finding.impact, finding.remediation].join('\n'),
+  );
+  if (wording) problems.error(where.at('/severity'), wording);
   if (finding.references.length === 0)
     problems.error(
       listAt('references'),
@@ -104,7 +120,7 @@ export function readFindingTemplate(
     );
   const seenReferences = new Map<string, number>();
   finding.references.forEach((reference, i) => {
-    const problem = referenceProblem(reference);
+    const problem = referenceProblem(reference) ?? supersededReference(reference);
     if (problem) problems.error(where.at(`/references/${i}`), problem);
     const identity = referenceIdentity(reference);
     const first = seenReferences.get(identity);
@@ -159,9 +175,68 @@ function collectMatchPositions(match: unknown, where: PositionLookup, out: Map<s
  * one per version; a written base score must be the computed one (scores are computed, so they
  * cannot drift from the vector); a template above `info` has a 3.1 vector.
  */
+/** Weakness-level CWEs: no category; a pillar only with `cweNote` saying that nothing narrower fits. */
+function checkCwes(cwes: readonly number[], note: unknown, where: PositionLookup, problems: ProblemList): void {
+  if (note !== undefined && (typeof note !== 'string' || note.trim() === ''))
+    problems.error(where.at('/cweNote'), '`cweNote` is a sentence saying why no narrower CWE than the pillar fits');
+  let pillar = false;
+  cwes.forEach((cwe, i) => {
+    const problem = cweProblem(cwe);
+    if (problem === null) return;
+    if (isPillar(cwe)) {
+      pillar = true;
+      if (typeof note === 'string') return;
+    }
+    problems.error(where.at(`/cwes/${i}`), isPillar(cwe) ? `${problem}, or say in \`cweNote\` why none fits` : problem);
+  });
+  if (note !== undefined && !pillar)
+    problems.error(where.at('/cweNote'), '`cweNote` explains a pillar the template does not name; remove it');
+}
+
+/** `scoreFrom: scanner`: the template has no fixed score, the instance's (the scanner's) is used. */
+function readScoreFrom(value: unknown, where: PositionLookup, problems: ProblemList): boolean {
+  if (value === undefined) return false;
+  if (value !== 'scanner') {
+    problems.error(
+      where.at('/scoreFrom'),
+      `\`scoreFrom\` is \`scanner\` (the score depends on the instance), found ${JSON.stringify(value)}`,
+    );
+    return false;
+  }
+  return true;
+}
+
+/**
+ * The severity is in the band of the newest vector's score (the rule REST writes apply), and the
+ * 3.1 and 4.0 vectors agree on the metrics they share unless `cvssNote` says why they differ.
+ */
+function checkScoreCoherence(
+  severity: string,
+  cvss: readonly Cvss[],
+  note: unknown,
+  where: PositionLookup,
+  listAt: SourcePosition,
+  problems: ProblemList,
+): void {
+  const band = severityBandProblem(severity, cvss);
+  if (band) problems.error(where.at('/severity'), band);
+  if (note !== undefined && (typeof note !== 'string' || note.trim() === ''))
+    problems.error(where.at('/cvssNote'), '`cvssNote` is a sentence saying why the CVSS 3.1 and 4.0 vectors differ');
+  const differences = vectorDisagreements(cvss);
+  if (differences.length > 0 && note === undefined)
+    problems.error(
+      listAt,
+      `the CVSS 3.1 and 4.0 vectors describe different attacks: ${differences.join(', ')}; make them agree, ` +
+        'or say why in `cvssNote`',
+    );
+  if (differences.length === 0 && typeof note === 'string')
+    problems.error(where.at('/cvssNote'), '`cvssNote` explains a difference the vectors do not have; remove it');
+}
+
 function checkCvss(
   entries: Cvss[],
   severity: string,
+  scoreFromScanner: boolean,
   where: PositionLookup,
   listAt: SourcePosition,
   problems: ProblemList,
@@ -209,7 +284,13 @@ function checkCvss(
     versions.add(version);
     out.push({ version, vector: entry.vector, baseScore: base });
   });
-  if (severity !== 'info' && !versions.has('3.1'))
-    problems.error(listAt, `a template of severity ${severity} needs a CVSS 3.1 vector in \`cvss\``);
+  if (scoreFromScanner && out.length > 0)
+    problems.error(listAt, '`scoreFrom: scanner` takes the score from the instance: leave `cvss` empty');
+  if (severity !== 'info' && !versions.has('3.1') && !scoreFromScanner)
+    problems.error(
+      listAt,
+      `a template of severity ${severity} needs a CVSS 3.1 vector in \`cvss\`, or \`scoreFrom: scanner\` ` +
+        'when its score depends on the instance',
+    );
   return out;
 }

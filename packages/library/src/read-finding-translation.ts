@@ -1,4 +1,4 @@
-import { MarkdownFormatError, parseFindingFile } from '@service/markdown';
+import { MarkdownFormatError, type ParsedFindingFile, parseFindingFile } from '@service/markdown';
 import { FINDING_TRANSLATABLE_FIELD_NAMES } from '@service/report-model';
 import type { FindingTranslation } from './library-item.ts';
 import type { ProblemList, SourcePosition } from './library-problem.ts';
@@ -84,7 +84,7 @@ export function readFindingTranslation(
   const lines = text.split('\n');
   const injectedLine = split.closeLine + 1;
   lines.splice(split.closeLine, 0, 'severity: info');
-  let parsed;
+  let parsed: ParsedFindingFile;
   try {
     parsed = parseFindingFile(lines.join('\n'));
   } catch (err) {

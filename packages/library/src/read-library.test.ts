@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SCANNER_RULE_PATTERN } from '@service/scanners';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatProblem, itemsOfKind, loadLibrary, readLibrary, SHIPPED_TRANSLATIONS, type Library } from './index.ts';
 import { sampleLibraryFiles, writeLibraryTree } from './testing/library-tree.ts';
@@ -10,7 +11,9 @@ const base = sampleLibraryFiles();
 const FT = 'finding-templates/smb-signing-disabled.md';
 const TR = 'finding-templates/translations/de/smb-signing-disabled.md';
 const trees: Array<{ remove(): void }> = [];
-afterEach(() => trees.splice(0).forEach((t) => t.remove()));
+afterEach(() => {
+  for (const t of trees.splice(0)) t.remove();
+});
 
 /** The sample library with one file changed: `to` replaces `from` (which must occur). */
 function edit(file: string, from: string, to: string): Record<string, string> {
@@ -35,6 +38,14 @@ describe('the shipped library', () => {
     expect(itemsOfKind(library, 'narrative').length).toBeGreaterThanOrEqual(10);
     expect(itemsOfKind(library, 'scoping-template').length).toBeGreaterThanOrEqual(3);
     expect(itemsOfKind(library, 'project-type').length).toBeGreaterThanOrEqual(6);
+  });
+
+  it('declares only scanner rules the API schema accepts (a template read through the API can be sent back)', async () => {
+    const { library } = await readLibrary(REPO_LIBRARY);
+    const rules = itemsOfKind(library!, 'finding-template').flatMap((t) => t.content.match.rules);
+    expect(rules.length).toBeGreaterThan(100);
+    const schema = new RegExp(SCANNER_RULE_PATTERN);
+    expect(rules.filter((rule) => !schema.test(rule))).toEqual([]);
   });
 });
 
@@ -149,6 +160,70 @@ describe('readLibrary names file, line and column of each mistake', () => {
       `library/${FT}:3:11: a template of severity medium needs a CVSS 3.1 vector in \`cvss\``,
     ],
     [
+      'a severity outside the band of the newest CVSS vector',
+      edit(FT, 'severity: medium', 'severity: critical'),
+      `library/${FT}:3:11: the severity critical is outside the band of the newest CVSS vector (CVSS 3.1 6.8 is ` +
+        'medium); change the severity or the vector',
+    ],
+    [
+      'a CVSS 4.0 vector newer than the 3.1 one whose band the severity is not',
+      edit(
+        FT,
+        '  - CVSS:3.1/AV:A/AC:H/PR:N/UI:N/S:U/C:H/I:H/A:N\n',
+        '  - CVSS:3.1/AV:A/AC:H/PR:N/UI:N/S:U/C:H/I:H/A:N\n  - CVSS:4.0/AV:A/AC:H/AT:P/PR:N/UI:N/VC:H/VI:H/VA:N/SC:N/SI:N/SA:N\n',
+      ),
+      `library/${FT}:3:11: the severity medium is outside the band of the newest CVSS vector (CVSS 4.0 7.6 is ` +
+        'high); change the severity or the vector',
+    ],
+    [
+      '3.1 and 4.0 vectors that describe different attacks',
+      edit(
+        FT,
+        '  - CVSS:3.1/AV:A/AC:H/PR:N/UI:N/S:U/C:H/I:H/A:N\n',
+        '  - CVSS:3.1/AV:A/AC:H/PR:N/UI:N/S:U/C:H/I:H/A:N\n  - CVSS:4.0/AV:N/AC:L/AT:N/PR:L/UI:P/VC:L/VI:N/VA:N/SC:N/SI:N/SA:N\n',
+      ),
+      `library/${FT}:4:1: the CVSS 3.1 and 4.0 vectors describe different attacks: AV (A in 3.1, N in 4.0), PR (N in ` +
+        '3.1, L in 4.0), UI (N in 3.1, P in 4.0), attack complexity (AC:H in 3.1, AC:L/AT:N in 4.0); make them agree, ' +
+        'or say why in `cvssNote`',
+    ],
+    [
+      'a CVSS score on a template whose score comes from the scanner',
+      edit(FT, 'severity: medium', 'severity: medium\nscoreFrom: scanner'),
+      `library/${FT}:5:1: \`scoreFrom: scanner\` takes the score from the instance: leave \`cvss\` empty`,
+    ],
+    [
+      'informational wording on a template above info',
+      edit(FT, 'The server does not require SMB signing.', 'This is an informational finding.'),
+      `library/${FT}:3:11: a medium template says "This is an informational": wording for informational findings only`,
+    ],
+    [
+      'informational wording in the translation of a template above info',
+      edit(TR, 'Der Server erzwingt keine SMB-Signierung.', 'Es handelt sich um einen informativen Befund.'),
+      `library/${TR}:2:6: a medium template says "Es handelt sich um einen informativen Befund": wording for ` +
+        'informational findings only',
+    ],
+    [
+      'a CWE category',
+      edit(FT, 'cwes: [347]', 'cwes: [347, 840]'),
+      `library/${FT}:6:13: CWE-840 is a category or view, not a weakness; map the weakness itself`,
+    ],
+    [
+      'a pillar CWE without a note',
+      edit(FT, 'cwes: [347]', 'cwes: [693]'),
+      `library/${FT}:6:8: CWE-693 is a pillar (the most abstract level); map the narrower weakness the finding is ` +
+        '(a class, base or variant), or say in `cweNote` why none fits',
+    ],
+    [
+      'a superseded reference',
+      edit(
+        FT,
+        '  - https://learn.microsoft.com',
+        '  - https://owasp.org/Top10/A05_2021-Security_Misconfiguration/\n  - https://learn.microsoft.com',
+      ),
+      `library/${FT}:8:5: https://owasp.org/Top10/A05_2021-Security_Misconfiguration/ is superseded: cite the OWASP ` +
+        'Top 10:2025 category (https://owasp.org/Top10/2025/...)',
+    ],
+    [
       'an unknown front-matter key',
       edit(FT, 'match:', 'matchs:'),
       `library/${FT}:9:1: unknown key \`matchs\` in the front matter`,
@@ -192,7 +267,7 @@ describe('readLibrary names file, line and column of each mistake', () => {
         'cwes: [1104]\n  titlePatterns',
         'cwes: [1104]\n  nessus: [57608]\n  titlePatterns',
       ),
-      `library/${FT}:10:12: nessus:57608 is already matched by outdated-php (finding-templates/outdated-php.md:13)`,
+      `library/${FT}:10:12: nessus:57608 is already matched by outdated-php (finding-templates/outdated-php.md:11)`,
     ],
     [
       'a malformed condition rule',

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Dirent } from 'node:fs';
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describeProblem, lintDocxTemplate } from '@service/docx';
@@ -18,6 +19,7 @@ import { decodeLibraryText, LIBRARY_LIMITS } from './library-text.ts';
 import type { ParsedItem } from './parsed-item.ts';
 import { readFindingTemplate } from './read-finding-template.ts';
 import { readFindingTranslation, type ParsedTranslation } from './read-finding-translation.ts';
+import { wordingProblem } from './template-content-checks.ts';
 import { readNarrative } from './read-narrative.ts';
 import { readYamlItem } from './read-yaml-item.ts';
 
@@ -170,7 +172,7 @@ async function listFolder(
   relative: string,
   problems: LibraryProblem[],
 ): Promise<{ files: FileEntry[]; folders: string[] }> {
-  let entries;
+  let entries: Dirent[];
   try {
     entries = await readdir(absolute, { withFileTypes: true });
   } catch (err) {
@@ -327,7 +329,7 @@ function resolveReferences(
   for (const t of translations) {
     const template = byKey.get(t.key);
     if (!template && failedKeys.has(t.key)) continue;
-    if (!template || template.kind !== 'finding-template') {
+    if (template?.kind !== 'finding-template') {
       problems.push(
         errorAt(
           t.file,
@@ -349,6 +351,11 @@ function resolveReferences(
       continue;
     }
     content.translations[t.language] = t.translation;
+    const text = [t.translation.title, t.translation.description, t.translation.impact, t.translation.remediation].join(
+      '\n',
+    );
+    const wording = wordingProblem(content.severity, text);
+    if (wording) problems.push(errorAt(t.file, wording, t.keyAt));
   }
 
   checkTranslationsComplete(

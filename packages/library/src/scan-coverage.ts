@@ -134,14 +134,18 @@ export function measureCoverage(
     const id = `${scanner}\u0000${finding.groupKey}`;
     if (seen.has(id)) continue;
     seen.add(id);
-    const entry = (byScanner[scanner] ??= {
-      total: 0,
-      matched: 0,
-      byMatch: emptyByMatch(),
-      suspect: 0,
-      rules: { total: 0, matched: 0, suspect: 0 },
-      unmatched: [],
-    });
+    let entry = byScanner[scanner];
+    if (entry === undefined) {
+      entry = {
+        total: 0,
+        matched: 0,
+        byMatch: emptyByMatch(),
+        suspect: 0,
+        rules: { total: 0, matched: 0, suspect: 0 },
+        unmatched: [],
+      };
+      byScanner[scanner] = entry;
+    }
     const rule = finding.matcherName ? `${finding.ruleId}:${finding.matcherName}` : finding.ruleId;
     const ruleKey = `${scanner}\u0000${rule}`;
     const ruleEntry = rules.get(ruleKey) ?? { scanner, matched: true, suspect: false };

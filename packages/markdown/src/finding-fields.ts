@@ -16,7 +16,7 @@ import {
   type FindingFieldShape,
   type FindingSource,
 } from '@service/report-model';
-import { FieldReader, describe } from './field-reader.ts';
+import { type FieldReader, describe } from './field-reader.ts';
 import { isHeadingSafe } from './heading-title.ts';
 import type { YamlLayout, YamlValue } from './write-yaml.ts';
 

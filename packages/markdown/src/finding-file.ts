@@ -126,7 +126,7 @@ export function parseFindingFile(text: string | Uint8Array, options: ParseFindin
   let i = close + 1;
   while (i < source.lineCount && source.isBlank(i)) i++;
   const title = i < source.lineCount ? readHeading(source.line(i)) : null;
-  if (!title || title.level !== 1)
+  if (title?.level !== 1)
     throw new MarkdownFormatError(
       source.position(i),
       "the finding's title as a heading `# ...`",

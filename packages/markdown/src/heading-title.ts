@@ -6,6 +6,7 @@ import { endWithoutBlanks, isSpaceOrTab, startWithoutBlanks } from './space-tab.
  * sequence). Any other title is written in the block's YAML `title` key, and the heading shows a
  * cleaned-up version of it for people.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: a heading may hold no control character; this is the check.
 const HEADING_CHARS = /^[^\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff]+$/u;
 
 export function isHeadingSafe(title: string): boolean {
@@ -15,6 +16,7 @@ export function isHeadingSafe(title: string): boolean {
 /** What the heading shows for a title that is not heading-safe. */
 export function headingDisplay(title: string): string {
   const shown = withoutClosingSequence(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what the display replaces.
     title.replace(/[\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff]|[\ud800-\udfff]/gu, ' ').replace(/\s+/gu, ' '),
   ).trim();
   return isHeadingSafe(shown) ? shown : 'Untitled';

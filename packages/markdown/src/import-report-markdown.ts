@@ -114,7 +114,7 @@ class ReportReader {
       i = this.skipBlank(i);
       if (i >= source.lineCount) break;
       const h = readHeading(source.line(i));
-      if (!h || h.level !== 1) {
+      if (h?.level !== 1) {
         const found = h ? `, found \`${'#'.repeat(h.level)} ${h.text}\`` : '';
         this.fail(i, 1, `a part heading ${PARTS_LIST}`, `expected a part heading ${PARTS_LIST}${found}`);
       }
@@ -492,7 +492,9 @@ class ReportReader {
           info: 'text',
           key: 'evidence',
           label: 'the retest evidence',
-          set: (asset, text) => void (asset.evidence = text),
+          set: (asset, text) => {
+            asset.evidence = text;
+          },
         },
       ],
     });
@@ -512,13 +514,17 @@ class ReportReader {
           info: 'text',
           key: 'evidence',
           label: 'the evidence of an affected asset',
-          set: (asset, text) => void (asset.evidence = text),
+          set: (asset, text) => {
+            asset.evidence = text;
+          },
         },
         {
           info: 'excerpt',
           key: 'excerpt',
           label: 'the evidence excerpt of an affected asset',
-          set: (asset, text) => void (asset.excerpt = text),
+          set: (asset, text) => {
+            asset.excerpt = text;
+          },
         },
       ],
     });

@@ -52,6 +52,7 @@ export function unescapeInline(text: string): string {
 export function writeDestination(url: string): string {
   if (
     url !== '' &&
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: a bare destination may hold no control character or space.
     /^[^\x00-\x20\x7f<>()\\]+$/.test(url) &&
     !/&#?[A-Za-z0-9]+;/.test(url) &&
     !/[\ud800-\udfff]/u.test(url)

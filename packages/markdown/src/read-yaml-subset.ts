@@ -13,6 +13,7 @@ import { yamlString } from './write-yaml.ts';
 
 const KEY_LINE = /^([A-Za-z][A-Za-z0-9]*):(?: (.*))?$/;
 const NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:e[-+]?[0-9]+)?$/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: raw control characters inside quotes are what this rejects.
 const RAW_FORBIDDEN_IN_QUOTES = /[\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff]/;
 const FAIL = Symbol('outside the subset');
 const SUBSET_MAX_DEPTH = 32;

@@ -8,7 +8,7 @@ import {
   type RetestResult,
 } from '@service/report-model';
 import { evidenceLine } from './evidence-line.ts';
-import { FieldReader, describe } from './field-reader.ts';
+import { type FieldReader, describe } from './field-reader.ts';
 import { unknownKeyWarning } from './finding-fields.ts';
 import { fencedBlock, textFieldBlock } from './text-field.ts';
 import { yamlMappingText, type YamlValue } from './write-yaml.ts';

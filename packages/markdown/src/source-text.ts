@@ -92,7 +92,11 @@ export function readSourceText(input: string | Uint8Array, maxBytes: number, wha
       const offset = firstInvalidUtf8Byte(input);
       let line = 1;
       let lineStart = 0;
-      for (let i = 0; i < offset; i++) if (input[i] === 10) line++, (lineStart = i + 1);
+      for (let i = 0; i < offset; i++) {
+        if (input[i] !== 10) continue;
+        line++;
+        lineStart = i + 1;
+      }
       const column = new TextDecoder().decode(input.subarray(lineStart, offset)).length + 1;
       throw new MarkdownFormatError(
         { line, column },
@@ -129,15 +133,13 @@ function firstInvalidUtf8Byte(bytes: Uint8Array): number {
   let i = 0;
   while (i < bytes.length) {
     const b = bytes[i]!;
-    let need: number;
-    let min: number;
     if (b < 0x80) {
       i++;
       continue;
-    } else if (b >= 0xc2 && b <= 0xdf) (need = 1), (min = 0x80);
-    else if (b >= 0xe0 && b <= 0xef) (need = 2), (min = 0x800);
-    else if (b >= 0xf0 && b <= 0xf4) (need = 3), (min = 0x10000);
-    else return i;
+    }
+    const need = b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : 0;
+    if (need === 0) return i;
+    const min = need === 1 ? 0x80 : need === 2 ? 0x800 : 0x10000;
     let cp = b & (0x3f >> need);
     for (let k = 1; k <= need; k++) {
       const c = bytes[i + k];

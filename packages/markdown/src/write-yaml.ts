@@ -29,6 +29,7 @@ const RESOLVES_AS_NON_STRING =
   /^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE|y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|[-+]?(?:\.[0-9]+|[0-9][0-9_]*(?:\.[0-9_]*)?)(?:[eE][-+]?[0-9]+)?|0o[0-7]+|0x[0-9a-fA-F]+|0b[01]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)|<<|=)$/;
 // Plain scalars: printable characters only (astral ones included), no flow indicators, quotes or
 // backslashes, no leading indicator or space, no trailing space or colon, no `: ` or ` #`.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: a plain scalar may hold no control character; they force quoting.
 const PLAIN_CHARS = /^[^\x00-\x1f\x7f-\x9f,[\]{}\u2028\u2029\ufeff\ud800-\udfff\ufffe\uffff"\\]+$/u;
 const PLAIN_BAD_FIRST = /^[\s\-?:#&*!|>'%@`]/u;
 const PLAIN_BAD_LAST = /[\s:]$/u;

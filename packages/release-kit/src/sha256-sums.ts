@@ -36,6 +36,7 @@ export function assertSafeRelativePath(p: string, source: string): void {
     p === '' ||
     p.startsWith('/') ||
     p.includes('\\') ||
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: a path with a control character is rejected.
     /[\u0000-\u001f\u007f]/.test(p) ||
     p.split('/').some((segment) => segment === '' || segment === '.' || segment === '..');
   if (bad) {
@@ -75,7 +76,7 @@ export function parseSha256Sums(text: string, source = 'SHA256SUMS'): Map<string
         hint: 'The package was altered or damaged; get it again from the vendor.',
       });
     }
-    const [, digest, file] = match;
+    const [, digest = '', file = ''] = match;
     assertSafeRelativePath(file, `${source} line ${i + 1}`);
     if (sums.has(file)) throw new ReleaseKitError('invalid_sums', `${source} lists ${file} twice (line ${i + 1})`);
     sums.set(file, digest);

@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import path from 'node:path';
 import type { TrustedKey } from '@service/auth';
 import { MANIFEST_FILE, SIGNATURE_SUFFIX, SUMS_FILE, UNLISTED_FILES } from './package-layout.ts';
@@ -92,7 +92,7 @@ export function describeComparison(c: SumsComparison): string {
 
 /** A file's text, or null when it does not exist; refuses files above `maxBytes` without reading them. */
 export async function readSmallFile(file: string, maxBytes: number): Promise<string | null> {
-  let handle;
+  let handle: FileHandle;
   try {
     handle = await open(file, 'r');
   } catch (err) {

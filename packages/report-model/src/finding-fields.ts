@@ -2,6 +2,7 @@ import { Type, type Static, type TSchema } from 'typebox';
 import { AffectedAssetListSchema } from './affected-asset.ts';
 import { CvssSchema } from './cvss.ts';
 import { SeveritySchema } from './severity.ts';
+import { SEVERITY_BAND_RULE } from './severity-coherence.ts';
 import { MarkdownText, TEXT_LIMITS, Title, Uuid } from './text.ts';
 
 export const CveIdSchema = Type.String({
@@ -153,7 +154,7 @@ export const FINDING_FIELDS = {
       maxLength: 2_000,
       description:
         "Why the severity differs from the CVSS score's band; required when it does (set by imports from the " +
-        "scanner's own rating).",
+        `scanner's own rating). ${SEVERITY_BAND_RULE}`,
     }),
     column: 'severity_reason',
     storage: 'value',

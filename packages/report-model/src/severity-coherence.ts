@@ -19,6 +19,13 @@ export interface SeverityBand {
   band: Severity;
 }
 
+/** The rule `severityDisagreement` applies, for the API document (a pattern cannot state it). */
+export const SEVERITY_BAND_RULE =
+  "A severity outside the band of the finding's CVSS base score needs a reason: the score of the newest " +
+  `CVSS version that has one (${NEWEST_FIRST.join(', then ')}) is critical from 9.0, high from 7.0, medium ` +
+  'from 4.0, low from 0.1 and info at 0.0. A create or change that would leave a finding outside its band ' +
+  'without a `severityReason` answers 400 `validation_failed` naming `/severityReason`.';
+
 /** The CVSS band a severity disagrees with, or null when it agrees or there is no score. */
 export function severityDisagreement(finding: { severity: Severity; cvss: readonly Cvss[] }): SeverityBand | null {
   const rating = primaryCvssRating(finding.cvss);

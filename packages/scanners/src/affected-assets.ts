@@ -5,7 +5,7 @@ import type { CompleteFinding, CompleteOccurrence, Compliance } from './normaliz
 const MAX_EVIDENCE = 200_000;
 
 function section(label: string, value: string | undefined): string | null {
-  return value && value.trim() ? `${label}:\n${value.trimEnd()}` : null;
+  return value?.trim() ? `${label}:\n${value.trimEnd()}` : null;
 }
 
 /** One compliance check as text: until a report renders the checks as a table, each is a block of lines. */
@@ -41,7 +41,7 @@ export function evidenceText(o: CompleteOccurrence): string {
         `Interaction: ` +
         `${x.type}${x.originIp ? ` from ${x.originIp}` : ''}${x.lookupHost ? ` (${x.lookupHost})` : ''}${x.time ? ` at ${x.time}` : ''}`,
     ),
-    e.extracted && e.extracted.length ? `Extracted:\n${e.extracted.join('\n')}` : null,
+    e.extracted?.length ? `Extracted:\n${e.extracted.join('\n')}` : null,
     section('Reproduce with', e.curl),
   ].filter((p): p is string => p !== null);
   const text = parts.join('\n\n');

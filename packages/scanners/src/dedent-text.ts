@@ -8,14 +8,13 @@ export function dedentText(text: string): string {
   if (!trimmed.includes('\n')) return trimmed;
   const lines = trimmed.split('\n');
   let common = Number.POSITIVE_INFINITY;
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i];
+  for (const line of lines.slice(1)) {
     if (line.trim() === '') continue;
     const indent = line.length - line.trimStart().length;
     if (indent < common) common = indent;
   }
   if (common === 0 || common === Number.POSITIVE_INFINITY) return trimmed;
-  for (let i = 1; i < lines.length; i++)
-    lines[i] = lines[i].slice(Math.min(common, lines[i].length - lines[i].trimStart().length));
-  return lines.join('\n');
+  const [first = '', ...rest] = lines;
+  const dedented = rest.map((line) => line.slice(Math.min(common, line.length - line.trimStart().length)));
+  return [first, ...dedented].join('\n');
 }

@@ -68,8 +68,8 @@ describe('entity declarations', () => {
       '</issues>',
     ].join('\n');
     const result = parseScan(utf8(burp), { format: 'burp' });
-    expect(result.findings[0].title).toBe('SQL <injection>');
-    expect(result.findings[0].occurrences[0].parameter).toBe('id parameter');
+    expect(result.findings[0]!.title).toBe('SQL <injection>');
+    expect(result.findings[0]!.occurrences[0]!.parameter).toBe('id parameter');
   });
 });
 
@@ -147,7 +147,7 @@ describe('bytes that are not text', () => {
       'type="PTR"/></hostnames><ports><port protocol="tcp" portid="80"><state ' +
       'state="open"/></port></ports></host></nmaprun>';
     const latin1 = Uint8Array.from(xml, (c) => c.charCodeAt(0));
-    expect(parseScan(latin1).findings[0].occurrences[0].asset.hostname).toBe('caf\u00e9');
+    expect(parseScan(latin1).findings[0]!.occurrences[0]!.asset.hostname).toBe('caf\u00e9');
     const utf16 = new Uint8Array(2 + xml.length * 2);
     utf16.set([0xff, 0xfe]);
     for (let i = 0; i < xml.length; i++) utf16[2 + i * 2] = xml.charCodeAt(i);
@@ -183,6 +183,6 @@ describe('content before the XML declaration', () => {
       `base64="false"><![CDATA[${body}]]></request></requestresponse></issue></issues>`;
     const result = parseScan(utf8(burp), { format: 'burp' });
     expect(result.stats.quirk).toBeNull();
-    expect(result.findings[0].occurrences[0].evidence?.request).toBe(body);
+    expect(result.findings[0]!.occurrences[0]!.evidence?.request).toBe(body);
   });
 });

@@ -65,8 +65,9 @@ export function htmlToText(html: string): string {
     i = gt + 1;
     const match = /^(\/?)([A-Za-z][A-Za-z0-9]*)/.exec(tag);
     if (match === null) continue; // comment, doctype or stray `<`
-    const closing = match[1] === '/';
-    const name = match[2].toLowerCase();
+    const [, slash, tagName = ''] = match;
+    const closing = slash === '/';
+    const name = tagName.toLowerCase();
     if (name === 'a') {
       if (!closing) {
         const target = /\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(tag);

@@ -48,10 +48,15 @@ export {
   ruleIdProblem,
   SCAN_FORMAT_LABELS,
   SCANNER_RULE_EXAMPLES,
-  SCANNER_RULE_PATTERN,
   SCANNERS,
 } from './scan-format.ts';
-export { compileTitlePattern, TITLE_PATTERN_MAX_CHARS, titlePatternProblem } from './title-pattern.ts';
+export { PATTERN_CONDITION_KINDS, SCANNER_RULE_PATTERN } from './scanner-rule-pattern.ts';
+export {
+  compileTitlePattern,
+  TITLE_PATTERN_MAX_CHARS,
+  TITLE_PATTERN_RULE,
+  titlePatternProblem,
+} from './title-pattern.ts';
 export { COMPLIANCE_CHECK_TYPE } from './parse-nessus.ts';
 export { NMAP_SCRIPT_RULES, VULNS_LIBRARY_SCRIPTS } from './nmap-scripts.ts';
 export { NSE_SCRIPT_CHECK_TYPE } from './parse-nmap.ts';

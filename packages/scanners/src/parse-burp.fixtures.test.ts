@@ -42,8 +42,8 @@ describe('BurpParser', () => {
       ['134217728|Ext B', 'low', 1],
       ['5', 'high', 2],
     ]);
-    expect(result.findings[2].severityRaw).toBe('High');
-    expect(result.findings[2].occurrences.map((o) => o.severity)).toEqual(['low', 'high']);
+    expect(result.findings[2]!.severityRaw).toBe('High');
+    expect(result.findings[2]!.occurrences.map((o) => o.severity)).toEqual(['low', 'high']);
   });
 
   it('maps host, path, parameter and confidence onto the occurrence', () => {
@@ -56,7 +56,7 @@ describe('BurpParser', () => {
         severity: 'Information',
       }),
     );
-    const [occurrence] = result.findings[0].occurrences;
+    const [occurrence] = result.findings[0]!.occurrences;
     expect(occurrence).toMatchObject({
       asset: { id: 'https://app.example:8443', ip: '192.0.2.1', hostname: 'app.example' },
       port: 8443,
@@ -68,7 +68,7 @@ describe('BurpParser', () => {
       confidence: 'Tentative',
       severity: 'info',
     });
-    expect(result.findings[0].confidence).toBe('Tentative');
+    expect(result.findings[0]!.confidence).toBe('Tentative');
   });
 
   it('decodes base64 only when the element says so and keeps every exchange and interaction', () => {
@@ -85,7 +85,7 @@ describe('BurpParser', () => {
       ),
     );
     expect(result.stats).toMatchObject({ requestResponsePairs: 2, collaboratorEvents: 1, base64FalsePresent: true });
-    expect(result.findings[0].occurrences[0].evidence).toEqual({
+    expect(result.findings[0]!.occurrences[0]!.evidence).toEqual({
       method: 'GET',
       request: 'GET / HTTP/1.1\r\n\r\n',
       response: 'HTTP/1.1 200 OK\r\n\r\nhi',
@@ -101,8 +101,8 @@ describe('BurpParser', () => {
         '<requestresponse><request base64="true"></request><response base64="true"></response></requestresponse>',
       ),
     );
-    expect(result.findings[0].occurrences).toHaveLength(1);
-    expect(result.findings[0].occurrences[0].evidence).toBeUndefined();
+    expect(result.findings[0]!.occurrences).toHaveLength(1);
+    expect(result.findings[0]!.occurrences[0]!.evidence).toBeUndefined();
   });
 
   it('converts the HTML texts, keeps the originals and collects CWE ids and reference links', () => {
@@ -117,13 +117,13 @@ describe('BurpParser', () => {
         issueDetail: 'The <b>q</b> parameter.',
       }),
     );
-    const [finding] = result.findings;
+    const finding = result.findings[0]!;
     expect(finding.description).toBe('Bad & worse\n\n- one\n- two');
     expect(finding.descriptionHtml).toBe('<p>Bad &amp; worse</p><ul><li>one</li><li>two</li></ul>');
     expect(finding.remediation).toBe('Fix it');
     expect(finding.references).toEqual(['https://r.example/1']);
     expect(finding.cwes).toEqual([79, 116]);
-    expect(finding.occurrences[0].detail).toBe('The q parameter.');
+    expect(finding.occurrences[0]!.detail).toBe('The q parameter.');
   });
 });
 

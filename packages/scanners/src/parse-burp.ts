@@ -371,7 +371,8 @@ function parameterOf(location: string, path: string): string | null {
   const suffix = path !== '' && location.startsWith(path) ? location.slice(path.length) : null;
   const match =
     suffix !== null ? /^\s*\[([^\]]*(?:\][^\]]*)*)\]\s*$/.exec(suffix) : /\s\[([^[\]]+)\]\s*$/.exec(location);
-  return match === null || match[1].trim() === '' ? null : match[1].trim();
+  const parameter = match?.[1]?.trim() ?? '';
+  return parameter === '' ? null : parameter;
 }
 
 function evidenceOf(issue: IssueState): Evidence | null {

@@ -59,7 +59,7 @@ describe('NessusParser', () => {
       ],
       ['21157|Unix Compliance Checks|FAILED', 'Unix Compliance Checks: failed checks', 'high', 1],
     ]);
-    const [failed] = result.findings;
+    const failed = result.findings[0]!;
     expect(failed).toMatchObject({ ruleId: '21157', checkType: 'compliance', pluginFamily: 'Policy Compliance' });
     expect(failed.description).toBe(
       'The compliance audit CIS_Ubuntu_22.04_L1_v1.0.0.audit reported 2 checks with the result FAILED on 2 ' +
@@ -71,7 +71,7 @@ describe('NessusParser', () => {
       ['10.0.0.2', '1.1 Ensure A', 'high'],
       ['10.0.0.2', '1.3 Ensure C', 'medium'],
     ]);
-    expect(failed.occurrences[0].compliance).toEqual({
+    expect(failed.occurrences[0]!.compliance).toEqual({
       result: 'FAILED',
       checkId: 'id-1.1',
       checkName: '1.1 Ensure A',
@@ -133,7 +133,7 @@ describe('NessusParser', () => {
           'name="mac-address">aa:bb\ncc:dd</tag>',
       ) + host('b', vuln(4, ['CVE-2024-0001', 'CVE-2024-0003'])),
     );
-    const [finding] = result.findings;
+    const finding = result.findings[0]!;
     expect(finding.title).toBe('OpenSSL < 3');
     expect(finding.severity).toBe('critical');
     expect(finding.severityRaw).toBe('4');
@@ -147,7 +147,7 @@ describe('NessusParser', () => {
       { version: '3.0', vector: 'CVSS:3.0/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N', baseScore: 7.5 },
       { version: '4.0', vector: 'CVSS:4.0/AV:N/AC:L/AT:N/PR:N/UI:N/VC:H/VI:N/VA:N/SC:N/SI:N/SA:N', baseScore: 8.7 },
     ]);
-    const [first] = finding.occurrences;
+    const first = finding.occurrences[0]!;
     expect(first).toMatchObject({
       port: 443,
       protocol: 'tcp',
@@ -179,10 +179,10 @@ describe('NessusParser', () => {
       ),
     );
     expect(result.scannerVersion).toBe('10.7.3');
-    expect(result.findings[0].source).toEqual({ scanner: 'nessus', version: '10.7.3' });
-    expect(result.findings[0].occurrences[0].port).toBeUndefined();
-    expect(result.findings[0].occurrences[0].service).toBeUndefined();
-    expect(result.findings[1].occurrences.map((o) => [o.port, o.service, o.evidence?.output])).toEqual([
+    expect(result.findings[0]!.source).toEqual({ scanner: 'nessus', version: '10.7.3' });
+    expect(result.findings[0]!.occurrences[0]!.port).toBeUndefined();
+    expect(result.findings[0]!.occurrences[0]!.service).toBeUndefined();
+    expect(result.findings[1]!.occurrences.map((o) => [o.port, o.service, o.evidence?.output])).toEqual([
       [80, 'http', 'one'],
       [80, 'http', 'two'],
     ]);
@@ -190,7 +190,7 @@ describe('NessusParser', () => {
 
   it('warns about a severity outside 0-4 and falls back to info', () => {
     const result = nessus(host('h', item('port="1" protocol="tcp" severity="9" pluginID="3" pluginName="Three"')));
-    expect(result.findings[0].severity).toBe('info');
+    expect(result.findings[0]!.severity).toBe('info');
     expect(result.warnings[0]).toMatch(/severity "9"; treated as info/);
   });
 
@@ -204,7 +204,7 @@ describe('NessusParser', () => {
         ),
       ),
     );
-    expect(result.findings[0].description).toBe('First line\nsecond line\n  indented');
+    expect(result.findings[0]!.description).toBe('First line\nsecond line\n  indented');
   });
 
   it('keeps a very large plugin output, truncated to the evidence cap', () => {
@@ -218,7 +218,7 @@ describe('NessusParser', () => {
         ),
       ),
     );
-    const kept = result.findings[0].occurrences[0].evidence?.output ?? '';
+    const kept = result.findings[0]!.occurrences[0]!.evidence?.output ?? '';
     expect(kept.length).toBeLessThanOrEqual(LIMITS.evidenceChars);
     expect(kept).toMatch(/\[truncated: \d+ more characters\]$/);
   });

@@ -133,7 +133,7 @@ export class NessusParser extends XmlScanParser {
         if (this.hostName !== null) this.startItem(attributes, depth);
         return false;
       case 'tag':
-        if (this.inHostProperties && HOST_TAGS.has(attributes.name)) {
+        if (this.inHostProperties && attributes.name !== undefined && HOST_TAGS.has(attributes.name)) {
           this.tagName = attributes.name;
           return true;
         }
@@ -177,8 +177,8 @@ export class NessusParser extends XmlScanParser {
   }
 
   private recordNamespaces(attributes: Record<string, string>): void {
-    for (const key in attributes) {
-      if (key.startsWith('xmlns:')) this.namespaces.set(key.slice(6), attributes[key]);
+    for (const [key, value] of Object.entries(attributes)) {
+      if (key.startsWith('xmlns:')) this.namespaces.set(key.slice(6), value);
     }
   }
 
@@ -202,9 +202,9 @@ export class NessusParser extends XmlScanParser {
     if (hostname) asset.hostname = retainText(hostname, 255);
     const mac = tags.get('mac-address');
     // Why first line: Nessus lists every interface's MAC address, one per line.
-    if (mac) asset.mac = retainText(mac.split(/\s+/)[0], 64);
+    if (mac) asset.mac = retainText(mac.split(/\s+/)[0] ?? '', 64);
     const os = tags.get('operating-system');
-    if (os) asset.os = retainText(os.split('\n')[0], 500);
+    if (os) asset.os = retainText(os.split('\n', 1)[0] ?? '', 500);
     this.firstSeen = hostStartTime(tags);
     return asset;
   }
@@ -306,7 +306,7 @@ export class NessusParser extends XmlScanParser {
     const output = item.fields.get('plugin_output');
     if (item.pluginId === SCAN_INFORMATION_PLUGIN && output !== undefined && this.scannerVersion === undefined) {
       const version = /Nessus version\s*:\s*(\S+)/.exec(output);
-      if (version !== null) this.scannerVersion = retainText(version[1], 100);
+      if (version?.[1] !== undefined) this.scannerVersion = retainText(version[1], 100);
     }
 
     const occurrence: CompleteOccurrence = { asset: this.asset, severity: item.severity };

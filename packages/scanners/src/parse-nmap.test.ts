@@ -44,7 +44,8 @@ describe('NmapParser', () => {
         (`<host><status state="up"/><address addr="11:22:33:44:55:66" ` +
           `addrtype="mac"/><ports>${port(80, 'open')}</ports></host>`),
     );
-    const [https, http] = result.findings;
+    const https = result.findings[0]!;
+    const http = result.findings[1]!;
     expect(https.occurrences[0]).toMatchObject({
       asset: {
         id: 'fe80::1',
@@ -59,8 +60,8 @@ describe('NmapParser', () => {
       firstSeen: '2023-11-14T22:15:00.000Z',
       evidence: { output: 'nginx 1.25' },
     });
-    expect(http.occurrences[0].asset.id).toBe('11:22:33:44:55:66');
-    expect(http.occurrences[0].firstSeen).toBe('2023-11-14T22:13:20.000Z');
+    expect(http.occurrences[0]!.asset.id).toBe('11:22:33:44:55:66');
+    expect(http.occurrences[0]!.firstSeen).toBe('2023-11-14T22:13:20.000Z');
   });
 
   it('turns vulners tables into findings and other scripts into evidence', () => {
@@ -82,7 +83,7 @@ describe('NmapParser', () => {
       ['CVE-2023-0001', 'critical', '9.8', ['CVE-2023-0001'], 'cve', 2],
       ['EDB-ID:1', 'info', '0.0', [], 'exploitdb', 2],
     ]);
-    expect(result.findings[0].occurrences[0].evidence?.output).toContain('[banner]\nSSH-2.0-OpenSSH_7.4');
+    expect(result.findings[0]!.occurrences[0]!.evidence?.output).toContain('[banner]\nSSH-2.0-OpenSSH_7.4');
     expect(result.stats).toMatchObject({
       vulnersOccurrences: 4,
       openPortOccurrences: 2,
@@ -154,10 +155,10 @@ describe('NmapParser NSE scripts', () => {
     const ftp = scripts.find((f) => f.ruleId === 'ftp-anon')!;
     expect(ftp.cpes).toEqual(['cpe:/a:vsftpd:vsftpd:2.3.4']);
     expect(ftp.occurrences[0]).toMatchObject({ port: 21, protocol: 'tcp', service: 'ftp' });
-    expect(ftp.occurrences[0].evidence?.output).toContain('Anonymous FTP login allowed (FTP code 230)');
-    expect(scripts[1].cves).toEqual(['CVE-2017-0143']);
-    expect(scripts[1].occurrences[0].port).toBeUndefined();
-    expect(scripts[4].occurrences[0].evidence?.output).toMatch(/^kex_algorithms: diffie-hellman-group1-sha1/);
+    expect(ftp.occurrences[0]!.evidence?.output).toContain('Anonymous FTP login allowed (FTP code 230)');
+    expect(scripts[1]!.cves).toEqual(['CVE-2017-0143']);
+    expect(scripts[1]!.occurrences[0]!.port).toBeUndefined();
+    expect(scripts[4]!.occurrences[0]!.evidence?.output).toMatch(/^kex_algorithms: diffie-hellman-group1-sha1/);
     // The open ports stay findings of their own, with the script output as evidence.
     expect(result.findings.find((f) => f.ruleId === 'open-port:21/tcp')?.cpes).toEqual(['cpe:/a:vsftpd:vsftpd:2.3.4']);
     expect(result.stats.scriptOccurrences).toBe(6);

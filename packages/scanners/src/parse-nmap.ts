@@ -459,13 +459,14 @@ function vulnersFromOutput(output: string): VulnersEntry[] {
   for (const line of output.split('\n')) {
     const cpeLine = /^\s*(cpe:\/\S+?):?\s*$/.exec(line);
     if (cpeLine !== null) {
-      cpe = cpeLine[1];
+      cpe = cpeLine[1] ?? '';
       continue;
     }
     const match = /^\s*(\S+)\t+(\d+(?:\.\d+)?)\t+(https?:\/\/\S+)(\s+\*EXPLOIT\*)?/.exec(line);
     if (match === null) continue;
-    const type = /vulners\.com\/([^/]+)\//.exec(match[3])?.[1] ?? '';
-    entries.push({ id: match[1], type, cvss: match[2], isExploit: match[4] !== undefined, cpe });
+    const [, id = '', cvss = '', url = '', exploit] = match;
+    const type = /vulners\.com\/([^/]+)\//.exec(url)?.[1] ?? '';
+    entries.push({ id, type, cvss, isExploit: exploit !== undefined, cpe });
   }
   return entries;
 }

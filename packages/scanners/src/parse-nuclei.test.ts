@@ -120,7 +120,7 @@ describe('NucleiParser fields', () => {
       extracted_results: ['v1'],
       host: 'http://h.example:8080',
     });
-    const [finding] = nuclei(legacy).findings;
+    const finding = nuclei(legacy).findings[0]!;
     expect(finding.groupKey).toBe('old|m');
     expect(finding.matcherName).toBe('m');
     expect(finding.occurrences[0]).toMatchObject({
@@ -167,10 +167,10 @@ describe('NucleiParser fields', () => {
       ['b', ['CVE-2021-0001', 'CVE-2021-0002'], [79]],
       ['c', ['CVE-2022-0001'], [89]],
     ]);
-    expect(result.findings[2].cvss).toEqual([
+    expect(result.findings[2]!.cvss).toEqual([
       { version: '3.1', vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H', baseScore: 9.8 },
     ]);
-    expect(result.findings[2].epssScore).toBe(0.5);
+    expect(result.findings[2]!.epssScore).toBe(0.5);
   });
 
   it('finds the host from host, matched-at, url or ip and counts records without any (rule U5)', () => {
@@ -184,7 +184,7 @@ describe('NucleiParser fields', () => {
         bare({}),
       ].join('\n'),
     );
-    expect(result.findings[0].occurrences.map((o) => [o.asset.id, o.asset.hostname])).toEqual([
+    expect(result.findings[0]!.occurrences.map((o) => [o.asset.id, o.asset.hostname])).toEqual([
       ['http://u.example/path', 'u.example'],
       ['192.0.2.5', '192.0.2.5'],
       ['M.example:53', 'm.example'],
@@ -194,7 +194,7 @@ describe('NucleiParser fields', () => {
   });
 
   it('keeps request, response, curl, matched lines and OAST interactions as evidence', () => {
-    const [finding] = nuclei(
+    const finding = nuclei(
       record({
         request: 'GET /',
         response: 'HTTP/1.1 200',
@@ -215,15 +215,15 @@ describe('NucleiParser fields', () => {
           impact: 'Bad',
         },
       }),
-    ).findings;
+    ).findings[0]!;
     expect(finding).toMatchObject({
       severity: 'critical',
       remediation: 'Patch',
       impact: 'Bad',
       references: ['https://r.example/1', 'https://r.example/2'],
     });
-    expect(finding.occurrences[0].firstSeen).toBe('2024-05-14T08:11:12.123Z');
-    expect(finding.occurrences[0].evidence).toEqual({
+    expect(finding.occurrences[0]!.firstSeen).toBe('2024-05-14T08:11:12.123Z');
+    expect(finding.occurrences[0]!.evidence).toEqual({
       request: 'GET /',
       response: 'HTTP/1.1 200',
       curl: 'curl x',

@@ -30,7 +30,7 @@ describe('parseScanStream gives the same result as parseScan whatever the chunk 
     const text = '{"template-id":"t","info":{"name":"caf\u00e9 \u{1F600}","severity":"info"},"host":"h"}\n';
     const bytes = new TextEncoder().encode(text);
     const result = await parseScanStream(chunks(bytes, 1), { format: 'nuclei' });
-    expect(result.findings[0].title).toBe('caf\u00e9 \u{1F600}');
+    expect(result.findings[0]!.title).toBe('caf\u00e9 \u{1F600}');
   });
 
   it('follows escaped quotes and backslash runs across chunk borders in a JSON array', async () => {

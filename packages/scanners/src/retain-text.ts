@@ -18,7 +18,7 @@ export function clampText(value: string, maxChars: number): string {
 export function retainText(value: string, maxChars: number = Number.POSITIVE_INFINITY): string {
   const clamped = clampText(value, maxChars);
   // Strings shorter than 13 chars are always copied by V8 when sliced, so they need no work.
-  return clamped.length < 13 ? clamped : (' ' + clamped).slice(1);
+  return clamped.length < 13 ? clamped : ` ${clamped}`.slice(1);
 }
 
 /**

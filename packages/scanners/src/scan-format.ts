@@ -294,14 +294,5 @@ function ruleIdFormProblem(scanner: ScanFormat, ruleId: string): string | null {
     : `"${ruleId}" is not ${form.describe}${conditions.length > 0 ? ` nor conditions (${conditions.map((c) => `${c}=`).join(', ')})` : ''}`;
 }
 
-const conditionPattern = (s: ScanFormat): string => `|(${SCANNERS[s].conditions.join('|')})=.{1,${RULE_MAX_CHARS}}`;
-
-/**
- * `<scanner>:<rule>` as a JSON Schema pattern: each scanner with the form of its rule ids and of
- * its conditions, so the API document states what the server checks (the Burp extension type,
- * the open-port range and each condition's value are checked besides, with a message saying why).
- */
-export const SCANNER_RULE_PATTERN = `^(${SCAN_FORMATS.map((s) => `${s}:(${SCANNERS[s].ruleId.pattern.source.replace(/^\^|\$$/g, '')}${conditionPattern(s)})`).join('|')})$`;
-
 /** One `<scanner>:<rule id>` example per scanner. */
 export const SCANNER_RULE_EXAMPLES: readonly string[] = SCAN_FORMATS.map((s) => `${s}:${SCANNERS[s].ruleId.example}`);

@@ -98,7 +98,7 @@ function declaredEncoding(view: string, declarationAt: number): string | null {
   const end = view.indexOf('?>', declarationAt);
   const declaration = view.slice(declarationAt, end < 0 ? declarationAt + 200 : end);
   const match = /\sencoding\s*=\s*["']([A-Za-z0-9._:-]+)["']/.exec(declaration);
-  return match === null ? null : match[1].toLowerCase();
+  return match?.[1]?.toLowerCase() ?? null;
 }
 
 function countLineBreaks(view: string, end: number): number {
@@ -127,7 +127,7 @@ function findRootElement(view: string, from: number): string | null {
       i = end;
     } else {
       const match = /^<([A-Za-z_][A-Za-z0-9_.:-]*)/.exec(view.slice(i, i + 256));
-      return match === null ? null : match[1];
+      return match?.[1] ?? null;
     }
   }
 }

@@ -65,7 +65,7 @@ export function isSupportedEncoding(label: string): boolean {
 /** Whether the last bytes start a UTF-8 character that continues in the next chunk (or cannot tell). */
 function endsInsideCharacter(bytes: Uint8Array): boolean {
   for (let back = 1; back <= 4 && back <= bytes.length; back++) {
-    const b = bytes[bytes.length - back];
+    const b = bytes[bytes.length - back]!;
     if ((b & 0xc0) === 0x80) continue; // continuation byte
     const length = b < 0x80 ? 1 : b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
     return length > back;
@@ -79,14 +79,14 @@ function endsInsideCharacter(bytes: Uint8Array): boolean {
  */
 function findInvalidUtf8(bytes: Uint8Array): number {
   let i = 0;
-  while (i < 3 && i < bytes.length && (bytes[i] & 0xc0) === 0x80) i++;
+  while (i < 3 && i < bytes.length && (bytes[i]! & 0xc0) === 0x80) i++;
   while (i < bytes.length) {
-    const b = bytes[i];
+    const b = bytes[i]!;
     const length = b < 0x80 ? 1 : b >= 0xc2 && b < 0xe0 ? 2 : b >= 0xe0 && b < 0xf0 ? 3 : b >= 0xf0 && b < 0xf5 ? 4 : 0;
     if (length === 0) return i;
     for (let k = 1; k < length; k++) {
       if (i + k >= bytes.length) return i; // sequence cut off by the end of the input
-      if ((bytes[i + k] & 0xc0) !== 0x80) return i;
+      if ((bytes[i + k]! & 0xc0) !== 0x80) return i;
     }
     i += length;
   }

@@ -1,6 +1,12 @@
 /** Longest title pattern: patterns run against every finding of an import. */
 export const TITLE_PATTERN_MAX_CHARS = 300;
 
+/** What titlePatternProblem checks, in words (for the API document: no JSON Schema can say it). */
+export const TITLE_PATTERN_RULE =
+  `a JavaScript regular expression of 1 to ${TITLE_PATTERN_MAX_CHARS} characters that compiles, matched ` +
+  'case-insensitively, with no back-references (`\\1`, `\\k<name>`) and no repeated group that itself ' +
+  'repeats without bound (`(a+)+`)';
+
 /**
  * Why a title pattern cannot be used, or null when it can. Patterns run against every scanner
  * finding of an import, and workspace users may write their own, so besides compiling a pattern

@@ -155,9 +155,8 @@ export class XmlEventReader {
     if (text.length === 0) return;
     this.eventSeen = false;
     this.run(() => this.parser.write(text));
-    if (this.eventSeen) {
-      this.quietChars = 0;
-    } else if ((this.quietChars += text.length) > LIMITS.xmlNodeChars) {
+    this.quietChars = this.eventSeen ? 0 : this.quietChars + text.length;
+    if (this.quietChars > LIMITS.xmlNodeChars) {
       throw this.error(
         `a single text node, tag, comment or DOCTYPE is larger than ` +
           `${LIMITS.xmlNodeChars / 1024 / 1024} MiB; the file is damaged or hostile`,
@@ -267,13 +266,14 @@ export class XmlEventReader {
 
 function explainSaxesError(message: string): string {
   const unclosed = /^unclosed tag: (.+)$/.exec(message);
-  if (unclosed !== null) return `the file ends inside <${unclosed[1]}>; it looks truncated`;
+  if (unclosed !== null) return `the file ends inside <${unclosed[1] ?? ''}>; it looks truncated`;
   if (message.startsWith('document must contain a root element')) return 'the file contains no XML element';
   return message.replace(/\.$/, '');
 }
 
 function concatBytes(parts: Uint8Array[], length: number): Uint8Array {
-  if (parts.length === 1) return parts[0];
+  const [only] = parts;
+  if (parts.length === 1 && only !== undefined) return only;
   const out = new Uint8Array(length);
   let offset = 0;
   for (const part of parts) {

@@ -113,7 +113,7 @@ function toLocation(
 
 function clip(reason: string): string {
   // Why: U+0000 never reaches PostgreSQL, and error texts may carry it.
-  const clean = reason.replace(/\u0000/g, '\uFFFD');
+  const clean = reason.replaceAll('\u0000', '\uFFFD');
   return clean.length > MAX_REASON_LENGTH ? `${clean.slice(0, MAX_REASON_LENGTH - 1)}…` : clean;
 }
 

@@ -22,9 +22,10 @@ export interface ProvisionOrganizationDeps {
    * Loads the global library into the new tenant database (`importGlobals(tenantDb, shared, ...)`
    * of @service/library). Runs inside one tenant transaction, so a failure leaves nothing behind;
    * it should also be idempotent (upsert by global_key), because a crash between its commit and the
-   * step being recorded runs it again.
+   * step being recorded runs it again. `outside` is the organization's id and its tenant database
+   * outside that transaction, for what must commit on its own (the record of a file being stored).
    */
-  loadLibrary(tenantDb: Knex): Promise<void>;
+  loadLibrary(tenantDb: Knex, outside: { organizationId: string; tenant: Knex }): Promise<void>;
   /**
    * Creates the first administrator in the control plane (e.g. UserRepository.create with a
    * generated password the caller prints). Called only when no user with that email exists in the
@@ -66,6 +67,7 @@ const EMAIL = /^[^\s@]{1,200}@[^\s@]{1,200}$/;
 
 function validate(input: ProvisionOrganizationInput, topology: TenantTopology): void {
   const name = input.name.trim();
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: an organization name may hold no control character.
   if (name === '' || name.length > MAX_NAME_LENGTH || /[\u0000-\u001f]/.test(name)) {
     throw new TenancyError(
       'provisioning_failed',
@@ -236,7 +238,7 @@ async function runSteps(
           statementTimeoutMs: 0,
         });
         try {
-          await tenant.transaction((trx) => deps.loadLibrary(trx));
+          await tenant.transaction((trx) => deps.loadLibrary(trx, { organizationId, tenant }));
         } finally {
           await tenant.destroy();
         }

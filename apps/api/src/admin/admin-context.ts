@@ -3,8 +3,10 @@ import { OperatorError } from '@service/cli-kit';
 import { loadConfig, type Config } from '@service/config';
 import { openDatabases, silentLogger, type Databases } from '@service/db';
 import { createJsonLogger } from '@service/http';
+import type { StoredFiles } from '@service/storage';
 import type { TenantRouter } from '@service/tenancy';
 import { readBuildInfo } from '../build-info.ts';
+import { openStoredFiles } from '../files/open-stored-files.ts';
 import { prepareService } from '../prepare-service.ts';
 
 /** What each admin command gets: the organization, its users, the databases, and a way to print. */
@@ -19,6 +21,8 @@ export interface AdminContext {
   config: Config;
   /** Closed with the databases when the command is done. */
   tenants: TenantRouter;
+  /** The file store `FILES_STORE` names; closed when the command is done. */
+  files: StoredFiles;
   print(line: string): void;
 }
 
@@ -29,6 +33,7 @@ export interface AdminContext {
  */
 export async function openAdminContext(env: NodeJS.ProcessEnv): Promise<AdminContext> {
   const config = loadConfig(env);
+  const files = await openStoredFiles(config);
   const dbs = await openDatabases({
     urls: config.databaseUrls,
     dataDir: config.dataDir,
@@ -44,6 +49,7 @@ export async function openAdminContext(env: NodeJS.ProcessEnv): Promise<AdminCon
       embedded: dbs.embedded !== null || config.databaseUrls === null,
       logger: createJsonLogger('warn', (l) => process.stderr.write(l)),
       build: readBuildInfo(config.buildSha),
+      files,
     });
     const organizationFor = async (id: string | undefined): Promise<string> => {
       const ids = (await dbs.controlPlane('organizations').orderBy('created_at').pluck('id')) as string[];
@@ -65,10 +71,12 @@ export async function openAdminContext(env: NodeJS.ProcessEnv): Promise<AdminCon
       dbs,
       config,
       tenants,
+      files,
       print: (line) => process.stdout.write(`${line}\n`),
     };
   } catch (err) {
     await dbs.close();
+    await files.store.close();
     throw err;
   }
 }

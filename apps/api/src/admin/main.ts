@@ -4,6 +4,7 @@
 import { OperatorError, runCli, type AnyCommand } from '@service/cli-kit';
 import { ConfigError } from '@service/config';
 import { DatabaseStartupError, EmbeddedServerError, VersionGuardError } from '@service/db';
+import { FileStoreStartError } from '@service/storage';
 import { TenancyError } from '@service/tenancy';
 import { LicenseLoadError } from '../licensing/load-license.ts';
 import { openAdminContext, type AdminContext } from './admin-context.ts';
@@ -48,6 +49,11 @@ function translateError(err: unknown): OperatorError | undefined {
       cause: err,
     });
   }
+  if (err instanceof FileStoreStartError)
+    return new OperatorError(err.message, {
+      hint: 'Check FILES_STORE and FILES_DIR, or the S3_* settings, and that the store is running.',
+      cause: err,
+    });
   if (err instanceof TenancyError)
     return new OperatorError(err.message, { hint: 'Correct TENANT_SERVERS, or see docs/scaling.md.', cause: err });
   if (err instanceof VersionGuardError)
@@ -66,6 +72,7 @@ await runCli<AdminContext>({
   dispose: async (ctx) => {
     await ctx.tenants.close();
     await ctx.dbs.close();
+    await ctx.files.store.close();
   },
   translateError,
 });

@@ -3,8 +3,9 @@ import type { Knex } from 'knex';
 import type { Config } from '@service/config';
 import type { JsonLogger } from '@service/http';
 import { prepareLibraryOnStart, refreshSharedLibrary, loadLibrary } from '@service/library';
+import type { StoredFiles } from '@service/storage';
 import { REPO_ROOT } from '../build-info.ts';
-import { EvidenceFiles } from '../resources/evidence-images/evidence-files.ts';
+import { libraryFileStore } from './library-file-store.ts';
 
 /** `library/` of the running release: at the repository root, and at the root of the built app in the release image. */
 export const LIBRARY_ROOT = path.join(REPO_ROOT, 'library');
@@ -19,6 +20,9 @@ export async function prepareWorkspaceLibrary(options: {
   config: Config;
   dbs: { controlPlane: Knex; shared: Knex; tenant: Knex };
   logger: JsonLogger;
+  files: StoredFiles;
+  /** Self-hosted: the one organization, whose workspace is `dbs.tenant`. */
+  organizationId: string;
 }): Promise<void> {
   const { config, dbs, logger } = options;
   if (config.edition === 'hosted') {
@@ -31,7 +35,7 @@ export async function prepareWorkspaceLibrary(options: {
     sharedDb: dbs.shared,
     tenantDb: dbs.tenant,
     controlPlane: dbs.controlPlane,
-    files: new EvidenceFiles(config.filesDir),
+    files: libraryFileStore(options.files.of(options.organizationId, dbs.tenant)),
     cacheFile: path.join(config.dataDir, 'library-start-cache.json'),
   });
   logger.info('library', {

@@ -143,7 +143,7 @@ export function defineResource(app: AppContext, repository: ResourceRepository):
     defineRestRoute(app, {
       method: 'get',
       path: base,
-      operationId: `list${plural}`,
+      operationId: decl.operationIds?.list ?? `list${plural}`,
       summary: `List ${decl.name.replace(/-/g, ' ')}`,
       description:
         `One page of the ${decl.name.replace(/-/g, ' ')} you can see, in a stable order, ` +
@@ -180,7 +180,7 @@ export function defineResource(app: AppContext, repository: ResourceRepository):
     defineRestRoute(app, {
       method: 'get',
       path: `${base}/{id}`,
-      operationId: `get${camel}`,
+      operationId: decl.operationIds?.get ?? `get${camel}`,
       summary: `Get one ${decl.label}`,
       description: `The ${decl.label} with this id; 404 when it does not exist or you may not see it.`,
       tags: [decl.tag],
@@ -197,7 +197,7 @@ export function defineResource(app: AppContext, repository: ResourceRepository):
     defineRestRoute(app, {
       method: 'post',
       path: base,
-      operationId: `create${camel}`,
+      operationId: decl.operationIds?.create ?? `create${camel}`,
       summary: `Create a ${decl.label}`,
       description: `Creates a ${decl.label}. Send \`Idempotency-Key\` to make a retry safe.`,
       tags: [decl.tag],
@@ -244,7 +244,7 @@ export function defineResource(app: AppContext, repository: ResourceRepository):
     defineRestRoute(app, {
       method: 'patch',
       path: `${base}/{id}`,
-      operationId: `update${camel}`,
+      operationId: decl.operationIds?.update ?? `update${camel}`,
       summary: `Change a ${decl.label}`,
       description: `Changes the fields you send; absent fields keep their value. A GET body restricted to these fields can be sent back as is.${
         decl.concurrency
@@ -273,14 +273,19 @@ export function defineResource(app: AppContext, repository: ResourceRepository):
     defineRestRoute(app, {
       method: 'delete',
       path: `${base}/{id}`,
-      operationId: `delete${camel}`,
+      operationId: decl.operationIds?.delete ?? `delete${camel}`,
       summary: decl.trash ? `Move a ${decl.label} to the trash` : `Delete a ${decl.label} permanently`,
       description: decl.trash
-        ? 'What belongs to it disappears from lists and answers 404 too; an administrator can restore it whole.'
-        : 'Not recoverable.',
+        ? 'What belongs to it disappears from lists and answers 404 too; an administrator can restore it whole. ' +
+          `Safe to retry: deleting a ${decl.label} you moved to the trash yourself answers 204 again, as long as ` +
+          'you may still delete it; for anyone else it answers 404 like any row they cannot see.'
+        : 'Not recoverable. Not safe to retry: once it is deleted, the same request answers 404.',
       tags: [decl.tag],
       params: IdParams,
-      responses: { 204: { description: decl.trash ? 'Moved to the trash.' : 'Deleted.' } },
+      retrySafe: decl.trash === true,
+      responses: {
+        204: { description: decl.trash ? 'Moved to the trash (now, or by you before).' : 'Deleted.' },
+      },
       async handler(ctx, { params, principal }) {
         await repository.remove(principal.tenant, principal, params.id);
         ctx.status = 204;

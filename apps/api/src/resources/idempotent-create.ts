@@ -47,7 +47,7 @@ export function idempotencyKeyOf(ctx: Context): string | null {
 
 /**
  * Runs a creating request idempotently (SPEC: "the creating endpoints accept the request header
- * Idempotency-Key") and writes the response. A replay applies the caller's current access: when
+ * Idempotency-Key"), or a restore from the trash, and writes the response. A replay applies the caller's current access: when
  * what the stored response names is no longer visible to them, the answer is 404.
  */
 export async function runIdempotentCreate(

@@ -96,6 +96,11 @@ export interface ResourceDeclaration<F extends Fields = Fields, X extends object
   concurrency?: boolean;
   /** Operations offered; default all five. */
   operations?: Partial<Record<'list' | 'get' | 'create' | 'update' | 'delete', boolean>>;
+  /**
+   * An operation id other than the derived one (`createClient`), for a name that client generators
+   * use themselves: the SDK function of the operation would collide with the generator's own.
+   */
+  operationIds?: Partial<Record<'list' | 'get' | 'create' | 'update' | 'delete', string>>;
   create?: {
     /** Body fields beyond the resource's own (e.g. `reportId` for findings, `templateId` for reports). */
     extra?: Record<string, TSchema>;

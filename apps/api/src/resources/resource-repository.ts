@@ -169,10 +169,10 @@ export class ResourceRepository<F extends Fields = Fields, X extends object = ob
         ),
         db.raw('count(*) over() as _total'),
       );
-    order.forEach(([, dir], i) => page.orderBy(`_k${i}`, dir));
+    for (const [i, [, dir]] of order.entries()) page.orderBy(`_k${i}`, dir);
     page.orderBy('r.id', 'asc').offset(req.offset).limit(req.limit);
     const full = this.scoped(db, principal).join(page.as('page'), 'page.id', 'r.id').select('page._total');
-    order.forEach(([, dir], i) => full.orderBy(`page._k${i}`, dir));
+    for (const [i, [, dir]] of order.entries()) full.orderBy(`page._k${i}`, dir);
     full.orderBy('r.id', 'asc');
     const rows = (await full) as Array<Row<F, X> & { _total: number }>;
     let total = rows[0]?._total ?? 0;
@@ -319,12 +319,34 @@ export class ResourceRepository<F extends Fields = Fields, X extends object = ob
   }
 
   /**
+   * True when the caller moved this row to the trash themselves and may still delete it: a repeated
+   * DELETE then answers as the first did. Anyone else gets the 404 of a row they cannot see.
+   */
+  private async trashedByCaller(db: Knex, principal: RestPrincipal, id: string): Promise<boolean> {
+    if (!this.declaration.trash || !UUID.test(id)) return false;
+    const row = (await this.scoped(db, principal, { trashed: true })
+      .where('r.id', id)
+      .where('r.deleted_by', principal.userId)
+      .first()) as Row<F, X> | undefined;
+    if (!row) return false;
+    assertAllowed(principal, 'delete', this.access(row), this.label);
+    return true;
+  }
+
+  /**
    * Deletes a row (into the trash when the resource has one), with the row locked and the policy
-   * checked in the same transaction; file cleanup runs after the commit.
+   * checked in the same transaction; file cleanup runs after the commit. Deleting a row the caller
+   * already moved to the trash changes nothing and succeeds again (see trashedByCaller).
    */
   async remove(db: Knex, principal: RestPrincipal, id: string): Promise<void> {
     const afterCommit = await db.transaction(async (trx) => {
-      const row = await this.require(trx, principal, id, 'delete', { forUpdate: true });
+      const row = await this.find(trx, principal, id, { forUpdate: true });
+      if (!row) {
+        // Why: a DELETE sent again after its answer was lost must not report failure after success.
+        if (await this.trashedByCaller(trx, principal, id)) return undefined;
+        throw new NotFoundError(`The ${this.label} ${id} was not found.`);
+      }
+      assertAllowed(principal, 'delete', this.access(row), this.label);
       // Why: an external collaborator changes what is inside a shared project or report, but the
       // shared project or report itself (and the trash, which only administrators empty) is not theirs.
       if (this.declaration.trash && principal.role === 'external') {

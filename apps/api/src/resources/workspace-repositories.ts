@@ -1,4 +1,4 @@
-import { EvidenceFiles } from './evidence-images/evidence-files.ts';
+import type { StoredFiles } from '@service/storage';
 import { EvidenceRepository, evidenceCleanup } from './evidence-images/evidence-repository.ts';
 import { FindingTemplateRepository } from './finding-library/finding-template-repository.ts';
 import { FindingRepository } from './findings/findings-repository.ts';
@@ -25,12 +25,12 @@ import { TrashRepository } from './trash/trash-repository.ts';
  * or assumes there is only one tenant database.
  */
 export function createWorkspaceRepositories(options: {
-  filesDir: string;
+  files: StoredFiles;
   evidenceMaxBytes: number;
   /** Background work that failed (a statistics refresh after a bulk import); the request had succeeded. */
   onBackgroundError?: (event: string, err: unknown) => void;
 }) {
-  const files = new EvidenceFiles(options.filesDir);
+  const { files } = options;
   const evidence = new EvidenceRepository(files, options.evidenceMaxBytes);
   const findingTemplates = new FindingTemplateRepository();
   const statistics = new TableStatistics((err) => options.onBackgroundError?.('statistics_refresh_failed', err));
@@ -44,7 +44,7 @@ export function createWorkspaceRepositories(options: {
     projects,
     reports,
     reportTabs: new ResourceRepository(
-      reportTabsDeclaration((trx, row) => evidenceCleanup(files, trx, { reportTabId: row.id })),
+      reportTabsDeclaration((trx, row, principal) => evidenceCleanup(files, trx, principal, { reportTabId: row.id })),
     ),
     findings,
     reportFindings: new ResourceRepository(
@@ -52,8 +52,8 @@ export function createWorkspaceRepositories(options: {
         nextPosition: (trx, reportId) => findings.nextPosition(trx, reportId),
         reorder: (trx, reportId) => findings.orderBySeverity(trx, [reportId]),
         attached: (trx, reportId, userId) => ensureRetestResults(trx, reportId, userId),
-        beforeDelete: (trx, row) =>
-          evidenceCleanup(files, trx, {
+        beforeDelete: (trx, row, principal) =>
+          evidenceCleanup(files, trx, principal, {
             retestResultOf: { reportId: String(row.report_id), findingId: String(row.finding_id) },
           }),
       }),

@@ -1,6 +1,8 @@
 import type { SessionRepository } from '@service/auth';
 import { pruneIdempotencyRecords, type JsonLogger, type RateLimitStore } from '@service/http';
+import type { StoredFiles } from '@service/storage';
 import type { TenantRouter } from '@service/tenancy';
+import type { FileStoreStatus } from '../files/file-store-status.ts';
 
 export interface Housekeeping {
   /** Runs every task once now (also what the schedule runs); failures are logged, never thrown. */
@@ -17,7 +19,8 @@ interface Task {
 /**
  * Deletes what can never count again, on a schedule: rate-limit counters whose windows are over
  * (every minute), expired or revoked sign-in sessions and idempotency records older than their
- * 24-hour window (every 15 minutes, in every tenant database). A failure is logged as
+ * 24-hour window (every 15 minutes, in every tenant database); the file store is checked every
+ * minute, and stored objects that no row holds are swept every 15 minutes. A failure is logged as
  * `housekeeping_failed` and retried at the next turn; a task never overlaps with itself.
  */
 export function startHousekeeping(options: {
@@ -29,11 +32,14 @@ export function startHousekeeping(options: {
    */
   tenants: Pick<TenantRouter, 'forEachOpenTenant'>;
   logger: JsonLogger;
+  /** The file store: checked every minute; unclaimed objects swept in every open tenant every 15 minutes. */
+  files?: { stored: StoredFiles; status: FileStoreStatus };
   /** Scale of the schedule, for tests; default 1. */
   intervalScale?: number;
 }): Housekeeping {
   const { logger } = options;
   const scale = options.intervalScale ?? 1;
+  const files = options.files;
   const tasks: Task[] = [
     { name: 'rate_limit_counters', everyMs: 60_000, run: (now) => options.rateLimitStore.prune(now) },
     { name: 'sessions', everyMs: 15 * 60_000, run: (now) => options.sessions.pruneExpired(new Date(now)) },
@@ -54,6 +60,34 @@ export function startHousekeeping(options: {
         return removed;
       },
     },
+    ...(files
+      ? [
+          {
+            name: 'file_store_check',
+            everyMs: 60_000,
+            run: async () => {
+              await files.status.check();
+              return 0;
+            },
+          },
+          {
+            name: 'unclaimed_objects',
+            everyMs: 15 * 60_000,
+            run: async () => {
+              let removed = 0;
+              let failure: unknown = null;
+              await options.tenants.forEachOpenTenant(
+                async (tenant) => {
+                  removed += (await files.stored.sweep(tenant)).removed;
+                },
+                (err) => (failure ??= err),
+              );
+              if (failure) throw failure;
+              return removed;
+            },
+          },
+        ]
+      : []),
   ];
   const running = new Set<string>();
 

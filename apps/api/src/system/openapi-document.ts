@@ -4,6 +4,7 @@ import { createJsonLogger, MemoryRateLimitStore } from '@service/http';
 import { TenantRouter } from '@service/tenancy';
 import { createApp } from '../app.ts';
 import { readBuildInfo } from '../build-info.ts';
+import { storedFilesOf } from '../files/open-stored-files.ts';
 import { openApiDocumentOf } from './api-docs-routes.ts';
 
 /** Where the placeholder databases point: nothing listens there, and nothing connects while the app is only built. */
@@ -28,6 +29,7 @@ export async function buildOpenApiDocument(): Promise<Record<string, unknown>> {
       currentLicense: () => null,
       rateLimitStore: new MemoryRateLimitStore(),
       tenants: new TenantRouter({ edition: 'self-hosted', controlPlane: db, configuredTenant: db }),
+      files: storedFilesOf(config),
     });
     return openApiDocumentOf({ registry: app.registry, deps: { build } });
   } finally {

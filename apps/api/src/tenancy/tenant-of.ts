@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { Knex } from 'knex';
-import { BEARER_CHALLENGE, HttpError, UnauthenticatedError, UnavailableError } from '@service/http';
-import { TenancyError, type TenantRouter } from '@service/tenancy';
+import { BEARER_CHALLENGE, type HttpError, UnauthenticatedError, UnavailableError } from '@service/http';
+import { TenancyError, type TenantLease, type TenantRouter } from '@service/tenancy';
 import { REST_PREFIX } from '../rest/rest-pipeline.ts';
 
 /**
@@ -25,7 +25,7 @@ function tenancyHttpError(err: TenancyError, rest: boolean): HttpError {
  */
 export function createTenantOf(tenants: TenantRouter): (ctx: Context, organizationId: string) => Promise<Knex> {
   return async (ctx, organizationId) => {
-    let lease;
+    let lease: TenantLease;
     try {
       lease = await tenants.acquire(organizationId);
     } catch (err) {

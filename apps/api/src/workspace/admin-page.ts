@@ -1,5 +1,7 @@
 import { ROLES, type SessionPrincipal } from '@service/auth';
+import type { FileStoreState } from '../files/file-store-status.ts';
 import { renderClientDirectory, type ClientChoice } from './client-picker.ts';
+import { renderFileStoreCard } from './file-store-card.ts';
 import { html, type SafeHtml } from './html-template.ts';
 import { renderKeyTable, type PresentedApiKey } from './key-table.ts';
 import { renderPage } from './page-shell.ts';
@@ -36,6 +38,8 @@ export function renderAdminPage(options: {
   clients: ClientChoice[];
   /** Hosted: the organization's slug, which its users sign in with. */
   signInSlug?: string | null;
+  /** Where files are kept and whether the store answers. */
+  fileStore: FileStoreState;
 }): SafeHtml {
   const { session, keys, users, clients } = options;
   const body = html`<h1>Administration</h1>
@@ -53,7 +57,8 @@ ${renderUserTable(users, session)}
 <p class="status" role="status" id="list-status" tabindex="-1"></p>
 ${renderKeyTable(keys, { caption: 'Every API key of the organization', withOwner: true, revokeAction: 'revoke-org-key', clients, editable: false })}
 </section>
-${renderClientDirectory(clients)}`;
+${renderClientDirectory(clients)}
+${renderFileStoreCard(options.fileStore)}`;
   return renderPage({ title: 'Administration', page: 'admin', session, body });
 }
 

@@ -47,10 +47,9 @@ export function registerWorkspacePages(app: AppContext): void {
       return { clients: rows.map((r) => ({ id: r.id, name: r.name })), truncated: total > rows.length };
     }
     const through = new Map<string, string[]>();
-    let truncated: boolean;
     const projects = await app.repositories.projects.list(tenant, reader, page);
     const reports = await app.repositories.reports.list(tenant, reader, page);
-    truncated = projects.total > projects.rows.length || reports.total > reports.rows.length;
+    const truncated = projects.total > projects.rows.length || reports.total > reports.rows.length;
     for (const [clientId, name] of [
       ...projects.rows.map((r) => [r._client_id, r.name] as const),
       ...reports.rows.map((r) => [r._client_id, r.title] as const),
@@ -114,6 +113,11 @@ export function registerWorkspacePages(app: AppContext): void {
         users: users.map(presentUser),
         clients: choices.clients,
         signInSlug: (organization as { slug: string } | null | undefined)?.slug ?? null,
+        // Why not the location when hosted: the store is the operator's, shared by every organization.
+        fileStore:
+          app.deps.config.edition === 'hosted'
+            ? { ...app.fileStore.snapshot(), where: "the hosted service's store" }
+            : app.fileStore.snapshot(),
       }),
     };
   });

@@ -30,7 +30,7 @@ export class OpenApiResponseCheck {
   private readonly ajv: Ajv2020;
   private readonly compiled = new Map<string, ValidateFunction>();
 
-  constructor(private readonly doc: OpenApiDocument) {
+  constructor(doc: OpenApiDocument) {
     this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
     addFormats(this.ajv);
     this.ajv.addSchema({ $id: 'openapi', components: doc.components }, 'openapi');

@@ -63,7 +63,7 @@ export function schemaArbitrary(
   overrides: Record<string, fc.Arbitrary<unknown>> = {},
   path = '',
 ): fc.Arbitrary<unknown> {
-  if (overrides[path]) return overrides[path]!;
+  if (overrides[path]) return overrides[path];
   if (typeof schema.$ref === 'string')
     return schemaArbitrary(components[schema.$ref.split('/').pop()!]!, components, overrides, path);
   if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));

@@ -11,6 +11,8 @@ import { createJsonLogger, MemoryRateLimitStore, PostgresRateLimitStore, type Ra
 import type { Knex } from 'knex';
 import type { TenantRouter } from '@service/tenancy';
 import type { DocxPdfConverter } from '@service/docx';
+import type { StoredFiles } from '@service/storage';
+import { openStoredFiles } from '../../src/files/open-stored-files.ts';
 import { createApp } from '../../src/app.ts';
 import { readBuildInfo } from '../../src/build-info.ts';
 import { prepareService } from '../../src/prepare-service.ts';
@@ -27,6 +29,8 @@ export interface TestApp {
   license: License | null;
   rateLimitStore: RateLimitStore;
   tenants: TenantRouter;
+  /** The app's file store (FILES_STORE: a directory by default). */
+  files: StoredFiles;
   stop(): Promise<void>;
 }
 
@@ -84,8 +88,18 @@ function testConfig(urls: DatabaseUrls, env: Record<string, string>): Config {
 const openDbs = (urls: DatabaseUrls) =>
   Object.fromEntries(DATABASE_NAMES.map((n) => [n, createKnex(urls[n], 5, `test:${n}`)])) as Record<DatabaseName, Knex>;
 
-/** Settings that change what a first start writes into the databases. */
-const SEEDING_SETTINGS = ['SERVICE_EDITION', 'SERVICE_ADMIN_EMAIL', 'SERVICE_ADMIN_PASSWORD', 'TENANT_SERVERS'];
+/**
+ * Settings that change what a first start writes into the databases (and, for the file store, where
+ * the library's Word templates that the rows name were written).
+ */
+const SEEDING_SETTINGS = [
+  'SERVICE_EDITION',
+  'SERVICE_ADMIN_EMAIL',
+  'SERVICE_ADMIN_PASSWORD',
+  'TENANT_SERVERS',
+  'FILES_STORE',
+  'FILES_DIR',
+];
 
 /** Digest of what a first start writes: the migrations, the library and the version. */
 function preparedKey(): string {
@@ -111,16 +125,13 @@ function preparedDatabases(): Promise<string> {
   preparedTemplate ??= ensureTemplateDatabases(preparedKey(), async (urls) => {
     const dbs = openDbs(urls);
     const logger = createJsonLogger('silent', () => {});
+    const config = testConfig(urls, {});
+    const files = await openStoredFiles(config);
     try {
-      const { tenants } = await prepareService({
-        config: testConfig(urls, {}),
-        dbs,
-        embedded: true,
-        logger,
-        build: testBuild(),
-      });
+      const { tenants } = await prepareService({ config, dbs, embedded: true, logger, build: testBuild(), files });
       await tenants.close();
     } finally {
+      await files.store.close();
       await Promise.all(DATABASE_NAMES.map((n) => dbs[n].destroy()));
     }
   });
@@ -146,12 +157,14 @@ export async function startTestApp(
   const logger = createJsonLogger(config.logLevel, (line) => {
     logLines.push(line);
   });
+  const files = await openStoredFiles(config);
   const { license, tenants } = await prepareService({
     config,
     dbs,
     embedded: options.evaluation ?? true,
     logger,
     build,
+    files,
   });
   const store =
     options.rateLimitStore === 'postgres'
@@ -166,6 +179,7 @@ export async function startTestApp(
     currentLicense: () => testApp.license,
     rateLimitStore,
     tenants,
+    files,
     ...(options.pdf ? { pdf: options.pdf } : {}),
   });
   const server: Server = createServer(koa.callback());
@@ -175,6 +189,7 @@ export async function startTestApp(
     license,
     rateLimitStore,
     tenants,
+    files,
     url: `http://127.0.0.1:${port}`,
     dbs,
     config,
@@ -185,6 +200,7 @@ export async function startTestApp(
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await close();
       await tenants.close();
+      await files.store.close();
       await Promise.all(DATABASE_NAMES.map((n) => dbs[n].destroy()));
       if (!options.reuse) await databases.drop();
     },

@@ -121,6 +121,7 @@ export interface ArchiveEntry {
  */
 export async function readArchive(
   file: string,
+  // biome-ignore lint/suspicious/noConfusingVoidType: a callback that returns nothing reads on; 'stop' ends the walk.
   onEntry: (entry: ArchiveEntry) => Promise<void | 'stop'>,
 ): Promise<void> {
   const failures: Error[] = [];

@@ -175,7 +175,10 @@ export async function createBackup(options: {
         }),
       ),
     ];
-    await writeArchive(partialArchive, entries, (n) => bar.update((written += n)));
+    await writeArchive(partialArchive, entries, (n) => {
+      written += n;
+      bar.update(written);
+    });
     bar.stop();
     step.done(formatBytes((await stat(partialArchive)).size));
 

@@ -83,7 +83,7 @@ export const recoverCommand = defineCommand<InstallerContext, RecoverInput>({
       if (plan.action === 'stuck')
         throw new OperatorError(`recover cannot go on: ${plan.summary}`, { hint: plan.hint });
       reporter.info('Plan:');
-      plan.steps.forEach((s, i) => reporter.info(`  ${i + 1}. ${s}`));
+      for (const [i, s] of plan.steps.entries()) reporter.info(`  ${i + 1}. ${s}`);
       if (!input.yes && !(await ctx.prompt.confirm(`Recover ${home} this way?`, false)))
         throw new OperatorError('recover not confirmed; nothing was changed', {
           hint: 'Run it again and answer y, or pass --yes.',

@@ -120,7 +120,7 @@ export const upgradeCommand = defineCommand<InstallerContext, UpgradeInput>({
           `no backup of ${plan.from} from the last ${REUSE_BACKUP_MAX_AGE_MS / 60_000} minutes to reuse; a new one is taken`,
         );
       reporter.info(`Plan: ${plan.from} -> ${plan.to}`);
-      plan.steps.forEach((s, i) => reporter.info(`  ${i + 1}. ${s}`));
+      for (const [i, s] of plan.steps.entries()) reporter.info(`  ${i + 1}. ${s}`);
       if (input.dryRun) {
         reporter.result(`Dry run: nothing was changed. Run without --dry-run to upgrade ${plan.from} -> ${plan.to}.`);
         return;

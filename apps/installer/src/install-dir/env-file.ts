@@ -34,7 +34,7 @@ export function parseEnvFile(text: string): ParsedEnv {
       problems.push({ line: i + 1, message: 'is not KEY=value' });
       return;
     }
-    const [, key, rawValue] = match;
+    const [, key = '', rawValue = ''] = match;
     if (!KEY.test(key)) {
       problems.push({ line: i + 1, message: `has the invalid name "${key}" (letters, digits and _ only)` });
       return;

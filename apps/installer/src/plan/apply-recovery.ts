@@ -7,7 +7,7 @@ import { BACKUPS_DIR } from '../install-dir/install-layout.ts';
 import { undoSwap } from '../install-dir/release-files.ts';
 import type { Journal, JournalRecord } from '../journal/journal.ts';
 import { waitForHealth } from '../runtime/wait-for-health.ts';
-import { beginRestore, rollBackRestore, runRestore } from './apply-restore.ts';
+import { rollBackRestore, runRestore } from './apply-restore.ts';
 import type { OperationContext } from './operation-context.ts';
 import { planRecovery, type RecoveryFacts, type RecoveryPlan } from './plan-recovery.ts';
 import { readDatabaseState, rollBackUpgrade, setInstalledVersion } from './upgrade-steps.ts';

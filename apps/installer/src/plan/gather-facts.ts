@@ -45,7 +45,11 @@ export async function gatherFacts(options: GatherOptions): Promise<Facts> {
     const bar = reporter.bar('checksums', total, 'bytes');
     let done = 0;
     try {
-      const verified = await verifyPackage(dir, config.trustedKeys, { onBytes: (n) => bar.update((done += n)) });
+      const onBytes = (n: number) => {
+        done += n;
+        bar.update(done);
+      };
+      const verified = await verifyPackage(dir, config.trustedKeys, { onBytes });
       bar.stop();
       pkg = { dir, verified, error: null };
       step.done(`${verified.manifest.version}, signed by key ${verified.signer.keyId}`);
@@ -82,7 +86,7 @@ export async function gatherFacts(options: GatherOptions): Promise<Facts> {
 
 async function readRunningVersion(runtime: ServiceRuntime): Promise<string | null> {
   const answer = await runtime.probe('/api/version');
-  if (!answer || answer.status !== 200) return null;
+  if (answer?.status !== 200) return null;
   try {
     const version = (JSON.parse(answer.body) as { version?: unknown }).version;
     return typeof version === 'string' ? version : null;

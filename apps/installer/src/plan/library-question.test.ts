@@ -10,7 +10,10 @@ function scripted(answer: boolean | null): Prompt & { asked: string[] } {
     asked,
     interactive: false,
     close() {},
-    confirm: async (q, d) => (asked.push(`${q} default ${d ? 'yes' : 'no'}`), answer ?? d),
+    confirm: async (q, d) => {
+      asked.push(`${q} default ${d ? 'yes' : 'no'}`);
+      return answer ?? d;
+    },
   };
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runChecks } from '../checks/all-checks.ts';
 import type { Facts } from '../checks/preflight-check.ts';
 import { parseEnvFile } from '../install-dir/env-file.ts';
-import { factsFor, manifestOf, NOW } from '../testing/facts.ts';
+import { factsFor, manifestOf } from '../testing/facts.ts';
 import { planUpgrade, type UpgradeInputs } from './plan-upgrade.ts';
 
 const inputs: UpgradeInputs = {

@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
-  LicenseError,
+  type LicenseError,
   generateLicenseKeyPair,
   parsePublicKey,
   parseSigningKey,

@@ -20,7 +20,7 @@ describe('parsePublicKey', () => {
 
   it('has the built-in vendor key', () => {
     expect(VENDOR_PUBLIC_KEYS.map((k) => k.keyId)).toEqual(['a006e716']);
-    expect(VENDOR_PUBLIC_KEYS[0].publicKey.asymmetricKeyType).toBe('ed25519');
+    expect(VENDOR_PUBLIC_KEYS[0]!.publicKey.asymmetricKeyType).toBe('ed25519');
   });
 
   it.each([

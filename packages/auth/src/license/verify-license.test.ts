@@ -17,8 +17,8 @@ function reasonOf(fn: () => unknown): string {
   throw new Error('expected a LicenseError');
 }
 
-function envelope(text: string): Record<string, string> {
-  return JSON.parse(text) as Record<string, string>;
+function envelope(text: string): Record<'format' | 'keyId' | 'payload' | 'signature', string> {
+  return JSON.parse(text) as Record<'format' | 'keyId' | 'payload' | 'signature', string>;
 }
 
 describe('verifyLicense', () => {
@@ -68,7 +68,7 @@ describe('verifyLicense', () => {
   it('rejects a tampered signature', () => {
     const e = envelope(signLicense(licensePayload(), signer.privateKey));
     const sig = Buffer.from(e.signature, 'base64url');
-    sig[10] ^= 0x01;
+    sig.writeUInt8(sig.readUInt8(10) ^ 0x01, 10);
     expect(reasonOf(() => verifyLicense(JSON.stringify({ ...e, signature: sig.toString('base64url') }), options))).toBe(
       'signature_mismatch',
     );

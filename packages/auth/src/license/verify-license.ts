@@ -107,7 +107,7 @@ function findSigner(
       `${claimedKeyId}; trusted keys: ${trustedIds})`,
     {
       hint: knownKey
-        ? 'The licence was changed after signing. ' + PASTE_HINT
+        ? `The licence was changed after signing. ${PASTE_HINT}`
         : 'Ask the vendor for a licence signed with a trusted key, or add its public key to LICENSE_TRUSTED_KEYS.',
     },
   );

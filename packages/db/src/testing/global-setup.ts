@@ -53,7 +53,8 @@ async function startServer(): Promise<TestServer> {
 
 export async function setup(project: TestProject): Promise<() => Promise<void>> {
   const global = globalThis as WithServer;
-  const shared = (global[SHARED] ??= { server: startServer(), users: 0 });
+  global[SHARED] ??= { server: startServer(), users: 0 };
+  const shared = global[SHARED];
   shared.users++;
   const server = await shared.server;
   project.provide('testDatabaseServerUrl', server.baseUrl);

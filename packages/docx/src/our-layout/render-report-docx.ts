@@ -193,9 +193,8 @@ async function packSkeleton(
   if (doc.findings.length > 0) {
     entries.push({ title: locale.text('summaryOfFindings'), level: 2, href: SUMMARY_TABLE_BOOKMARK });
     entries.push({ title: locale.text('findings'), level: 1, href: 'findings' });
-    doc.findings.forEach((f, i) =>
-      entries.push({ title: `${i + 1}. ${f.title}`, level: 2, href: findingBookmark(i + 1) }),
-    );
+    for (const [i, f] of doc.findings.entries())
+      entries.push({ title: `${i + 1}. ${f.title}`, level: 2, href: findingBookmark(i + 1) });
   }
   tabEntries('after');
   if (evidenceAppendix)

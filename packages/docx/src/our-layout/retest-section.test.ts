@@ -45,7 +45,7 @@ describe('a retest in our layout', () => {
     expect(text).toMatch(/Outdated TLS configuration\nMedium\nNew\nApril 2, 2024/);
     // Per finding: notes, per-asset status, the re-scan evidence, who set the status, the risk acceptance.
     expect(text).toContain('Retested with the original payloads.');
-    expect(text).toMatch(/Status per asset\nHost\nURL\nRetest status\n[^]*api\.example\.com:443\/tcp\nUnresolved/);
+    expect(text).toMatch(/Status per asset\nHost\nURL\nRetest status\n[\s\S]*api\.example\.com:443\/tcp\nUnresolved/);
     expect(text).toContain('-> 500 Internal Server Error (SQL syntax)');
     expect(text).toContain('Set by the tester: Checked by hand: every header is set.');
     expect(text).toContain('Risk accepted by the client: The client accepts the remaining risk of the legacy host.');

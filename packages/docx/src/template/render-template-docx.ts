@@ -218,7 +218,10 @@ export function markdownCache(
     const left = usesLeft.get(markdown);
     if (left === undefined && !mayHoldImage(markdown)) return parseBlocks(markdown);
     let blocks = parsed.get(markdown);
-    if (!blocks) parsed.set(markdown, (blocks = parseBlocks(markdown)));
+    if (!blocks) {
+      blocks = parseBlocks(markdown);
+      parsed.set(markdown, blocks);
+    }
     if (left === 1) {
       usesLeft.delete(markdown);
       parsed.delete(markdown);

@@ -189,7 +189,7 @@ function markdownText(blocks: readonly Block[]): string {
         b.items.forEach((item, i) => {
           const mark = b.ordered ? `${b.start + i}. ` : '• ';
           const before = lines.length;
-          walk(item, indent + '  ');
+          walk(item, `${indent}  `);
           if (lines.length > before) lines[before] = indent + mark + lines[before]!.trimStart();
         });
       else if (b.kind === 'quote') walk(b.blocks, indent);
@@ -295,7 +295,10 @@ export function buildTemplateData(
     const parsed = () => {
       if (blocks === null) {
         blocks = parse(markdown);
-        if (figures === null && mayHoldImage(markdown)) addFigures(blocks, (figures = new Set()));
+        if (figures === null && mayHoldImage(markdown)) {
+          figures = new Set();
+          addFigures(blocks, figures);
+        }
       }
       return blocks;
     };

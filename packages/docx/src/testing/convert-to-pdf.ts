@@ -18,15 +18,15 @@ export function officeAvailable(): boolean {
  * same profile and macro as the service's converter (every index and field updated), and returns
  * each PDF with its text (pdftotext, page by page: pages are separated by form feeds).
  */
-export async function convertDocxToPdfText(
-  docs: Record<string, Uint8Array>,
-): Promise<Record<string, { text: string; pdf: Uint8Array }>> {
+export async function convertDocxToPdfText<Name extends string>(
+  docs: Record<Name, Uint8Array>,
+): Promise<Record<Name, { text: string; pdf: Uint8Array }>> {
   const dir = await mkdtemp(path.join(tmpdir(), 'docx-pdf-test-'));
   const url = (file: string) => pathToFileURL(file).href;
   try {
     await writeOfficeProfile(path.join(dir, 'profile'));
     const macros: string[] = [];
-    for (const [name, bytes] of Object.entries(docs)) {
+    for (const [name, bytes] of Object.entries<Uint8Array>(docs)) {
       await writeFile(path.join(dir, `${name}.docx`), bytes);
       macros.push(
         conversionMacro(
@@ -52,15 +52,18 @@ export async function convertDocxToPdfText(
         { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HOME: dir } },
       );
       let output = '';
-      child.stdout.on('data', (c: Buffer) => void (output += c));
-      child.stderr.on('data', (c: Buffer) => void (output += c));
+      const collect = (c: Buffer) => {
+        output += c;
+      };
+      child.stdout.on('data', collect);
+      child.stderr.on('data', collect);
       child.once('error', reject);
       child.once('close', (code) =>
         code === 0 ? resolve(output) : reject(new Error(`soffice failed (${code}): ${output}`)),
       );
     });
-    const out: Record<string, { text: string; pdf: Uint8Array }> = {};
-    for (const name of Object.keys(docs)) {
+    const out = {} as Record<Name, { text: string; pdf: Uint8Array }>;
+    for (const name of Object.keys(docs) as Name[]) {
       const error = await readFile(path.join(dir, `${name}.error.txt`), 'utf8').catch(() => '');
       if (error) throw new Error(`LibreOffice could not convert ${name}: ${error}`);
       const pdfFile = path.join(dir, `${name}.pdf`);

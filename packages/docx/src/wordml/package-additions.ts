@@ -58,7 +58,10 @@ export class PackageAdditions {
 
   hyperlink(url: string): string {
     let id = this.hyperlinks.get(url);
-    if (!id) this.hyperlinks.set(url, (id = this.rel(REL.hyperlink, url, true)));
+    if (!id) {
+      id = this.rel(REL.hyperlink, url, true);
+      this.hyperlinks.set(url, id);
+    }
     return id;
   }
 

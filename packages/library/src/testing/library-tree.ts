@@ -92,9 +92,7 @@ Require SMB signing on every host.
     'finding-templates/outdated-php.md': `---
 key: outdated-php
 severity: high
-cvss:
-  - CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H
-  - CVSS:4.0/AV:N/AC:L/AT:N/PR:N/UI:N/VC:H/VI:H/VA:H/SC:N/SI:N/SA:N
+scoreFrom: scanner
 cwes: [1104]
 cves: [CVE-2012-1823]
 references:

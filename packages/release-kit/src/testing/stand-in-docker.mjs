@@ -362,7 +362,7 @@ function execInService(list) {
   const [service, program, ...programArgs] = words.filter(
     (a, i) => !(words[i - 1] === '-e' || a === '-e' || words[i - 1] === '--user' || a === '--user'),
   );
-  if (!compose.services[service] || compose.services[service].state !== 'running') {
+  if (compose.services[service]?.state !== 'running') {
     if (list[0] !== '--rm' && !list.includes('--rm')) fail(`service "${service}" is not running`);
   }
   if (program === 'pg_dump') {

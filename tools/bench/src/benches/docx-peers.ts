@@ -33,6 +33,7 @@ import PizZip from 'pizzip';
 import { renderTemplateDocx } from '@service/docx';
 import { resolveReportStyle, type ReportDocument } from '@service/report-model';
 import { sampleReportDocument } from '../support/sample-report-document.ts';
+import { median } from '../support/median.ts';
 
 const FINDINGS = 500;
 const WARMUP = 1;
@@ -298,11 +299,6 @@ export default async function run(): Promise<void> {
       `${rssMet ? 'met' : 'MISSED'} (< ${TARGET_RSS_MB} MB)`,
   );
   console.log(timeMet && rssMet ? 'targets met' : 'target(s) missed');
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 async function child(engine: Engine): Promise<void> {

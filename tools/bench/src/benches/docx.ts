@@ -13,6 +13,7 @@ import sharp from 'sharp';
 import { resolveReportStyle } from '@service/report-model';
 import { renderReportDocx, renderTemplateDocx } from '@service/docx';
 import { sampleReportDocument } from '../support/sample-report-document.ts';
+import { median } from '../support/median.ts';
 
 const SIZES = [
   { findings: 500, warmup: 1, runs: 5, layoutMs: 1000, templateMs: 2000, rssMb: 400 },
@@ -170,11 +171,6 @@ function screenshotPng(seed: number): Uint8Array {
       chunk('IEND', Buffer.alloc(0)),
     ]),
   );
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 async function child(

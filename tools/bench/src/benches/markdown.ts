@@ -14,6 +14,7 @@ import type {
   ReportDocumentTab,
 } from '@service/report-model';
 import { exportReportMarkdown, importReportMarkdown } from '@service/markdown';
+import { median } from '../support/median.ts';
 
 const SIZES = [
   { findings: 500, warmup: 2, runs: 7, targetMs: 1000 },
@@ -74,11 +75,6 @@ export default async function run(): Promise<void> {
   console.log(missed === 0 ? 'targets met' : `${missed} target(s) missed`);
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
 function time(fn: () => void): number {
   const start = process.hrtime.bigint();
   fn();
@@ -88,11 +84,18 @@ function time(fn: () => void): number {
 function child(findings: number, warmup: number, runs: number): void {
   const doc = buildReport(findings, 12);
   let text = '';
-  for (let i = 0; i < warmup; i++) importReportMarkdown((text = exportReportMarkdown(doc)));
+  for (let i = 0; i < warmup; i++) {
+    text = exportReportMarkdown(doc);
+    importReportMarkdown(text);
+  }
   const exportTimes: number[] = [];
   const importTimes: number[] = [];
   for (let i = 0; i < runs; i++) {
-    exportTimes.push(time(() => (text = exportReportMarkdown(doc))));
+    exportTimes.push(
+      time(() => {
+        text = exportReportMarkdown(doc);
+      }),
+    );
     importTimes.push(time(() => importReportMarkdown(text)));
   }
   const report: ChildReport = {

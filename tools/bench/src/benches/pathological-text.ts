@@ -14,6 +14,7 @@ import {
   PATHOLOGICAL_TEXTS,
 } from '../../../../packages/markdown/src/testing/pathological-markdown.ts';
 import { startBenchService, type BenchService } from '../support/bench-service.ts';
+import { median } from '../support/median.ts';
 
 const PARALLEL = 12;
 
@@ -29,11 +30,6 @@ async function keyFor(svc: BenchService, role: 'admin' | 'member', clientIds: st
     clientIds,
   });
   return value;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? Number.NaN;
 }
 
 export default async function run(): Promise<void> {

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SaxesParser } from 'saxes';
 import { parseScan, type ScanFormat } from '@service/scanners';
+import { median } from '../support/median.ts';
 
 const GENERATORS_DIR = process.env.SCANNER_BENCH_GENERATORS ?? '/work/shared/bench';
 const TARGET_MB = 4;
@@ -103,11 +104,6 @@ function timed(fn: () => unknown): number {
   return performance.now() - start;
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((x, y) => x - y);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
 /** The floor for any saxes-based importer: decode, then saxes with handlers that do nothing. */
 function saxesBaseline(bytes: Buffer): void {
   const parser = new SaxesParser({ xmlns: false, position: true });
@@ -171,7 +167,7 @@ const NMAP_SERVICES = [
  */
 function generateNmapXml(targetBytes: number, seed: number): string {
   const next = random(seed);
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)];
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
   const parts: string[] = [
     '<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE nmaprun>\n<?xml-stylesheet ' +
       'href="file:///usr/bin/../share/nmap/nmap.xsl" type="text/xsl"?>\n',

@@ -32,17 +32,13 @@ import {
   TenantRouter,
   tenantTopology,
 } from '@service/tenancy';
+import { median } from '../support/median.ts';
 
 setFlagsFromString('--expose_gc');
 const gc = runInNewContext('gc') as () => void;
 
 function settle(): void {
   for (let i = 0; i < 3; i++) gc();
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
 }
 
 const MB = 1024 * 1024;
@@ -101,8 +97,11 @@ export default async function run(): Promise<void> {
     const logger: Logger = {
       debug() {},
       info(event, fields) {
-        if (event === 'organization_provisioning_step')
-          (steps[fields!.step as string] ??= []).push(fields!.durationMs as number);
+        if (event !== 'organization_provisioning_step' || !fields) return;
+        const step = String(fields.step);
+        const durations = steps[step] ?? [];
+        durations.push(Number(fields.durationMs));
+        steps[step] = durations;
       },
       warn() {},
       error() {},

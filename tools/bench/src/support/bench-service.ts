@@ -18,7 +18,7 @@ import {
   type DatabaseName,
 } from '@service/db';
 import { createJsonLogger, MemoryRateLimitStore } from '@service/http';
-import { createApp, prepareService, readBuildInfo, type App } from '@service/api';
+import { createApp, openStoredFiles, prepareService, readBuildInfo, type App } from '@service/api';
 
 export interface BenchService {
   app: App;
@@ -57,12 +57,14 @@ export async function startBenchService(): Promise<BenchService> {
   );
   const logger = createJsonLogger('info', () => {});
   const build = readBuildInfo();
+  const files = await openStoredFiles(config);
   const { license, tenants } = await prepareService({
     config,
     dbs,
     embedded: true,
     logger: createJsonLogger('error'),
     build,
+    files,
   });
   const app = createApp({
     config,
@@ -72,6 +74,7 @@ export async function startBenchService(): Promise<BenchService> {
     currentLicense: () => license,
     rateLimitStore: new MemoryRateLimitStore(),
     tenants,
+    files,
   });
   const servers: Server[] = [];
   const listen = async (koa: Koa) => {

@@ -21,7 +21,7 @@ export async function seedWorkspace(db: Knex, options: { findingsPerReport: numb
   // Why one transaction: the temporary table lives on one connection.
   await db.transaction((t) => seed(t, options.findingsPerReport));
   await db.raw('analyze');
-  const [{ n }] = await db('findings').count({ n: '*' });
+  const [{ n }] = (await db('findings').count({ n: '*' })) as [{ n: string }];
   return Number(n);
 }
 

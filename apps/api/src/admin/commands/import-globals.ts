@@ -7,7 +7,7 @@ import {
   takeGlobalsImportRequest,
   type ImportGlobalsResult,
 } from '@service/library';
-import { EvidenceFiles } from '../../resources/evidence-images/evidence-files.ts';
+import { libraryFileStore } from '../../library/library-file-store.ts';
 import { LIBRARY_ROOT } from '../../library/prepare-workspace-library.ts';
 import type { AdminContext } from '../admin-context.ts';
 
@@ -49,9 +49,9 @@ export const importGlobalsCommand = defineCommand<AdminContext, { dryRun?: boole
     try {
       const library = await loadLibrary(LIBRARY_ROOT);
       await refreshSharedLibrary(ctx.dbs.shared, library);
-      const files = new EvidenceFiles(ctx.config.filesDir);
       const organizationId = await ctx.organizationFor(opts.organization);
       const result = await ctx.tenants.withTenant(organizationId, async (tenant): Promise<ImportGlobalsResult> => {
+        const files = libraryFileStore(ctx.files.of(organizationId, tenant));
         if (opts.dryRun) return importGlobals(tenant, library, { dryRun: true, files });
         const run = () => importGlobals(tenant, library, { files });
         if (ctx.config.edition === 'hosted') return run();

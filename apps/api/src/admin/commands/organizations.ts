@@ -10,7 +10,7 @@ import {
   type OrganizationPlan,
 } from '@service/tenancy';
 import { LIBRARY_ROOT } from '../../library/prepare-workspace-library.ts';
-import { EvidenceFiles } from '../../resources/evidence-images/evidence-files.ts';
+import { libraryFileStore } from '../../library/library-file-store.ts';
 import type { AdminContext } from '../admin-context.ts';
 
 const HOSTED_ONLY = {
@@ -82,14 +82,14 @@ export const createOrganization = defineCommand<
         hint: `Use one of: ${ORGANIZATION_PLANS.join(', ')}.`,
       });
     const users = new UserRepository(ctx.dbs.controlPlane);
-    const files = new EvidenceFiles(ctx.config.filesDir);
     let password: string | null = null;
     try {
       const result = await provisionOrganization(
         {
           controlPlane: ctx.dbs.controlPlane,
           topology,
-          loadLibrary: async (tenantDb) => {
+          loadLibrary: async (tenantDb, outside) => {
+            const files = libraryFileStore(ctx.files.of(outside.organizationId, outside.tenant));
             await importGlobals(tenantDb, await loadLibrary(LIBRARY_ROOT), { files });
           },
           createAdministrator: async ({ organizationId, email }) => {

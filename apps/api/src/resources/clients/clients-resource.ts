@@ -12,6 +12,8 @@ export const clientsDeclaration = declareResource()({
   table: 'clients',
   visibility: clientVisibility,
   trash: true,
+  // Why: `createClient` is the client factory of @hey-api/openapi-ts and of openapi-fetch.
+  operationIds: { create: 'createWorkspaceClient' },
   fields: {
     ...baseFields,
     name: { column: 'name', schema: ClientProperties.name, create: 'required', update: true },

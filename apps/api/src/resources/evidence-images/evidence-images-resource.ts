@@ -1,13 +1,13 @@
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { Type } from 'typebox';
-import { NotFoundError, UnsupportedMediaTypeError } from '@service/http';
+import { RANGE_HEADERS, rangeResponses, requiredFile, sendStoredFile, UnsupportedMediaTypeError } from '@service/http';
 import { Uuid } from '@service/report-model';
 import type { AppContext } from '../../app-context.ts';
 import { defineRestRoute } from '../../rest/define-rest-route.ts';
 import { defineResource, type Resource } from '../define-resource.ts';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_RESPONSES, runIdempotentCreate } from '../idempotent-create.ts';
-import type { EvidenceRepository } from './evidence-repository.ts';
+import { filesOf, type EvidenceRepository } from './evidence-repository.ts';
 import { sniffImageType } from './sniff-image-type.ts';
 
 const UploadFields = Type.Object(
@@ -48,6 +48,17 @@ function safeFileName(name: string | null, extension: string): string {
   return base || `evidence.${extension}`;
 }
 
+/** The first bytes of an upload, which say its type. */
+async function headOf(file: string): Promise<Uint8Array> {
+  const fh = await open(file, 'r');
+  try {
+    const { buffer, bytesRead } = await fh.read(Buffer.alloc(64), 0, 64, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
+
 export function registerEvidenceImages(app: AppContext, repository: EvidenceRepository): Resource {
   const resource = defineResource(app, repository);
 
@@ -60,9 +71,11 @@ export function registerEvidenceImages(app: AppContext, repository: EvidenceRepo
       'Multipart with one `file` and exactly one of `findingId`, `reportTabId` or `retestResultId` (retest ' +
       'evidence of a finding in a retest). ' +
       'Adding an image edits the finding or report it goes to, so the owning client ' +
-      "must be on the key's allow-list. Send `Idempotency-Key` to make a retry safe.",
+      "must be on the key's allow-list. Send `Idempotency-Key` to make a retry safe. The image is streamed " +
+      'to the file store before its row is written, and removed again when the row is not.',
     tags: ['Evidence images'],
     headers: [IDEMPOTENCY_HEADER],
+    usesFileStore: 'write',
     body: {
       schema: UploadFields,
       contentType: 'multipart/form-data',
@@ -82,33 +95,40 @@ export function registerEvidenceImages(app: AppContext, repository: EvidenceRepo
       ...IDEMPOTENCY_RESPONSES,
     },
     async handler(ctx, { body, files, principal }) {
-      // Required by the schema: defineRoute answered 400 when it is missing.
-      const file = files.file;
-      const bytes = await readFile(file.filepath);
-      const type = sniffImageType(bytes);
+      const file = requiredFile(files, 'file');
+      const type = sniffImageType(await headOf(file.filepath));
       if (!type) throw new UnsupportedMediaTypeError('The file is not a PNG, JPEG, GIF or WebP image.');
-      await runIdempotentCreate(ctx, principal, {
-        body,
-        fingerprintExtra: createHash('sha256').update(bytes).digest('hex'),
-        work: async (trx) => {
-          const row = await repository.upload(trx, principal, {
-            findingId: body.findingId,
-            reportTabId: body.reportTabId,
-            retestResultId: body.retestResultId,
-            caption: body.caption ?? '',
-            fileName: safeFileName(file.originalFilename, type.extension),
-            contentType: type.contentType,
-            bytes,
-          });
-          return {
-            status: 201,
-            headers: { Location: `/rest/v1/evidence-images/${row.id}` },
-            body: repository.present(row),
-          };
-        },
-        stillVisible: async (stored) =>
-          (await repository.find(principal.tenant, principal, String((stored as { id?: unknown }).id))) !== null,
-      });
+      await repository.assertCanUpload(principal, body);
+      const stored = filesOf(repository.files, principal);
+      // Why before the transaction: no database connection waits while the bytes travel to the store.
+      const object = await stored.write('evidence', createReadStream(file.filepath), file.size);
+      try {
+        await runIdempotentCreate(ctx, principal, {
+          body,
+          fingerprintExtra: object.sha256,
+          work: async (trx) => {
+            const row = await repository.upload(trx, principal, {
+              findingId: body.findingId,
+              reportTabId: body.reportTabId,
+              retestResultId: body.retestResultId,
+              caption: body.caption ?? '',
+              fileName: safeFileName(file.originalFilename, type.extension),
+              contentType: type.contentType,
+              object,
+            });
+            return {
+              status: 201,
+              headers: { Location: `/rest/v1/evidence-images/${row.id}` },
+              body: repository.present(row),
+            };
+          },
+          stillVisible: async (stored) =>
+            (await repository.find(principal.tenant, principal, String((stored as { id?: unknown }).id))) !== null,
+        });
+      } finally {
+        // Why whatever the outcome: a replay, a refusal or a failure leaves the object unclaimed, and it goes now.
+        await stored.settle([object.key]).catch(() => {});
+      }
     },
   });
 
@@ -118,26 +138,33 @@ export function registerEvidenceImages(app: AppContext, repository: EvidenceRepo
     operationId: 'getEvidenceImageContent',
     summary: 'Download the bytes of an evidence image',
     description:
-      'The image bytes with their content type, served with `nosniff` and a restrictive Content-Security-Policy.',
+      'The image bytes with their content type, served with `nosniff` and a restrictive Content-Security-Policy, ' +
+      'streamed from the file store. A strong `ETag` (from the SHA-256 of the bytes); one byte range per request.',
     tags: ['Evidence images'],
     params: Type.Object({ id: Uuid }),
+    headers: RANGE_HEADERS,
+    usesFileStore: 'read',
     responses: {
       200: {
         description: 'The image, with its content type.',
         contentType: 'image/*',
         schema: Type.String({ format: 'binary' }),
+        headers: { 'Accept-Ranges': { description: '`bytes`: `Range` is honoured.', schema: { type: 'string' } } },
       },
+      ...rangeResponses('image/*'),
     },
     async handler(ctx, { params, principal }) {
       const row = await repository.require(principal.tenant, principal, params.id, 'read');
-      const bytes = await repository.files.read(row.storage_key).catch(() => null);
-      if (!bytes) throw new NotFoundError('The image file is missing from storage.');
-      ctx.type = row.content_type;
       ctx.set('Content-Disposition', `inline; filename="${String(row.file_name).replace(/"/g, '')}"`);
       ctx.set('X-Content-Type-Options', 'nosniff');
       ctx.set('Content-Security-Policy', "default-src 'none'");
       ctx.set('Cache-Control', 'private, max-age=300');
-      ctx.body = bytes;
+      await sendStoredFile(ctx, {
+        sha256: row.sha256,
+        size: row.size,
+        contentType: row.content_type,
+        open: (range) => filesOf(repository.files, principal).read(row.storage_key, range),
+      });
     },
   });
   return resource;

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { Type } from 'typebox';
 import { EVIDENCE_CONTENT_TYPES, Uuid, type EvidenceRef } from '@service/report-model';
@@ -9,16 +8,23 @@ import { resolveParentRow } from '../parents.ts';
 import { declareResource, type Row } from '../resource-declaration.ts';
 import { ResourceRepository } from '../resource-repository.ts';
 import { evidenceVisibility } from '../visibility.ts';
-import type { EvidenceFiles } from './evidence-files.ts';
+import { ObjectNotFoundError, type OrganizationFiles, type StoredFiles, type WrittenObject } from '@service/storage';
+
+/** The files of the caller's organization. */
+export function filesOf(files: StoredFiles, principal: RestPrincipal): OrganizationFiles {
+  return files.of(principal.organizationId, principal.tenant);
+}
 
 /**
  * Before a finding or tab is deleted, or a finding detached from a retest (its images go with it
  * through the foreign keys, a finding's retest evidence too): collects the image files, and
- * returns the step that removes them once the delete has committed.
+ * returns the step that removes them once the delete has committed. (The delete records them as
+ * unclaimed by itself; this only removes them at once instead of at the next sweep.)
  */
 export async function evidenceCleanup(
-  files: EvidenceFiles,
+  files: StoredFiles,
   trx: Knex.Transaction,
+  principal: RestPrincipal,
   owner: { findingId?: string; reportTabId?: string; retestResultOf?: { reportId: string; findingId: string } },
 ): Promise<() => Promise<void>> {
   const q = trx('evidence_images').select('storage_key');
@@ -35,9 +41,7 @@ export async function evidenceCleanup(
     );
   else q.where({ report_tab_id: owner.reportTabId });
   const keys = (await q).map((r: { storage_key: string }) => r.storage_key);
-  return async () => {
-    for (const key of keys) await files.remove(key);
-  };
+  return () => filesOf(files, principal).settle(keys);
 }
 
 export interface EvidenceUpload {
@@ -47,7 +51,8 @@ export interface EvidenceUpload {
   caption: string;
   fileName: string;
   contentType: (typeof EVIDENCE_CONTENT_TYPES)[number];
-  bytes: Uint8Array;
+  /** The image, already written to the store (see `OrganizationFiles.write`); claimed by the upload. */
+  object: WrittenObject;
 }
 
 /** What an evidence row reads besides its fields: where its bytes are stored. */
@@ -55,7 +60,7 @@ interface EvidenceColumns {
   storage_key: string;
 }
 
-function evidenceDeclaration(files: EvidenceFiles, maxBytes: number) {
+function evidenceDeclaration(files: StoredFiles, maxBytes: number) {
   return declareResource<EvidenceColumns>()({
     name: 'evidence-images',
     schemaName: 'EvidenceImage',
@@ -110,64 +115,67 @@ function evidenceDeclaration(files: EvidenceFiles, maxBytes: number) {
         apply: (q, v: string) => void q.where('r.retest_result_id', v),
       },
     },
-    beforeDelete: async (_trx, row) => () => files.remove(row.storage_key),
+    beforeDelete: async (_trx, row, principal) => () => filesOf(files, principal).settle([row.storage_key]),
   });
 }
 
 type EvidenceRow = Row<ReturnType<typeof evidenceDeclaration>['fields'], EvidenceColumns>;
 
-/** Evidence images: metadata in the tenant database, bytes in `EvidenceFiles`. */
+/** Evidence images: metadata in the tenant database, bytes in the file store. */
 export class EvidenceRepository extends ResourceRepository<
   ReturnType<typeof evidenceDeclaration>['fields'],
   EvidenceColumns
 > {
   constructor(
-    readonly files: EvidenceFiles,
+    readonly files: StoredFiles,
     maxBytes: number,
   ) {
     super(evidenceDeclaration(files, maxBytes));
   }
 
   /**
-   * Stores an upload. The owner (finding or tab) is locked for the transaction, so a concurrent
-   * delete of it waits instead of leaving an image without owner; the bytes are written first and
-   * removed again when anything fails.
+   * Checks that the caller may add an image to the owner, before any bytes are stored (the upload
+   * checks again with the owner locked).
+   */
+  async assertCanUpload(
+    principal: RestPrincipal,
+    upload: Pick<EvidenceUpload, 'findingId' | 'reportTabId' | 'retestResultId'>,
+  ) {
+    const [kind, id, field] = ownerOf(upload);
+    const owner = await resolveParentRow(principal.tenant, principal, kind, id, field);
+    assertAllowed(principal, 'upload', owner.access, kind);
+  }
+
+  /**
+   * Records an upload whose bytes are in the store (`upload.object`), claiming them. The owner
+   * (finding or tab) is locked for the transaction, so a concurrent delete of it waits instead of
+   * leaving an image without owner. The caller settles the object afterwards, so it goes when the
+   * row did not commit.
    */
   async upload(db: Knex, principal: RestPrincipal, upload: EvidenceUpload) {
-    const key = await this.files.put(upload.bytes);
-    try {
-      return await db.transaction(async (trx) => {
-        const [kind, id, field, column] = upload.findingId
-          ? (['finding', upload.findingId, 'findingId', 'finding_id'] as const)
-          : upload.retestResultId
-            ? (['retest result', upload.retestResultId, 'retestResultId', 'retest_result_id'] as const)
-            : (['report tab', upload.reportTabId, 'reportTabId', 'report_tab_id'] as const);
-        const owner = await resolveParentRow(trx, principal, kind, id, field, { forUpdate: true });
-        assertAllowed(principal, 'upload', owner.access, kind);
-        const [row] = await trx('evidence_images')
-          .insert({
-            finding_id: upload.findingId ?? null,
-            report_tab_id: upload.reportTabId ?? null,
-            retest_result_id: upload.retestResultId ?? null,
-            file_name: upload.fileName,
-            content_type: upload.contentType,
-            size: upload.bytes.length,
-            sha256: createHash('sha256').update(upload.bytes).digest('hex'),
-            storage_key: key,
-            caption: upload.caption,
-            // Why a subquery: the owner is locked, so the next position is taken once.
-            position: trx.raw(`(select coalesce(max(position) + 1, 0) from evidence_images where ${column} = ?)`, [
-              id!,
-            ]),
-            created_by: principal.userId,
-          })
-          .returning('id');
-        return (await this.find(trx, principal, row.id))!;
-      });
-    } catch (err) {
-      await this.files.remove(key);
-      throw err;
-    }
+    return db.transaction(async (trx) => {
+      const [kind, id, field, column] = ownerOf(upload);
+      const owner = await resolveParentRow(trx, principal, kind, id, field, { forUpdate: true });
+      assertAllowed(principal, 'upload', owner.access, kind);
+      await filesOf(this.files, principal).claim(trx, [upload.object.key]);
+      const [row] = await trx('evidence_images')
+        .insert({
+          finding_id: upload.findingId ?? null,
+          report_tab_id: upload.reportTabId ?? null,
+          retest_result_id: upload.retestResultId ?? null,
+          file_name: upload.fileName,
+          content_type: upload.contentType,
+          size: upload.object.size,
+          sha256: upload.object.sha256,
+          storage_key: upload.object.key,
+          caption: upload.caption,
+          // Why a subquery: the owner is locked, so the next position is taken once.
+          position: trx.raw(`(select coalesce(max(position) + 1, 0) from evidence_images where ${column} = ?)`, [id!]),
+          created_by: principal.userId,
+        })
+        .returning('id');
+      return (await this.find(trx, principal, row.id))!;
+    });
   }
 
   /** The evidence of the given findings and tabs as documents refer to it, in each owner's order. */
@@ -266,32 +274,33 @@ export class EvidenceRepository extends ResourceRepository<
       next.set(owner, position + 1);
       return position;
     };
+    const files = filesOf(this.files, principal);
     const written: string[] = [];
-    trx.executionPromise?.catch(async () => {
-      for (const key of written) await this.files.remove(key);
-    });
+    // Why settle whatever the outcome: a copy whose row did not commit is removed at once.
+    const settle = () => void files.settle(written).catch(() => {});
+    trx.executionPromise?.then(settle, settle);
     const rows: Record<string, unknown>[] = [];
     for (const w of wanted) {
       const source = sources.get(w.ref.sha256);
       if (!source) continue;
-      const bytes = await this.files.read(source.storage_key).catch(() => null);
-      if (!bytes) continue;
-      const key = await this.files.put(bytes);
-      written.push(key);
+      const copy = await copyObject(files, source.storage_key);
+      if (!copy) continue;
+      written.push(copy.key);
       rows.push({
         finding_id: w.findingId ?? null,
         report_tab_id: w.reportTabId ?? null,
         retest_result_id: w.retestResultId ?? null,
         file_name: w.ref.fileName,
         content_type: source.content_type,
-        size: bytes.length,
+        size: copy.size,
         sha256: w.ref.sha256,
-        storage_key: key,
+        storage_key: copy.key,
         caption: w.ref.caption,
         position: await positionFor(w),
         created_by: principal.userId,
       });
     }
+    await files.claim(trx, written);
     for (let i = 0; i < rows.length; i += 500) await trx('evidence_images').insert(rows.slice(i, i + 500));
     return new Set(rows.map((r) => String(r.sha256)));
   }
@@ -310,10 +319,38 @@ export class EvidenceRepository extends ResourceRepository<
       else q.where('r.sha256', where.sha256!);
       return ((await q) as { storage_key?: string } | undefined)?.storage_key ?? null;
     };
-    const read = async (key: string | null) => (key ? await this.files.read(key).catch(() => null) : null);
+    const files = filesOf(this.files, principal);
+    // Why only a missing object is null: a store that cannot be reached fails the export (503), it
+    // does not print a document without its images.
+    const read = async (key: string | null) =>
+      key
+        ? await files.readBytes(key).catch((err: unknown) => {
+            if (err instanceof ObjectNotFoundError) return null;
+            throw err;
+          })
+        : null;
     return {
       byRef: async (ref) => read(await keyOf(ref.id ? { id: ref.id } : { sha256: ref.sha256 })),
       byId: async (id) => read(await keyOf({ id })),
     };
   }
+}
+
+function ownerOf(upload: Pick<EvidenceUpload, 'findingId' | 'reportTabId' | 'retestResultId'>) {
+  return upload.findingId
+    ? (['finding', upload.findingId, 'findingId', 'finding_id'] as const)
+    : upload.retestResultId
+      ? (['retest result', upload.retestResultId, 'retestResultId', 'retest_result_id'] as const)
+      : (['report tab', upload.reportTabId, 'reportTabId', 'report_tab_id'] as const);
+}
+
+/** A copy of a stored object under a new key (recorded as unclaimed), streamed; null when the source is missing. */
+async function copyObject(files: OrganizationFiles, key: string): Promise<{ key: string; size: number } | null> {
+  const source = await files.read(key).catch((err: unknown) => {
+    if (err instanceof ObjectNotFoundError) return null;
+    throw err;
+  });
+  if (!source) return null;
+  const written = await files.write('evidence', source.body, source.size);
+  return { key: written.key, size: written.size };
 }

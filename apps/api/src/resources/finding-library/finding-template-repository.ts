@@ -12,7 +12,6 @@ import {
   type FindingContentColumns,
   LanguageSchema,
   SeveritySchema,
-  type Cvss,
 } from '@service/report-model';
 import {
   buildTemplateMatchIndex,
@@ -30,7 +29,11 @@ import {
   ruleIdProblem,
   SCAN_FORMATS,
   SCANNER_RULE_EXAMPLES,
+  PATTERN_CONDITION_KINDS,
   SCANNER_RULE_PATTERN,
+  SCANNERS,
+  TITLE_PATTERN_MAX_CHARS,
+  TITLE_PATTERN_RULE,
   type CompleteFinding,
   type ScanFormat,
 } from '@service/scanners';
@@ -68,6 +71,11 @@ export interface TemplateMatch {
   confidence: MatchConfidence;
 }
 
+/** `Nessus: family, cpe, ...; Burp: none` */
+const CONDITIONS_BY_SCANNER = SCAN_FORMATS.map(
+  (s) => `${SCANNERS[s].label}: ${SCANNERS[s].conditions.join(', ') || 'none'}`,
+).join('; ');
+
 function findingTemplatesDeclaration() {
   return declareResource()({
     name: 'finding-library',
@@ -91,7 +99,13 @@ function findingTemplatesDeclaration() {
           {
             maxItems: 200,
             uniqueItems: true,
-            description: '"<scanner>:<rule id>" pairs this template stands for; the strongest match.',
+            description:
+              '"<scanner>:<rule id>" pairs this template stands for; the strongest match. A rule is the rule id ' +
+              "the scanner's findings carry, or `<condition>=<value>` conditions joined by ` & ` " +
+              `(${CONDITIONS_BY_SCANNER}; docs/library-authoring.md). The pattern states every rule the server ` +
+              `checks but one: a ${PATTERN_CONDITION_KINDS.map((k) => `\`${k}=\``).join(', ')} value must also be a ` +
+              `usable title pattern (${TITLE_PATTERN_RULE}). ` +
+              'Otherwise 400 `validation_failed` naming `/scannerRules`.',
           },
         ),
         create: 'optional',
@@ -123,14 +137,17 @@ function findingTemplatesDeclaration() {
           Object.fromEntries(
             SCAN_FORMATS.map((s) => [
               s,
-              Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { maxItems: 50 })),
+              Type.Optional(
+                Type.Array(Type.String({ minLength: 1, maxLength: TITLE_PATTERN_MAX_CHARS }), { maxItems: 50 }),
+              ),
             ]),
           ),
           {
             additionalProperties: false,
             description:
               'Per scanner, JavaScript regular expressions matched case-insensitively against a ' +
-              "scanner finding's title (the weakest match).",
+              `scanner finding's title (the weakest match). Each must be a usable title pattern ` +
+              `(${TITLE_PATTERN_RULE}); otherwise 400 \`validation_failed\` naming \`/titlePatterns/<scanner>\`.`,
           },
         ),
         create: 'optional',

@@ -9,7 +9,7 @@ import {
   type FindingFieldName,
 } from '@service/report-model';
 import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
-import type { EvidenceFiles } from '../evidence-images/evidence-files.ts';
+import type { StoredFiles } from '@service/storage';
 import { evidenceCleanup } from '../evidence-images/evidence-repository.ts';
 import type { MatchedScanResult } from '../finding-library/finding-template-repository.ts';
 import { ResourceRepository } from '../resource-repository.ts';
@@ -40,7 +40,7 @@ type FindingsDeclaration = ReturnType<typeof findingsDeclaration>;
 /** Findings: the generic reads and writes, plus attaching to reports and merging scanner results. */
 export class FindingRepository extends ResourceRepository<FindingsDeclaration['fields'], { report_ids: string[] }> {
   constructor(
-    files: EvidenceFiles,
+    files: StoredFiles,
     private readonly statistics = new TableStatistics(),
   ) {
     super(
@@ -60,7 +60,7 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
               'This finding is also part of a report that is not shared with you; it cannot be deleted.',
             );
           }
-          return evidenceCleanup(files, trx, { findingId: row.id });
+          return evidenceCleanup(files, trx, principal, { findingId: row.id });
         },
       }),
     );
@@ -251,7 +251,7 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
           scanner_keys: created[i]!.keys,
         }),
       });
-      created.forEach((t, i) => ids.set(t, inserted[i]!));
+      for (const [i, t] of created.entries()) ids.set(t, inserted[i]!);
     }
     await this.orderBySeverity(trx, [report.id]);
     return ids;

@@ -5,6 +5,7 @@ import { baseFields } from '../field.ts';
 import { resolveParentRow } from '../parents.ts';
 import { declareResource, type Row } from '../resource-declaration.ts';
 import { Position } from '../report-tabs/report-tabs-resource.ts';
+import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
 import { reportChildVisibility } from '../visibility.ts';
 import type { Knex } from 'knex';
 
@@ -15,7 +16,7 @@ export function reportFindingsDeclaration(hooks: {
   /** After an attachment: a finding added to a retest gets its retest result. */
   attached(trx: Knex, reportId: string, userId: string): Promise<void>;
   /** Before a detachment: the files of the finding's retest evidence in that report (removed after the commit). */
-  beforeDelete(trx: Knex.Transaction, row: Row): Promise<() => Promise<void>>;
+  beforeDelete(trx: Knex.Transaction, row: Row, principal: RestPrincipal): Promise<() => Promise<void>>;
 }) {
   return declareResource<{ retest_status: RetestStatus | null }>()({
     name: 'report-findings',
@@ -106,7 +107,7 @@ export function reportFindingsDeclaration(hooks: {
         else await hooks.reorder(trx, row.report_id);
       },
     },
-    beforeDelete: (trx, row) => hooks.beforeDelete(trx, row),
+    beforeDelete: (trx, row, principal) => hooks.beforeDelete(trx, row, principal),
     async afterUpdate({ trx, row, changed }) {
       if ('position' in changed) await setManualOrder(trx, row.report_id);
     },

@@ -4,12 +4,15 @@ import { ReportTabProperties, Uuid } from '@service/report-model';
 import { baseFields } from '../field.ts';
 import { resolveParentRow } from '../parents.ts';
 import { declareResource, type Row } from '../resource-declaration.ts';
+import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
 import { reportChildVisibility } from '../visibility.ts';
 
 /** Order within the report; lower comes first. */
 export const Position = Type.Integer({ minimum: 0, maximum: 100_000 });
 
-export function reportTabsDeclaration(beforeDelete: (trx: Knex.Transaction, row: Row) => Promise<() => Promise<void>>) {
+export function reportTabsDeclaration(
+  beforeDelete: (trx: Knex.Transaction, row: Row, principal: RestPrincipal) => Promise<() => Promise<void>>,
+) {
   return declareResource()({
     name: 'report-tabs',
     schemaName: 'ReportTab',

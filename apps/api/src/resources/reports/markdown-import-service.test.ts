@@ -27,7 +27,7 @@ describe('Markdown imports in turn', () => {
     // Release whichever imports are waiting on their work until all twelve have run.
     while (started.length < 12 || releases.length > 0) {
       await new Promise((resolve) => setImmediate(resolve));
-      releases.splice(0).forEach((release) => release());
+      for (const release of releases.splice(0)) release();
     }
     const settled = await Promise.all(results);
     expect(most).toBe(MarkdownImportService.CONCURRENT_IMPORTS);

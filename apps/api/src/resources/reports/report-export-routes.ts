@@ -104,6 +104,7 @@ export function registerReportExports(app: AppContext, exports: ReportExportServ
       "and header/footer text come from the report's style.",
     tags: ['Reports'],
     cost: 10,
+    usesFileStore: 'read',
     params: Type.Object({ id: Uuid }),
     responses: {
       200: {
@@ -140,6 +141,7 @@ export function registerReportExports(app: AppContext, exports: ReportExportServ
       'answer is 503 with `Retry-After`. A large report takes seconds to minutes.',
     tags: ['Reports'],
     cost: 10,
+    usesFileStore: 'read',
     params: Type.Object({ id: Uuid }),
     responses: {
       200: {

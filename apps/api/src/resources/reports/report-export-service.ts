@@ -14,6 +14,7 @@ import { exportReportMarkdown } from '@service/markdown';
 import { reportFindingsCsv } from '@service/report-csv';
 import { resolveReportStyle, type ReportDocument } from '@service/report-model';
 import type { BuildInfo } from '../../build-info.ts';
+import { filesOf } from '../evidence-images/evidence-repository.ts';
 import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
 import type { WorkspaceRepositories } from '../workspace-repositories.ts';
 import { reportStyleOfRow } from '../style-library/style-library-resource.ts';
@@ -84,7 +85,9 @@ export class ReportExportService {
     const now = new Date();
     const options = { style, loadImage: images.byRef, logo, now };
     try {
-      const template = styleRow?.template_storage_key ? await evidence.files.read(styleRow.template_storage_key) : null;
+      const template = styleRow?.template_storage_key
+        ? await filesOf(evidence.files, principal).readBytes(styleRow.template_storage_key)
+        : null;
       const bytes = template ? await renderTemplateDocx(template, doc, options) : await renderReportDocx(doc, options);
       const etag = renderTag(this.renderer, 'docx', {
         doc,

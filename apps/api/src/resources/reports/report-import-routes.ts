@@ -130,6 +130,7 @@ export function registerReportImport(app: AppContext, imports: MarkdownImportSer
     method: 'post',
     path: '/rest/v1/reports/import-markdown-file',
     operationId: 'importReportMarkdownFile',
+    usesFileStore: 'write',
     summary: 'Create a whole report from a Markdown file',
     description:
       `Multipart with one \`file\` (up to ${MARKDOWN_LIMITS.reportBytes / MB} MB) and an optional ` +
@@ -151,6 +152,7 @@ export function registerReportImport(app: AppContext, imports: MarkdownImportSer
     method: 'post',
     path: '/rest/v1/reports/import-markdown',
     operationId: 'importReportMarkdown',
+    usesFileStore: 'write',
     summary: 'Create a whole report from Markdown',
     description:
       `JSON \`{"markdown": "...", "projectId": "..."}\` (up to the JSON body cap); for a file, ` +

@@ -1,10 +1,8 @@
 import type { Knex } from 'knex';
-import { Type } from 'typebox';
 import {
   RetestAssetListSchema,
   RetestResultProperties,
   RetestStatusSchema,
-  RetestStatusSourceSchema,
   SeveritySchema,
   Title,
   Uuid,

@@ -14,9 +14,14 @@ import { readScanFile, readScanFindings, type ScanImportService } from './scan-i
 
 export const SCAN_UPLOAD_MAX_BYTES = 4 * 1024 * 1024;
 
+/** The upload's `format` that leaves the format to detection by content (the default). */
+const DETECT_FORMAT = 'auto';
+/** What an import takes without `minSeverity`: everything. */
+const DEFAULT_MIN_SEVERITY: Severity = 'info';
 const MinSeverity = {
   ...SeveritySchema,
-  description: 'Skip findings below this severity (default `info`: import everything).',
+  default: DEFAULT_MIN_SEVERITY,
+  description: `Skip findings below this severity (default \`${DEFAULT_MIN_SEVERITY}\`: import everything).`,
 };
 const DRY_RUN_TEXT =
   'True: change nothing and answer what the import would do (created, merged, skipped, the library ' +
@@ -25,7 +30,7 @@ const DRY_RUN_TEXT =
   'would answer, except that findings it would create have `id` null (in a `retest` part they carry ' +
   'the id they were given in the rolled-back transaction, which names no finding). Not recorded for ' +
   '`Idempotency-Key`. Default false.';
-const DryRun = Type.Boolean({ description: DRY_RUN_TEXT });
+const DryRun = Type.Boolean({ default: false, description: DRY_RUN_TEXT });
 const JsonBody = Type.Object(
   {
     findings: Type.Array(NormalizedFindingSchema, {
@@ -42,9 +47,16 @@ const UploadBody = Type.Object(
       format: 'binary',
       description: 'A Nessus (.nessus), Burp XML, Nmap XML (-oX) or Nuclei JSON/JSONL file, up to 4 MB.',
     }),
-    format: Type.Optional(Type.Enum([...SCAN_FORMATS], { description: 'Overrides detection by content.' })),
+    format: Type.Optional(
+      Type.Enum([DETECT_FORMAT, ...SCAN_FORMATS], {
+        default: DETECT_FORMAT,
+        description: `\`${DETECT_FORMAT}\` (the default): detected by content. A format overrides detection.`,
+      }),
+    ),
     minSeverity: Type.Optional(MinSeverity),
-    dryRun: Type.Optional(Type.Boolean({ description: `${DRY_RUN_TEXT} As a form field: \`true\` or \`false\`.` })),
+    dryRun: Type.Optional(
+      Type.Boolean({ default: false, description: `${DRY_RUN_TEXT} As a form field: \`true\` or \`false\`.` }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -277,20 +289,21 @@ export function registerScanImport(app: AppContext, scans: ScanImportService): v
     await scans.assertCanImport(principal.tenant, principal, params.id);
     const request = body as {
       findings?: NormalizedFinding[];
-      format?: ScanFormat;
+      format?: ScanFormat | typeof DETECT_FORMAT;
       minSeverity?: Severity;
       dryRun?: boolean;
     };
+    const format = request.format === DETECT_FORMAT ? undefined : request.format;
     const scan = multipart
-      ? readScanFile(await readUpload(files.file), request.format)
+      ? readScanFile(await readUpload(files.file), format)
       : readScanFindings(request.findings ?? []);
-    const minSeverity = request.minSeverity ?? 'info';
+    const minSeverity = request.minSeverity ?? DEFAULT_MIN_SEVERITY;
     if (request.dryRun) {
       ctx.body = await scans.dryRun(principal.tenant, principal, params.id, scan, { minSeverity });
       return;
     }
     await runIdempotentCreate(ctx, principal, {
-      body: multipart ? { format: request.format, minSeverity: request.minSeverity, dryRun: request.dryRun } : body,
+      body: multipart ? { format, minSeverity: request.minSeverity, dryRun: request.dryRun } : body,
       fingerprintExtra: scan.fingerprint,
       work: async (trx) => ({
         status: 200,

@@ -1,12 +1,13 @@
-import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { Type, type TSchema } from 'typebox';
 import { lintDocxTemplate, describeProblem, TEMPLATE_LIMITS } from '@service/docx';
-import { NotFoundError, UnprocessableError } from '@service/http';
+import { NotFoundError, requiredFile, sendStoredFile, UnprocessableError } from '@service/http';
+import type { StoredFiles } from '@service/storage';
 import { Uuid } from '@service/report-model';
 import type { AppContext } from '../../app-context.ts';
 import { defineRestRoute } from '../../rest/define-rest-route.ts';
-import type { EvidenceFiles } from '../evidence-images/evidence-files.ts';
+import { filesOf } from '../evidence-images/evidence-repository.ts';
 import { responseSchema } from '../field.ts';
 import { nextUpdatedAt, type ResourceRepository } from '../resource-repository.ts';
 
@@ -47,7 +48,7 @@ function safeFileName(name: string | null): string {
  * report; nothing stored unless it passes), download and removal. The DOCX export fills it for
  * reports with that style.
  */
-export function registerWordTemplateRoutes(app: AppContext, styles: ResourceRepository, files: EvidenceFiles): void {
+export function registerWordTemplateRoutes(app: AppContext, styles: ResourceRepository, files: StoredFiles): void {
   app.registry.addSchema(
     'WordTemplateUploadResult',
     uploadResult(responseSchema(styles.declaration.fields, styles.declaration.extraResponse)),
@@ -67,9 +68,12 @@ export function registerWordTemplateRoutes(app: AppContext, styles: ResourceRepo
       `macros and external links; then a sample report is rendered through it. Every ` +
       `problem is answered at once as 422 \`invalid_template\`, each detail naming the ` +
       `tag and the paragraph around it. Replaces an earlier template. Templates are ` +
-      `logic-less: nothing in them runs on the server.`,
+      `logic-less: nothing in them runs on the server. Safe to retry: the same file again replaces the ` +
+      'template with itself.',
     tags: ['Style library'],
     params,
+    usesFileStore: 'write',
+    retrySafe: true,
     body: {
       schema: UploadBody,
       contentType: 'multipart/form-data',
@@ -86,8 +90,7 @@ export function registerWordTemplateRoutes(app: AppContext, styles: ResourceRepo
       },
     },
     async handler(ctx, { params: p, files: uploaded, principal }) {
-      // Required by the schema: defineRoute answered 400 when it is missing.
-      const file = uploaded.file;
+      const file = requiredFile(uploaded, 'file');
       await styles.require(principal.tenant, principal, p.id, 'update');
       const bytes = await readFile(file.filepath);
       const lint = lintDocxTemplate(bytes);
@@ -106,28 +109,29 @@ export function registerWordTemplateRoutes(app: AppContext, styles: ResourceRepo
           ],
         );
       }
-      const key = await files.put(bytes);
+      const stored = filesOf(files, principal);
+      const object = await stored.write('templates', createReadStream(file.filepath), file.size);
       let previous: string | null = null;
       try {
         const row = await principal.tenant.transaction(async (trx) => {
           const current = await styles.require(trx, principal, p.id, 'update', { forUpdate: true });
           previous = current.template_storage_key;
+          await stored.claim(trx, [object.key]);
+          // The replaced template is recorded as unclaimed by the update itself (a trigger).
           await trx(styles.table)
             .where({ id: p.id })
             .update({
               template_file_name: safeFileName(file.originalFilename),
-              template_storage_key: key,
-              template_sha256: createHash('sha256').update(bytes).digest('hex'),
-              template_size: bytes.length,
+              template_storage_key: object.key,
+              template_sha256: object.sha256,
+              template_size: object.size,
               updated_at: nextUpdatedAt(trx),
             });
           return (await styles.find(trx, principal, p.id))!;
         });
-        if (previous) await files.remove(previous);
         ctx.body = { style: styles.present(row), missingStyles: lint.missingStyles };
-      } catch (err) {
-        await files.remove(key);
-        throw err;
+      } finally {
+        await stored.settle([object.key, previous]).catch(() => {});
       }
     },
   });
@@ -140,17 +144,21 @@ export function registerWordTemplateRoutes(app: AppContext, styles: ResourceRepo
     description: 'The .docx stored for this style; 404 when the style has none.',
     tags: ['Style library'],
     params,
+    usesFileStore: 'read',
     responses: {
       200: { description: 'The template.', contentType: DOCX_TYPE, schema: Type.String({ format: 'binary' }) },
     },
     async handler(ctx, { params: p, principal }) {
       const row = await styles.require(principal.tenant, principal, p.id, 'read');
-      const meta = styles.present(row).wordTemplate as { fileName: string } | null;
-      const bytes = meta ? await files.read(row.template_storage_key!).catch(() => null) : null;
-      if (!meta || !bytes) throw new NotFoundError('This style has no Word template.');
-      ctx.type = DOCX_TYPE;
+      const meta = styles.present(row).wordTemplate as { fileName: string; sha256: string; size: number } | null;
+      if (!meta || !row.template_storage_key) throw new NotFoundError('This style has no Word template.');
       ctx.set('Content-Disposition', `attachment; filename="${meta.fileName.replace(/"/g, '')}"`);
-      ctx.body = bytes;
+      await sendStoredFile(ctx, {
+        sha256: meta.sha256,
+        size: meta.size,
+        contentType: DOCX_TYPE,
+        open: () => filesOf(files, principal).read(row.template_storage_key!),
+      });
     },
   });
 
@@ -178,7 +186,7 @@ export function registerWordTemplateRoutes(app: AppContext, styles: ResourceRepo
           });
         return row.template_storage_key!;
       });
-      await files.remove(key);
+      await filesOf(files, principal).settle([key]);
       ctx.status = 204;
     },
   });

@@ -3,6 +3,7 @@ import { PAGINATION_HEADERS, PaginationQuery, setPaginationHeaders, toPage } fro
 import { Timestamp, Uuid } from '@service/report-model';
 import type { AppContext } from '../../app-context.ts';
 import { defineRestRoute } from '../../rest/define-rest-route.ts';
+import { IDEMPOTENCY_HEADER, runIdempotentCreate } from '../idempotent-create.ts';
 import type { ResourceRepository } from '../resource-repository.ts';
 import type { TrashRepository, TrashType } from './trash-repository.ts';
 
@@ -69,18 +70,37 @@ export function registerTrash(
       summary: `Restore a ${type} from the trash (administrators)`,
       description:
         `Brings the ${type} back exactly as it was, with everything under it that was not ` +
-        `deleted on its own. What it belongs to must not be in the trash.`,
+        `deleted on its own. What it belongs to must not be in the trash. Send \`Idempotency-Key\` to ` +
+        'make a retry safe: without it, a restore sent again after its answer was lost answers 404 (the ' +
+        `${type} is no longer in the trash).`,
       tags: ['Trash'],
       params: Type.Object({ id: Uuid }),
+      headers: [IDEMPOTENCY_HEADER],
       responses: {
         200: { description: `The restored ${type}.`, schema: declaration.schemaName },
         409: {
-          description: `What the ${type} belongs to is in the trash too; restore that first (\`conflict\`).`,
+          description:
+            `What the ${type} belongs to is in the trash too; restore that first (\`conflict\`). Or the same ` +
+            '`Idempotency-Key` is still being processed (`idempotency_in_progress`).',
+          schema: 'Error',
+        },
+        422: {
+          description: 'The `Idempotency-Key` was used for a different request (`idempotency_key_reused`).',
           schema: 'Error',
         },
       },
       async handler(ctx, { params, principal }) {
-        ctx.body = repositories[type].present(await trash.restore(principal.tenant, principal, type, params.id));
+        const repository = repositories[type];
+        await runIdempotentCreate(ctx, principal, {
+          body: null,
+          work: async (trx) => ({
+            status: 200,
+            headers: {},
+            body: repository.present(await trash.restore(trx, principal, type, params.id)),
+          }),
+          // Why: a replay answers with what the caller may see now (it may be in the trash again).
+          stillVisible: async () => (await repository.find(principal.tenant, principal, params.id)) !== null,
+        });
       },
     });
   }

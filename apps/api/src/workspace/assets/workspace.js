@@ -30,7 +30,7 @@ async function callApi(method, path, body) {
   }
   const data = res.status === 204 ? null : await res.json().catch(() => null);
   if (!res.ok) {
-    const error = data && data.error ? data.error : {};
+    const error = data?.error ? data.error : {};
     const retryAfter = Number(res.headers.get('Retry-After')) || null;
     let message = error.message || `The request failed (HTTP ${res.status}).`;
     if (res.status === 401 && path !== '/api/auth/login')
@@ -399,7 +399,7 @@ function initApiKeys() {
   const error = byId('create-error');
   const keys = keyTable();
   const fieldset = form.querySelector('[data-client-picker]');
-  const picker = fieldset && fieldset.querySelector('input[type="checkbox"]') ? clientPicker(fieldset) : null;
+  const picker = fieldset?.querySelector('input[type="checkbox"]') ? clientPicker(fieldset) : null;
   editClientsDialog(keys);
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
