@@ -1,0 +1,70 @@
+import type { TSchema } from 'typebox';
+import type { ResourceDeclaration } from './resource-declaration.ts';
+
+const EXAMPLE_ID = '0b6f7c1e-2d3a-4e5f-8a9b-0c1d2e3f4a5b';
+const EXAMPLE_TIME = '2026-11-02T09:30:00.000Z';
+
+/** Example values for the string patterns resources use, so generated examples match their schema. */
+const PATTERN_EXAMPLES: Record<string, string> = {
+  '^[a-z]{2}(-[A-Z]{2})?$': 'en',
+  '^#[0-9a-fA-F]{6}$': '#1F3A5F',
+  '^(https?|mailto):': 'https://tickets.example/SCOPE-12',
+  '^CVE-\\d{4}-\\d{4,}$': 'CVE-2021-44228',
+  '^[0-9a-f]{64}$': 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+  '^[a-z0-9]+(-[a-z0-9]+)*$': 'in-scope-urls',
+};
+
+/** A value valid against `schema` for a field the create example does not set (ids, timestamps, defaults). */
+function exampleValue(schema: TSchema): unknown {
+  const s = schema as Record<string, unknown>;
+  if (Array.isArray(s.examples) && s.examples.length > 0) return s.examples[0];
+  if (s.default !== undefined) return s.default;
+  if (s.format === 'uuid') return EXAMPLE_ID;
+  if (s.format === 'date-time') return EXAMPLE_TIME;
+  if (s.format === 'date') return '2026-11-02';
+  if (Array.isArray(s.enum)) return s.enum[0];
+  if (Array.isArray(s.anyOf)) {
+    const nullable = (s.anyOf as Array<Record<string, unknown>>).some((b) => b.type === 'null');
+    return nullable ? null : exampleValue((s.anyOf as TSchema[])[0]!);
+  }
+  switch (s.type) {
+    case 'string':
+      if (typeof s.pattern === 'string') {
+        const value = PATTERN_EXAMPLES[s.pattern];
+        if (value === undefined)
+          throw new Error(`define-resource: no example for the pattern ${s.pattern}; add one to PATTERN_EXAMPLES`);
+        return value;
+      }
+      return typeof s.minLength === 'number' && s.minLength > 0 ? 'Example' : '';
+    case 'integer':
+    case 'number':
+      return typeof s.minimum === 'number' ? s.minimum : 0;
+    case 'boolean':
+      return false;
+    case 'array':
+      return [];
+    case 'object': {
+      const properties = (s.properties ?? {}) as Record<string, TSchema>;
+      return Object.fromEntries(((s.required ?? []) as string[]).map((k) => [k, exampleValue(properties[k]!)]));
+    }
+    default:
+      return null;
+  }
+}
+
+/**
+ * A full row as the API returns it, for the document's examples: the create example's values,
+ * and a value valid against its schema for every other field; the declared `responseExample`
+ * for resources without create.
+ */
+export function resourceExample(decl: ResourceDeclaration): Record<string, unknown> | undefined {
+  const create = decl.create;
+  if (!create) return decl.responseExample;
+  const extra = Object.fromEntries(Object.entries(decl.extraResponse ?? {}).map(([k, schema]) => [k, { schema }]));
+  return Object.fromEntries(
+    Object.entries({ ...decl.fields, ...extra }).map(([k, f]) => [
+      k,
+      k in create.example && k in decl.fields ? create.example[k] : k === 'id' ? EXAMPLE_ID : exampleValue(f.schema),
+    ]),
+  );
+}
