@@ -33,7 +33,8 @@ function lane(name: Lane): TestProjectInlineConfiguration {
       include,
       exclude: [...configDefaults.exclude, ...exclude, ...(fixturesMissing ? FIXTURE_FILES : [])],
       provide: { testLane: name },
-      testTimeout: LANE_BUDGET_MS[name],
+      testTimeout: LANE_BUDGET_MS[name].test,
+      hookTimeout: LANE_BUDGET_MS[name].hook,
       setupFiles: ['./tools/test-lanes/src/lane-setup.ts'],
       // The unit lane has no database: its tests start in a second, without waiting for PostgreSQL.
       // The other lanes share the run's PostgreSQL and the folder of its S3 gateway, which the
@@ -56,6 +57,5 @@ export default defineConfig({
     // waiting on PostgreSQL, the service or LibreOffice.
     isolate: false,
     maxWorkers: 3,
-    hookTimeout: 120_000,
   },
 });

@@ -6,12 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '@service/auth';
 import { createKnex } from '@service/db';
 import { createTestDatabases, type TestDatabases } from '@service/db/testing';
-import { budgetMs } from '@service/test-lanes';
+import { processBudgetMs } from '@service/test-lanes';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 let databases: TestDatabases;
-/** Each run starts Node, compiles the admin command's modules (tsx) and opens the databases. */
-const runs = (n: number) => budgetMs(n, 20_000);
 
 beforeAll(async () => {
   databases = await createTestDatabases();
@@ -93,7 +91,7 @@ describe('npm run admin', () => {
         await cp.destroy();
       }
     },
-    runs(4),
+    processBudgetMs(4),
   );
 
   it(
@@ -115,7 +113,7 @@ describe('npm run admin', () => {
         'error: create-user needs --name <name>\nhint: Run `npm run admin -- create-user --help` for its options.\n',
       );
     },
-    runs(5),
+    processBudgetMs(5),
   );
 
   it(
@@ -134,7 +132,7 @@ describe('npm run admin', () => {
         /^error: Invalid setting DB_POOL_MAX: [^\n]+\nhint: Correct DB_POOL_MAX in \.env or the environment\.\n$/,
       );
     },
-    runs(2),
+    processBudgetMs(2),
   );
 
   it(
@@ -170,7 +168,7 @@ describe('npm run admin', () => {
         await tenant.destroy();
       }
     },
-    runs(2),
+    processBudgetMs(2),
   );
 
   it(
@@ -187,7 +185,7 @@ describe('npm run admin', () => {
         await cp.destroy();
       }
     },
-    runs(1),
+    processBudgetMs(1),
   );
 
   it(
@@ -199,6 +197,6 @@ describe('npm run admin', () => {
         /create-user[\s\S]*reset-password[\s\S]*list-users[\s\S]*deactivate-user[\s\S]*request-globals-import/,
       );
     },
-    runs(1),
+    processBudgetMs(1),
   );
 });

@@ -12,8 +12,7 @@
  *
  * `npm run test:unit` runs the unit lane, `npm run test:fast` unit and db, `npm test` all four.
  * A file in the wrong lane fails (see `lane-setup.ts`): a unit or db test that starts a process,
- * a unit test that asks for the database, a db test that never does, a process or browser test
- * that starts nothing.
+ * a unit test that asks for the database, a db test that never does.
  */
 export const LANES = ['unit', 'db', 'process', 'browser'] as const;
 export type Lane = (typeof LANES)[number];

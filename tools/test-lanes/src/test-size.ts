@@ -17,14 +17,26 @@ export function laneSize<T>(full: T, local: T): T {
 export const DEFAULT_BUDGET_MS = 30_000;
 
 /**
- * Each lane's default budget (vitest.config.ts `testTimeout`): a process or browser test's work
- * includes starting Node and compiling modules (tsx), PostgreSQL, LibreOffice or Chromium.
+ * The budget for starting one process until it is ready: Node compiling the app's modules (tsx),
+ * the service with its embedded PostgreSQL and library, an installer command, LibreOffice, Chromium.
+ * A few seconds of CPU each, and many times that on a shared two-core machine running several suites.
  */
-export const LANE_BUDGET_MS: Record<Lane, number> = {
-  unit: DEFAULT_BUDGET_MS,
-  db: DEFAULT_BUDGET_MS,
-  process: 120_000,
-  browser: 120_000,
+export const PROCESS_START_MS = 90_000;
+
+/** The budget of a test that starts `starts` processes (and waits on them), never less than the default. */
+export function processBudgetMs(starts: number): number {
+  return budgetMs(starts, PROCESS_START_MS);
+}
+
+/**
+ * Each lane's default budget (vitest.config.ts `testTimeout`, and `hookTimeout` for its hooks): a
+ * process or browser test's work includes starting what it starts, two processes unless it says more.
+ */
+export const LANE_BUDGET_MS: Record<Lane, { test: number; hook: number }> = {
+  unit: { test: DEFAULT_BUDGET_MS, hook: 120_000 },
+  db: { test: DEFAULT_BUDGET_MS, hook: 120_000 },
+  process: { test: 2 * PROCESS_START_MS, hook: 4 * PROCESS_START_MS },
+  browser: { test: 2 * PROCESS_START_MS, hook: 4 * PROCESS_START_MS },
 };
 
 /**

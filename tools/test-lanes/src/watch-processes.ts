@@ -6,7 +6,6 @@ export type ProcessRule = (command: string) => string | null;
 
 interface Watch {
   rule: ProcessRule;
-  started: number;
 }
 
 const STATE = Symbol.for('service.test-lanes.processes');
@@ -28,7 +27,6 @@ function install(): { watch: Watch | null } {
     if (!watch) return;
     const refusal = watch.rule(command);
     if (refusal) throw new Error(refusal);
-    watch.started++;
   };
   // `spawn` is on the prototype at run time, not in Node's types.
   const prototype = ChildProcess.prototype as unknown as { spawn(options: { file?: string }): unknown };
@@ -51,13 +49,12 @@ function install(): { watch: Watch | null } {
 }
 
 /** Watches the processes started until `stop` (which puts back the watch before), refusing those `rule` refuses. */
-export function watchProcesses(rule: ProcessRule): { started(): number; stop(): void } {
+export function watchProcesses(rule: ProcessRule): { stop(): void } {
   const state = install();
-  const watch: Watch = { rule, started: 0 };
+  const watch: Watch = { rule };
   const previous = state.watch;
   state.watch = watch;
   return {
-    started: () => watch.started,
     stop() {
       if (state.watch === watch) state.watch = previous;
     },
