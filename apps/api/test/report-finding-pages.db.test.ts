@@ -3,7 +3,12 @@
 // for every caller, and the statistics refreshed after a bulk import.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReportDocument, ReportDocumentFinding } from '@service/report-model';
+import {
+  emptyDocumentFinding,
+  emptyReportDocument,
+  type ReportDocument,
+  type ReportDocumentFinding,
+} from '@service/report-model';
 import { readBuildInfo } from '../src/build-info.ts';
 import type { RestPrincipal } from '../src/rest/rest-pipeline.ts';
 import { createWorkspaceRepositories } from '../src/resources/workspace-repositories.ts';
@@ -161,35 +166,12 @@ describe('a bulk import', () => {
       tenantDatabase: 'default',
       tenant: db,
     };
-    const findings: ReportDocumentFinding[] = Array.from({ length: 1_200 }, (_, i) => ({
-      title: `Imported ${i}`,
-      severity: 'medium',
-      status: 'open',
-      severityReason: '',
-      cvss: [],
-      cves: [],
-      cwes: [],
-      description: '',
-      impact: '',
-      remediation: '',
-      details: '',
-      references: [],
-      affectedAssets: [],
-      source: { kind: 'manual' },
-      evidence: [],
-    }));
+    const findings: ReportDocumentFinding[] = Array.from({ length: 1_200 }, (_, i) =>
+      emptyDocumentFinding(`Imported ${i}`, 'medium'),
+    );
     const document: ReportDocument = {
-      title: 'Bulk',
-      status: 'draft',
-      language: 'en',
+      ...emptyReportDocument('Bulk', 'Pages Corp', 'Pages'),
       findingOrder: 'manual',
-      summary: '',
-      client: { name: 'Pages Corp' },
-      project: { name: 'Pages', startDate: null, endDate: null },
-      style: null,
-      template: null,
-      tabs: [],
-      links: [],
       findings,
     };
     const stats = async () =>

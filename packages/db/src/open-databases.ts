@@ -8,6 +8,9 @@ import type { Logger } from './logger.ts';
 
 // Why: counts and bigint ids come back as strings by default; every count we return fits a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
+// Why: a `date` column is a calendar day (`2026-03-01`), not an instant; read as a Date it became the
+// local midnight, and the day before wherever the process runs east of UTC.
+pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
 
 export type DatabaseUrls = Record<DatabaseName, string>;
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { resolveReportStyle, type ReportDocument } from '@service/report-model';
+import { emptyDocumentTab, resolveReportStyle, type ReportDocument } from '@service/report-model';
 import { budgetMs, laneSize } from '@service/test-lanes';
 import { renderReportDocx, renderTemplateDocx } from './index.ts';
 import { convertDocxToPdfText, officeAvailable, pdfPages } from './testing/convert-to-pdf.ts';
@@ -40,12 +40,7 @@ const assetHost = (i: number) => `10.${Math.floor(i / 65536)}.${Math.floor(i / 2
 function bigReport(): ReportDocument {
   const base = structuredClone(SAMPLE_REPORT);
   base.title = 'PDF check report';
-  base.tabs.push({
-    title: 'Notes in other scripts',
-    content: `${ARABIC}\n\n${HEBREW}\n\n${MARKUP}`,
-    placement: 'before',
-    evidence: [],
-  });
+  base.tabs.push({ ...emptyDocumentTab('Notes in other scripts'), content: `${ARABIC}\n\n${HEBREW}\n\n${MARKUP}` });
   base.findings[0]!.description += `\n\n${MARKUP}`;
   base.findings.push({
     ...structuredClone(base.findings[1]!),

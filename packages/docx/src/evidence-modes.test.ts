@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  emptyDocumentTab,
   EVIDENCE_MODES,
   resolveReportStyle,
   type AffectedAsset,
@@ -49,7 +50,7 @@ function report(language = 'en'): ReportDocument {
     language,
     tabs: [
       ...base.tabs,
-      { title: 'Appendix A: Methodology', content: 'How we tested.', placement: 'after', evidence: [] },
+      { ...emptyDocumentTab('Appendix A: Methodology'), content: 'How we tested.', placement: 'after' },
     ],
     findings: [
       { ...base.findings[0]!, title: 'Cross-site scripting (reflected)', affectedAssets: assets, evidence: [] },

@@ -50,7 +50,14 @@ function storedFiles(): LibraryFileStore & {
 } {
   const store = new LocalObjectStore(filesDir);
   const files = () =>
-    new StoredFiles(store, [{ table: 'report_styles', column: 'template_storage_key' }]).of(ORGANIZATION, dbs.tenant);
+    new StoredFiles(store, [
+      {
+        table: 'report_styles',
+        column: 'template_storage_key',
+        sha256Column: 'template_sha256',
+        sizeColumn: 'template_size',
+      },
+    ]).of(ORGANIZATION, dbs.tenant);
   const counted = {
     puts: 0,
     async put(bytes: Uint8Array) {

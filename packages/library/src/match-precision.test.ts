@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { applyTemplateContent } from '@service/report-model';
 import {
+  findingOfScanResult,
   NMAP_SCRIPT_RULES,
   parseScan,
   VULNS_LIBRARY_SCRIPTS,
@@ -190,5 +193,72 @@ describe('the Nmap rules of the shipped library', () => {
     expect(rules.filter((r) => !emitted.has(r))).toEqual([]);
     const conditions = NMAP_SCRIPT_RULES.filter((r) => r.includes(':'));
     expect(conditions.filter((c) => !rules.includes(c))).toEqual([]);
+  });
+});
+
+describe('known vulnerabilities in the shipped library', () => {
+  const nuclei = (record: Record<string, unknown>) =>
+    parseScan(
+      utf8(
+        JSON.stringify({ type: 'http', host: 'https://app.example', 'matched-at': 'https://app.example/', ...record }),
+      ),
+    ).findings[0]!;
+
+  it('gives a CVE check without a template of its own the known-vulnerability text, never a class text by its tag', () => {
+    const traversal = nuclei({
+      'template-id': 'CVE-2099-41773',
+      info: {
+        name: 'Example HTTP Server 9.4.49 - Path Traversal',
+        severity: 'high',
+        tags: ['cve', 'lfi', 'traversal', 'example'],
+        description:
+          'A path traversal flaw in Example HTTP Server 9.4.49 lets an attacker read files outside the document root.',
+        remediation: 'Upgrade Example HTTP Server to 9.4.51 or later.',
+        classification: { 'cve-id': ['CVE-2099-41773'] },
+      },
+    });
+    const match = matchTemplates(traversal, index);
+    expect(match?.templateKey).toBe('known-vulnerability');
+    const template = itemsOfKind(library, 'finding-template').find((t) => t.key === 'known-vulnerability')!;
+    const finding = applyTemplateContent(findingOfScanResult(traversal), template.content).finding;
+    expect(finding.title).toBe('Example HTTP Server 9.4.49 - Path Traversal');
+    expect(finding.description).toContain('lets an attacker read files outside the document root.');
+    expect(finding.description).toContain('(CVE-2099-41773)');
+    expect(finding.remediation.startsWith('Upgrade Example HTTP Server to 9.4.51 or later.')).toBe(true);
+    expect(`${finding.title}${finding.description}${finding.remediation}`).not.toContain('{{');
+    // The same check without a CVE is a path traversal, by its tag.
+    const generic = nuclei({
+      'template-id': 'generic-traversal',
+      info: { name: 'Traversal', severity: 'high', tags: ['lfi'] },
+    });
+    expect(matchTemplates(generic, index)?.templateKey).toBe('path-traversal');
+  });
+
+  it('names a backdoor a known vulnerability', () => {
+    // Real output: Nmap 7.91's smb-double-pulsar-backdoor against a honeypot (fixtures/public, Apache-2.0).
+    const file = path.resolve(REPO_LIBRARY, '../fixtures/public/nmap/savon-noir-python-libnmap-dionaea-scan.xml');
+    const nmap = parseScan(readFileSync(file)).findings.find((f) => f.ruleId === 'smb-double-pulsar-backdoor');
+    expect(nmap, 'the Nmap parser reports the backdoor').toBeDefined();
+    expect(matchTemplates(nmap!, index)?.templateKey).toBe('known-vulnerability');
+  });
+});
+
+describe('Burp extension issues of the shipped library', () => {
+  it('take the TLS templates by their names (extension issues share one type, so only the name tells)', () => {
+    const names: Array<[string, string]> = [
+      ['SSLv3 is enabled', 'sslv2-sslv3-enabled'],
+      ['RC4 cipher suites supported', 'tls-rc4-cipher-suites'],
+      ['Sweet32: 64-bit block ciphers supported', 'tls-64-bit-block-ciphers-sweet32'],
+      ['Heartbleed', 'heartbleed-cve-2014-0160'],
+      ['Client-initiated renegotiation allowed', 'tls-client-initiated-renegotiation'],
+    ];
+    const { findings } = parseScan(
+      utf8(
+        `<?xml version="1.0"?><issues burpVersion="2024.1">` +
+          names.map(([name]) => burpIssue('134217728', name, 'Medium')).join('') +
+          `</issues>`,
+      ),
+    );
+    expect(findings.map((f) => [f.title, matchTemplates(f, index)?.templateKey])).toEqual(names);
   });
 });

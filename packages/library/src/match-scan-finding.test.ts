@@ -98,4 +98,12 @@ describe('matchScanFinding', () => {
       ['16777472', 'info', null],
     ]);
   });
+
+  it('gives a result above info no informational template: its text would contradict the severity', () => {
+    const info = buildTemplateMatchIndex([{ key: 'note', severity: 'info', rules: ['burp:16777472'] }]);
+    const [medium] = scan(tlsIssue('a.example', 'Medium', PROBLEMS));
+    const [valid] = scan(tlsIssue('b.example', 'Information', VALID));
+    expect(matchTemplates(medium!, info)).toBeNull();
+    expect(matchTemplates(valid!, info)?.templateKey).toBe('note');
+  });
 });

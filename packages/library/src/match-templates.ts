@@ -34,6 +34,8 @@ export interface MatchableTemplate {
    * conditions are tried only after those of every specific template.
    */
   fallback?: boolean;
+  /** No fixed score (`scoreFrom: scanner`): the severity is a typical one, the scanner's is used. */
+  instanceScored?: boolean;
   /**
    * What the group key of a finding split off by this template's occurrence conditions ends with
    * (`<group key>|<this>`): stable across imports. Default `key`.
@@ -137,6 +139,8 @@ export interface TemplateMatchIndex {
   /** what split-off group keys end with, per template */
   readonly groupKeys: readonly string[];
   readonly severities: readonly (Severity | null)[];
+  /** per template: scored per instance, its severity only a typical one */
+  readonly instanceScored: readonly boolean[];
   /** how many CVEs each template covers */
   readonly cveCounts: readonly number[];
   readonly byRule: ReadonlyMap<string, number>;
@@ -241,6 +245,7 @@ export function buildTemplateMatchIndex(templates: readonly MatchableTemplate[])
     keys: templates.map((t) => t.key),
     groupKeys: templates.map((t) => t.groupKey ?? t.key),
     severities: templates.map((t) => (isSeverity(t.severity) ? t.severity : null)),
+    instanceScored: templates.map((t) => t.instanceScored === true),
     cveCounts: templates.map((t) => new Set((t.cves ?? []).map((c) => c.toUpperCase())).size),
     byRule,
     byCve,
@@ -265,6 +270,8 @@ interface PreparedFinding {
   checkType: string;
   compliance: string;
   observation: boolean;
+  /** The finding carries a CVE, or its rule id is one (a Nuclei CVE template): a known vulnerability. */
+  namesCve: boolean;
   /** Set when one occurrence is matched: variant rules are tried, on its severity, detail and output. */
   occurrence: { detail: string; output: string } | null;
 }
@@ -296,6 +303,7 @@ function prepare(finding: MatchableFinding, occurrence?: MatchableOccurrence): P
     checkType: (finding.checkType ?? '').toLowerCase(),
     compliance: (finding.occurrences?.[0]?.compliance?.result ?? '').toLowerCase(),
     observation: finding.checkType === 'open-port',
+    namesCve: (finding.cves?.length ?? 0) > 0 || /^CVE-\d{4}-\d{4,}$/i.test(finding.ruleId),
     occurrence: occurrence
       ? {
           detail: capped(occurrence.detail, OCCURRENCE_CHARS),
@@ -319,7 +327,7 @@ const CONDITION_TESTS: Readonly<Record<RuleCondition['kind'], (value: string) =>
   cpe: (value) => (f) => f.cpes.some((cpe) => cpeCovers(value, cpe)),
   tag: (value) => (f) => f.tags.has(value),
   title: (value) => patternTest(value, (f) => f.title),
-  cve: (value) => (f) => f.cves.has(value),
+  cve: (value) => (value === 'any' ? (f) => f.namesCve : (f) => f.cves.has(value)),
   compliance: (value) => (f) => f.compliance === value,
   type: (value) => (f) => f.checkType === value,
 };
@@ -339,7 +347,9 @@ function conditionCandidate(order: number, detail: string, conditions: RuleCondi
     .map((c) => CONDITION_TESTS[c.kind](c.value));
   const kinds = new Set(conditions.map((c) => c.kind));
   const only = conditions.length === 1 ? conditions[0]! : null;
-  const specific = conditions.length > 1 || kinds.has('cve') || kinds.has('compliance') || kinds.has('rule');
+  const anyCve = conditions.some((c) => c.kind === 'cve' && c.value === 'any');
+  const specific =
+    conditions.length > 1 || (kinds.has('cve') && !anyCve) || kinds.has('compliance') || kinds.has('rule');
   const titleWeight = conditions.reduce((sum, c) => sum + (c.kind === 'title' ? literalWeight(c.value) : 0), 0);
   const cpeWeight = conditions.reduce((sum, c) => sum + (c.kind === 'cpe' ? c.value.split(':').length * 10 : 0), 0);
   let level: number;
@@ -369,7 +379,9 @@ function conditionCandidate(order: number, detail: string, conditions: RuleCondi
   return {
     order,
     level,
+    // Why `cve=any` weighs nothing: it says a finding is some known vulnerability, the least a rule can say.
     specificity:
+      (anyCve ? -1000 : 0) +
       conditions.length * 1000 +
       titleWeight +
       cpeWeight +
@@ -416,6 +428,11 @@ export function matchRefusal(
     return `an observation (open port) takes no ${templateSeverity} template`;
   if (finding.severity === 'info' && template > severityRank(matchedOn === 'rule' ? 'low' : 'info'))
     return `an informational result takes no ${templateSeverity} template${matchedOn === 'rule' ? '' : ' unless its rule id is named'}`;
+  // Why: an informational template says so ("This is an informational finding"); a result the
+  // scanner rates above info would read as a contradiction of its own severity.
+  // (A compliance audit's warnings and errors are rated medium by Nessus and are, by design, checks to review.)
+  if (templateSeverity === 'info' && scanner > 0 && matchedOn !== 'compliance')
+    return `a ${finding.severity} result takes no informational template (its text says informational)`;
   if (matchedOn === 'cwe' && Math.abs(scanner - template) > 1)
     return `a CWE alone does not carry a ${finding.severity} result to a ${templateSeverity} template`;
   return null;
@@ -457,6 +474,9 @@ export function matchTemplates(finding: MatchableFinding, index: TemplateMatchIn
   const fromCandidates = (maxLevel: number): TemplateMatch | null => {
     for (; i < list.length && list[i]!.level <= maxLevel; i++) {
       const c = list[i]!;
+      // Why: a tag says what class a scanner check belongs to (`lfi`, `rce`); a check for one CVE is
+      // fixed by the vendor's fix, not by the class's generic remediation.
+      if (c.matchedOn === 'tag' && f.namesCve) continue;
       if (c.test(f) && accept(c.order, c.matchedOn)) {
         i++;
         return candidateMatch(c, index);
@@ -711,6 +731,7 @@ export function matchableTemplatesOfLibrary(library: Pick<Library, 'items'>): Ma
       titlePatterns: t.content.match.titlePatterns,
       severity: t.content.severity,
       fallback: t.content.match.fallback,
+      instanceScored: t.content.severity !== 'info' && t.content.cvss.length === 0,
     }));
 }
 

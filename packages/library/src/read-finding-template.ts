@@ -13,6 +13,7 @@ import { referenceIdentity, referenceProblem } from './reference-hosts.ts';
 import {
   cweProblem,
   isPillar,
+  placeholderProblem,
   severityBandProblem,
   supersededReference,
   vectorDisagreements,
@@ -113,6 +114,10 @@ export function readFindingTemplate(
     [finding.title, finding.description, finding.impact, finding.remediation].join('\n'),
   );
   if (wording) problems.error(where.at('/severity'), wording);
+  const placeholder = placeholderProblem(
+    [finding.title, finding.description, finding.impact, finding.remediation].join('\n'),
+  );
+  if (placeholder) problems.error(where.at('/severity'), placeholder);
   if (finding.references.length === 0)
     problems.error(
       listAt('references'),

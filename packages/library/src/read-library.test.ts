@@ -40,6 +40,14 @@ describe('the shipped library', () => {
     expect(itemsOfKind(library, 'project-type').length).toBeGreaterThanOrEqual(6);
   });
 
+  it('has a scoping questionnaire for every project type', async () => {
+    const library = await loadLibrary(REPO_LIBRARY);
+    const without = itemsOfKind(library, 'project-type')
+      .filter((t) => !t.content.scopingTemplate)
+      .map((t) => t.key);
+    expect(without).toEqual([]);
+  });
+
   it('declares only scanner rules the API schema accepts (a template read through the API can be sent back)', async () => {
     const { library } = await readLibrary(REPO_LIBRARY);
     const rules = itemsOfKind(library!, 'finding-template').flatMap((t) => t.content.match.rules);
@@ -201,6 +209,11 @@ describe('readLibrary names file, line and column of each mistake', () => {
       edit(TR, 'Der Server erzwingt keine SMB-Signierung.', 'Es handelt sich um einen informativen Befund.'),
       `library/${TR}:2:6: a medium template says "Es handelt sich um einen informativen Befund": wording for ` +
         'informational findings only',
+    ],
+    [
+      'another German word than Befund for a finding',
+      edit(TR, 'Der Server erzwingt keine SMB-Signierung.', 'Diese Feststellung betrifft den Server.'),
+      `library/${TR}:2:6: German text calls a finding "Befund" throughout, found "Feststellung"`,
     ],
     [
       'a CWE category',

@@ -19,7 +19,7 @@ import { decodeLibraryText, LIBRARY_LIMITS } from './library-text.ts';
 import type { ParsedItem } from './parsed-item.ts';
 import { readFindingTemplate } from './read-finding-template.ts';
 import { readFindingTranslation, type ParsedTranslation } from './read-finding-translation.ts';
-import { wordingProblem } from './template-content-checks.ts';
+import { germanTermProblem, placeholderProblem, wordingProblem } from './template-content-checks.ts';
 import { readNarrative } from './read-narrative.ts';
 import { readYamlItem } from './read-yaml-item.ts';
 
@@ -354,7 +354,10 @@ function resolveReferences(
     const text = [t.translation.title, t.translation.description, t.translation.impact, t.translation.remediation].join(
       '\n',
     );
-    const wording = wordingProblem(content.severity, text);
+    const wording =
+      wordingProblem(content.severity, text) ??
+      placeholderProblem(text) ??
+      (t.language === 'de' ? germanTermProblem(text) : null);
     if (wording) problems.push(errorAt(t.file, wording, t.keyAt));
   }
 

@@ -83,7 +83,13 @@ export function suspectedMatchProblems(
   const problems: string[] = [];
   const refusal = matchRefusal(finding, templateSeverity, match.matchedOn);
   if (refusal !== null) problems.push(refusal);
-  else if (isSeverity(templateSeverity) && isSeverity(finding.severity) && match.matchedOn !== 'compliance') {
+  // Why not for templates scored per instance: their severity is a typical one; the finding keeps the scanner's.
+  else if (
+    isSeverity(templateSeverity) &&
+    isSeverity(finding.severity) &&
+    match.matchedOn !== 'compliance' &&
+    !(order >= 0 && index.instanceScored[order])
+  ) {
     // Why not for compliance: an audit's warnings are rated medium by Nessus and are, by design, no weakness yet.
     const distance = Math.abs(severityRank(finding.severity) - severityRank(templateSeverity));
     if (distance >= 2) problems.push(`scanner says ${finding.severity}, template is ${templateSeverity}`);

@@ -1,7 +1,7 @@
 // The content rules a finding template must meet besides its form: a severity its own score
 // agrees with, CVSS 3.1 and 4.0 vectors describing the same attack, wording that fits the
 // severity, weakness-level CWEs and current references. `readFindingTemplate` applies them.
-import { primaryCvssRating, severityFromCvssScore, type Cvss } from '@service/report-model';
+import { primaryCvssRating, SCANNER_TEXT_PLACEHOLDERS, severityFromCvssScore, type Cvss } from '@service/report-model';
 
 /** Why the severity is outside the band of the newest vector's score (the rule REST writes apply), or null. */
 export function severityBandProblem(severity: string, cvss: readonly Cvss[]): string | null {
@@ -117,4 +117,22 @@ const SUPERSEDED: ReadonlyArray<{ pattern: RegExp; instead: string }> = [
 export function supersededReference(url: string): string | null {
   const found = SUPERSEDED.find((s) => s.pattern.test(url));
   return found ? `${url} is superseded: cite ${found.instead}` : null;
+}
+
+/** The one German word for a finding, as the German export writes it; others a reader would take for something else. */
+export const GERMAN_FINDING_TERM = 'Befund';
+const OTHER_GERMAN_TERMS = /\b(Feststellung(en)?|Schwachstellenbefund(e)?)\b/;
+
+/** Why a German text names a finding other than "Befund", or null. */
+export function germanTermProblem(text: string): string | null {
+  const m = OTHER_GERMAN_TERMS.exec(text);
+  return m ? `German text calls a finding "${GERMAN_FINDING_TERM}" throughout, found "${m[0]}"` : null;
+}
+
+/** Why a text holds a `{{scanner.…}}` placeholder the import does not fill, or null (other braces are text, such as AngularJS `{{ }}`). */
+export function placeholderProblem(text: string): string | null {
+  for (const m of text.matchAll(/\{\{\s*(scanner\.[^}]*?)\s*\}\}/g))
+    if (!(SCANNER_TEXT_PLACEHOLDERS as readonly string[]).includes(m[1]!))
+      return `{{${m[1]}}} is no placeholder an import fills (${SCANNER_TEXT_PLACEHOLDERS.map((p) => `{{${p}}}`).join(', ')})`;
+  return null;
 }

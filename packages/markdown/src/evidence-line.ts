@@ -1,4 +1,4 @@
-import type { EvidenceRef, ReportDocumentLink } from '@service/report-model';
+import { linkOfParts, linkParts, type EvidenceRef, type ReportDocumentLink } from '@service/report-model';
 import { escapeInline, readInlineLink, writeDestination } from './inline-text.ts';
 import { trimEndBlanks } from './space-tab.ts';
 
@@ -17,7 +17,8 @@ export function evidenceLine(e: EvidenceRef): string {
 }
 
 export function linkLine(link: ReportDocumentLink): string {
-  return `- [${escapeInline(link.title, 'text')}](${writeDestination(link.url)})`;
+  const { text, target } = linkParts(link);
+  return `- [${escapeInline(text, 'text')}](${writeDestination(target)})`;
 }
 
 const EVIDENCE_TARGET = /^evidence:sha256:([0-9a-fA-F]{64})(?:\?type=(\S+))?$/;
@@ -96,7 +97,7 @@ export function readLinkLine(line: string): ReadLine<ReportDocumentLink> {
         message: 'expected one link per line, found more text after it',
       },
     };
-  const value = { title: link.text, url: link.destination };
+  const value = linkOfParts(link.text, link.destination);
   return link.title === null
     ? { value }
     : {

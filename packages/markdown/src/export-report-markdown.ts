@@ -2,8 +2,10 @@ import type { AffectedAsset, ReportDocument, ReportDocumentFinding, ReportDocume
 import { evidenceLine, linkLine } from './evidence-line.ts';
 import { FINDING_SECTIONS, FINDING_YAML_LAYOUT, findingYamlEntries } from './finding-fields.ts';
 import { headingDisplay, isHeadingSafe } from './heading-title.ts';
+import { projectYaml, REPORT_FIELD_PARTS, reportFieldEntries } from './report-front-matter.ts';
 import { REPORT_FORMAT } from './report-layout.ts';
 import { retestInfoYaml, writeRetestSections } from './retest-section.ts';
+import { TAB_HEADING_FIELD, TAB_TEXT_FIELD, tabYamlEntries } from './tab-block.ts';
 import { fencedBlock, textFieldBlock } from './text-field.ts';
 import { yamlMappingText, type YamlValue } from './write-yaml.ts';
 
@@ -14,8 +16,11 @@ import { yamlMappingText, type YamlValue } from './write-yaml.ts';
  * the same bytes.
  */
 export function exportReportMarkdown(doc: ReportDocument): string {
-  const blocks: string[] = [`---\n${frontMatter(doc)}\n---`, '# Summary'];
-  pushField(blocks, doc.summary);
+  const blocks: string[] = [`---\n${frontMatter(doc)}\n---`];
+  for (const { name, part } of REPORT_FIELD_PARTS) {
+    blocks.push(`# ${part}`);
+    pushField(blocks, doc[name]);
+  }
   blocks.push('# Tabs');
   for (const tab of doc.tabs) writeTab(blocks, tab);
   blocks.push('# Links');
@@ -29,12 +34,9 @@ function frontMatter(doc: ReportDocument): string {
   const ref = (r: ReportDocument['style']): YamlValue => (r === null ? null : { key: r.key, name: r.name });
   return yamlMappingText([
     ['format', REPORT_FORMAT],
-    ['title', doc.title],
-    ['status', doc.status],
-    ['language', doc.language],
-    ['findingOrder', doc.findingOrder],
+    ...reportFieldEntries(doc),
     ['client', doc.client.name],
-    ['project', { name: doc.project.name, startDate: doc.project.startDate, endDate: doc.project.endDate }],
+    ['project', projectYaml(doc.project)],
     ['style', ref(doc.style)],
     ['template', ref(doc.template)],
     // Why only for retests: the files of other reports stay as they were.
@@ -56,13 +58,10 @@ function yamlBlock(entries: ReadonlyArray<readonly [string, YamlValue]>): string
 }
 
 function writeTab(blocks: string[], tab: ReportDocumentTab): void {
-  blocks.push(heading('##', tab.title));
-  const entries: Array<[string, YamlValue]> = [];
-  if (!isHeadingSafe(tab.title)) entries.push(['title', tab.title]);
-  // Why only `after`: most tabs come before the findings, and their files stay as they were.
-  if (tab.placement === 'after') entries.push(['placement', tab.placement]);
+  blocks.push(heading('##', tab[TAB_HEADING_FIELD]));
+  const entries = tabYamlEntries(tab);
   if (entries.length > 0) blocks.push(yamlBlock(entries));
-  pushField(blocks, tab.content);
+  pushField(blocks, tab[TAB_TEXT_FIELD]);
   if (tab.evidence.length > 0) blocks.push('### Evidence', tab.evidence.map(evidenceLine).join('\n\n'));
 }
 

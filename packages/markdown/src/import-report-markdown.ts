@@ -1,9 +1,6 @@
 import {
+  emptyDocumentTab,
   emptyFinding,
-  FINDING_ORDERS,
-  REPORT_STATUSES,
-  TAB_PLACEMENTS,
-  type TabPlacement,
   ReportDocumentSchema,
   type AffectedAsset,
   type EvidenceRef,
@@ -29,11 +26,18 @@ import {
   EVIDENCE_SECTION,
   REPORT_FINDING_SECTION_LIST,
   REPORT_FORMAT,
+  REPORT_PART_LIST,
   REPORT_PARTS,
   reportSectionNamed,
   type ReportFindingSection,
-  type ReportPart,
 } from './report-layout.ts';
+import {
+  readProjectFields,
+  readReportFields,
+  REPORT_FIELD_PARTS,
+  REPORT_FRONT_MATTER_KEYS,
+  REPORT_PROJECT_KEYS,
+} from './report-front-matter.ts';
 import {
   readRetestAsset,
   readRetestInfo,
@@ -44,6 +48,7 @@ import {
 } from './retest-section.ts';
 import { SchemaCheck } from './schema-problem.ts';
 import { readSourceText, type SourceText } from './source-text.ts';
+import { readTabValue, TAB_FIELD_ENTRIES, TAB_HEADING_FIELD, TAB_KEYS, TAB_TEXT_FIELD } from './tab-block.ts';
 import { decodeFencedField, findFenceClose, readFenceOpening, readTextField, type FenceOpening } from './text-field.ts';
 
 export interface ImportReportMarkdownOptions {
@@ -59,23 +64,10 @@ export interface ImportedReportMarkdown {
 }
 
 const reportCheck = new SchemaCheck(ReportDocumentSchema);
-const FRONT_MATTER_KEYS = [
-  'format',
-  'title',
-  'status',
-  'language',
-  'findingOrder',
-  'client',
-  'project',
-  'style',
-  'template',
-  'retest',
-];
-const TAB_KEYS = ['title', 'placement'];
-const PROJECT_KEYS = ['name', 'startDate', 'endDate'];
+const FRONT_MATTER_KEYS = ['format', ...REPORT_FRONT_MATTER_KEYS, 'client', 'project', 'style', 'template', 'retest'];
 const REF_KEYS = ['key', 'name'];
 const ASSET_KEYS = ['host', 'ip', 'port', 'protocol', 'service', 'url', 'parameter'];
-const PARTS_LIST = '`# Summary`, `# Tabs`, `# Links` or `# Findings`';
+const PARTS_LIST = REPORT_PART_LIST;
 
 /**
  * Reads a report file written by exportReportMarkdown, or edited by a person, into a
@@ -106,7 +98,7 @@ class ReportReader {
     this.positions.mount('', front, (path) => (path.startsWith('/client/') ? '/client' : path));
     const meta = this.readMetadata(new FieldReader(front, 'the front matter'), front.value ?? {});
     this.isRetest = meta.retest !== undefined;
-    const doc: ReportDocument = { ...meta, summary: '', tabs: [], links: [], findings: [] };
+    const doc: ReportDocument = { ...meta, tabs: [], links: [], findings: [] };
 
     let i = close + 1;
     let lastPart = -1;
@@ -180,27 +172,32 @@ class ReportReader {
     return opening && opening.info === info ? opening : null;
   }
 
-  private readPart(part: ReportPart, at: number, doc: ReportDocument): number {
-    this.positions.set(`/${part.toLowerCase()}`, this.source.position(at));
-    if (part === 'Summary') {
-      const field = readTextField(this.source, at + 1, 'markdown', this.endsField, 'the summary');
-      doc.summary = field.value;
-      const h = this.headingAt(field.next);
-      if (h && h.level !== 1) {
-        this.fail(
-          field.next,
-          1,
-          `the next part ${PARTS_LIST}`,
-          `the Summary part holds only the report's summary; a \`${'#'.repeat(h.level)} \` ` +
-            `heading here is not allowed (to use such headings in the summary, put it in a ` +
-            `\`\`\`\`markdown fence)`,
-        );
-      }
-      return field.next;
-    }
+  private readPart(part: string, at: number, doc: ReportDocument): number {
+    const field = REPORT_FIELD_PARTS.find((p) => p.part === part);
+    this.positions.set(`/${field?.name ?? part.toLowerCase()}`, this.source.position(at));
+    if (field) return this.readFieldPart(field, at, doc);
     if (part === 'Tabs') return this.readTabs(at + 1, doc.tabs);
     if (part === 'Links') return this.readLinks(at + 1, doc.links);
     return this.readFindings(at + 1, doc.findings);
+  }
+
+  /** A part holding one Markdown field of the report (`# Summary`). */
+  private readFieldPart(field: (typeof REPORT_FIELD_PARTS)[number], at: number, doc: ReportDocument): number {
+    const what = `the ${field.part.toLowerCase()}`;
+    const text = readTextField(this.source, at + 1, 'markdown', this.endsField, what);
+    doc[field.name] = text.value;
+    const h = this.headingAt(text.next);
+    if (h && h.level !== 1) {
+      this.fail(
+        text.next,
+        1,
+        `the next part ${PARTS_LIST}`,
+        `the ${field.part} part holds only ${what}; a \`${'#'.repeat(h.level)} \` ` +
+          `heading here is not allowed (to use such headings in ${what}, put it in a ` +
+          `\`\`\`\`markdown fence)`,
+      );
+    }
+    return text.next;
   }
 
   private readYaml(open: number, opening: FenceOpening, what: string): { block: YamlBlock; next: number } {
@@ -235,8 +232,7 @@ class ReportReader {
         this.fail(i, 1, `at most ${MARKDOWN_LIMITS.tabs} tabs`, `a report holds at most ${MARKDOWN_LIMITS.tabs} tabs`);
       const path = `/tabs/${tabs.length}`;
       this.positions.set(path, this.source.position(i));
-      let title = h.text;
-      let placement: TabPlacement = 'before';
+      const tab = emptyDocumentTab(h.text);
       let next = this.skipBlank(i + 1);
       const yaml = this.fenceAt(next, 'yaml');
       if (yaml) {
@@ -247,13 +243,19 @@ class ReportReader {
         for (const key of Object.keys(m))
           if (!TAB_KEYS.includes(key))
             this.warnings.push(unknownKeyWarning(r, `/${key}`, key, `the YAML block of tab "${h.text}"`, TAB_KEYS));
-        if (m.title !== undefined) title = this.titleFromYaml(r, m.title, h.text, i);
-        if (m.placement !== undefined) placement = r.oneOf(m.placement, '/placement', 'placement', TAB_PLACEMENTS);
+        const fields = tab as Record<string, unknown>;
+        for (const [name, f] of TAB_FIELD_ENTRIES) {
+          if (m[name] === undefined) continue;
+          fields[name] =
+            name === TAB_HEADING_FIELD
+              ? this.titleFromYaml(r, m[name], h.text, i)
+              : readTabValue(r, name, f.shape, m[name]);
+        }
         next = read.next;
       } else this.positions.set(`${path}/title`, this.source.position(i));
       const content = readTextField(this.source, next, 'markdown', this.endsField, `the content of tab "${h.text}"`);
       this.positions.set(`${path}/content`, this.source.position(next < this.source.lineCount ? next : i));
-      const tab: ReportDocumentTab = { title, content: content.value, placement, evidence: [] };
+      (tab as Record<string, unknown>)[TAB_TEXT_FIELD] = content.value;
       i = content.next;
       const after = this.headingAt(i);
       if (after?.level === 3 && reportSectionNamed(after.text) === EVIDENCE_SECTION)
@@ -601,10 +603,7 @@ class ReportReader {
     ) as AffectedAsset;
   }
 
-  private readMetadata(
-    r: FieldReader,
-    value: unknown,
-  ): Omit<ReportDocument, 'summary' | 'tabs' | 'links' | 'findings'> {
+  private readMetadata(r: FieldReader, value: unknown): Omit<ReportDocument, 'tabs' | 'links' | 'findings'> {
     const m = r.mapping(value, '', 'the front matter');
     for (const key of Object.keys(m))
       if (!FRONT_MATTER_KEYS.includes(key))
@@ -617,7 +616,7 @@ class ReportReader {
         `format: ${REPORT_FORMAT}`,
         `this file's format is ${JSON.stringify(m.format)}; this version of the service reads \`${REPORT_FORMAT}\``,
       );
-    if (m.title === undefined) r.fail('', 'a `title` key', "the front matter needs the report's `title`");
+    const fields = readReportFields(r, m);
     if (m.client === undefined) r.fail('', 'a `client` key', 'the front matter needs the `client` name');
     if (m.project === undefined)
       r.fail('', 'a `project` mapping', 'the front matter needs the `project` (with its `name`)');
@@ -627,26 +626,14 @@ class ReportReader {
         : m.client;
     const project = r.mapping(m.project, '/project', '`project`');
     for (const key of Object.keys(project))
-      if (!PROJECT_KEYS.includes(key))
-        this.warnings.push(unknownKeyWarning(r, `/project/${key}`, key, '`project`', PROJECT_KEYS));
-    if (project.name === undefined) r.fail('/project', 'a `name` in `project`', 'the `project` needs a `name`');
+      if (!REPORT_PROJECT_KEYS.includes(key))
+        this.warnings.push(unknownKeyWarning(r, `/project/${key}`, key, '`project`', REPORT_PROJECT_KEYS));
     return {
-      title: r.string(m.title, '/title', 'title'),
-      status: m.status === undefined ? 'draft' : r.oneOf(m.status, '/status', 'status', REPORT_STATUSES),
-      language: m.language === undefined ? 'en' : r.string(m.language, '/language', 'language'),
+      ...fields,
       client: { name: r.string(client, '/client', 'client') },
-      project: {
-        name: r.string(project.name, '/project/name', 'name'),
-        startDate: r.stringOrNull(project.startDate ?? null, '/project/startDate', 'startDate'),
-        endDate: r.stringOrNull(project.endDate ?? null, '/project/endDate', 'endDate'),
-      },
+      project: readProjectFields(r, project),
       style: this.readRef(r, m.style, '/style'),
       template: this.readRef(r, m.template, '/template'),
-      // Why manual without the key: a file written by hand lists its findings in the order meant.
-      findingOrder:
-        m.findingOrder === undefined
-          ? 'manual'
-          : r.oneOf(m.findingOrder, '/findingOrder', 'findingOrder', FINDING_ORDERS),
       ...(m.retest !== undefined ? { retest: readRetestInfo(r, m.retest, this.warnings) } : {}),
     };
   }

@@ -1,4 +1,5 @@
 import { FINDING_FIELDS, FINDING_MARKDOWN_FIELDS } from '@service/report-model';
+import { REPORT_FIELD_PARTS } from './report-front-matter.ts';
 import { RETEST_SECTIONS } from './retest-section.ts';
 
 /**
@@ -7,8 +8,12 @@ import { RETEST_SECTIONS } from './retest-section.ts';
  */
 export const REPORT_FORMAT = 'service-report/1';
 
-export const REPORT_PARTS = ['Summary', 'Tabs', 'Links', 'Findings'] as const;
-export type ReportPart = (typeof REPORT_PARTS)[number];
+/** The parts of the file: one per Markdown field of the report (`Summary`), then tabs, links and findings. */
+export const REPORT_PARTS: readonly string[] = [...REPORT_FIELD_PARTS.map((p) => p.part), 'Tabs', 'Links', 'Findings'];
+/** "`# Summary`, `# Tabs`, `# Links` or `# Findings`" */
+export const REPORT_PART_LIST = REPORT_PARTS.map((p) => `\`# ${p}\``)
+  .join(', ')
+  .replace(/, ([^,]*)$/, ' or $1');
 
 /** The section of a finding's affected assets and of its evidence images. */
 export const ASSETS_SECTION = FINDING_FIELDS.affectedAssets.label;

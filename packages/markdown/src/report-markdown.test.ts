@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ReportDocument } from '@service/report-model';
+import { documentLink, emptyDocumentTab, emptyReportDocument, type ReportDocument } from '@service/report-model';
 import { budgetMs, laneSize } from '@service/test-lanes';
 import { MarkdownFormatError, exportReportMarkdown, importReportMarkdown } from './index.ts';
 import { EXAMPLE_REPORT } from './testing/example-report.ts';
@@ -57,20 +57,8 @@ function changedLines(a: string, b: string): Array<[number, string, string]> {
   return x.flatMap((line, i) => (line === y[i] ? [] : [[i + 1, line, y[i]!] as [number, string, string]]));
 }
 
-const empty: ReportDocument = {
-  title: 'Empty',
-  status: 'draft',
-  language: 'en',
-  findingOrder: 'manual',
-  summary: '',
-  client: { name: 'C' },
-  project: { name: 'P', startDate: null, endDate: null },
-  style: null,
-  template: null,
-  tabs: [],
-  links: [],
-  findings: [],
-};
+// Why manual: a file without the key reads as `manual` (hand-written files list findings in the order meant).
+const empty: ReportDocument = { ...emptyReportDocument('Empty', 'C', 'P'), findingOrder: 'manual' };
 
 describe('report round trip', () => {
   it(
@@ -133,7 +121,7 @@ describe('report round trip', () => {
     const doc: ReportDocument = {
       ...empty,
       summary: inner,
-      tabs: [{ title: 'Appendix', content: inner, placement: 'after', evidence: [] }],
+      tabs: [{ ...emptyDocumentTab('Appendix'), content: inner, placement: 'after' }],
     };
     const text = exportReportMarkdown(doc);
     expect(text).toContain('\n````markdown\n---\nformat: service-report/1\n');
@@ -170,8 +158,8 @@ describe('report round trip', () => {
       ...EXAMPLE_REPORT,
       title: text,
       summary: text,
-      tabs: [{ title: text, content: text, placement: 'before', evidence: [] }],
-      links: [{ title: text, url: `https://x/${text}` }],
+      tabs: [{ ...emptyDocumentTab(text), content: text }],
+      links: [documentLink(text, `https://x/${text}`)],
       findings: [{ ...finding, title: text }],
     };
     const exported = exportReportMarkdown(doc);

@@ -22,7 +22,7 @@ export function applyTemplateContent(
     switch (shape) {
       case 'title':
       case 'markdown': {
-        const text = template[name as 'title'];
+        const text = withScannerText(template[name as 'title'], finding);
         if (text.trim() !== '') out[name as 'title'] = text;
         break;
       }
@@ -53,4 +53,32 @@ export function applyTemplateContent(
     }
   }
   return { finding: out, notes };
+}
+
+/**
+ * The placeholders a template's text may hold for what the scanner said of this instance (a
+ * generic "known vulnerability" template names the scanner's title, description, fix and CVEs).
+ */
+export const SCANNER_TEXT_PLACEHOLDERS = [
+  'scanner.title',
+  'scanner.description',
+  'scanner.remediation',
+  'scanner.cves',
+] as const;
+
+const PLACEHOLDER = /\{\{(scanner\.[a-z]+)\}\}/g;
+
+/** A template text with the scanner's text in place of its placeholders (plain substitution, nothing evaluated). */
+function withScannerText(text: string, finding: Finding): string {
+  if (!text.includes('{{')) return text;
+  const values: Record<(typeof SCANNER_TEXT_PLACEHOLDERS)[number], string> = {
+    'scanner.title': finding.title,
+    'scanner.description': finding.description.trim(),
+    'scanner.remediation': finding.remediation.trim(),
+    'scanner.cves': finding.cves.join(', '),
+  };
+  return text
+    .replace(PLACEHOLDER, (whole, name: string) => (name in values ? values[name as keyof typeof values] : whole))
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }

@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
+import { declareFields, type FieldDeclaration } from './declared-fields.ts';
 import { AffectedAssetListSchema } from './affected-asset.ts';
 import { CvssSchema } from './cvss.ts';
 import { SeveritySchema } from './severity.ts';
@@ -63,28 +64,14 @@ export type FindingFieldShape =
 /** `content` is the text a finding shares with finding templates; `state` is the finding's own. */
 export type FindingFieldPart = 'content' | 'state';
 
+/** A field of a finding: its declaration, and whether findings share it with finding templates. */
 export interface FindingFieldDeclaration<
   S extends TSchema = TSchema,
   P extends FindingFieldPart = FindingFieldPart,
   C extends string = string,
   H extends FindingFieldShape = FindingFieldShape,
-> {
-  /** The value's schema: what the API, the OpenAPI document and every import validate. */
-  schema: S;
-  /** The column of `findings` (and, for content, of `finding_templates`) that holds it. */
-  column: C;
-  /** `jsonb` columns are written as JSON text; other columns (text, enum, arrays) as the value. */
-  storage: 'value' | 'jsonb';
+> extends FieldDeclaration<S, C, H> {
   part: P;
-  shape: H;
-  /** What a person reads: the Markdown section heading, the CSV column, the DOCX heading (English). */
-  label: string;
-  /** The value of a finding that does not set it. */
-  empty(): Static<S>;
-  /** Must be given when a finding is created through the API. */
-  required?: true;
-  /** Set when a finding is created (by a person, a template or an import), never changed by PATCH. */
-  immutable?: true;
 }
 
 function field<S extends TSchema, P extends FindingFieldPart, C extends string, H extends FindingFieldShape>(
@@ -228,25 +215,25 @@ export const FINDING_FIELDS = {
 
 type Fields = typeof FINDING_FIELDS;
 export type FindingFieldName = keyof Fields;
-type FieldsOfPart<P extends FindingFieldPart> = {
-  [K in FindingFieldName as Fields[K]['part'] extends P ? K : never]: Fields[K];
-};
-type SchemasOfPart<P extends FindingFieldPart> = {
-  [K in FindingFieldName as Fields[K]['part'] extends P ? K : never]: Fields[K]['schema'];
-};
-export type FindingContentFieldName = keyof FieldsOfPart<'content'>;
+export type FindingContentFieldName = {
+  [K in FindingFieldName]: Fields[K]['part'] extends 'content' ? K : never;
+}[FindingFieldName];
 /** Fields whose value is Markdown text: each is a section of the finding in every document. */
 export type FindingMarkdownFieldName = {
   [K in FindingFieldName]: Fields[K]['shape'] extends 'markdown' ? K : never;
 }[FindingFieldName];
 
-const ENTRIES = Object.entries(FINDING_FIELDS) as Array<[FindingFieldName, FindingFieldDeclaration]>;
+/** The finding's fields with what derives from them (schemas, empty values, row maps). */
+export const FINDING = declareFields(FINDING_FIELDS);
+const ENTRIES = FINDING.entries as ReadonlyArray<readonly [FindingFieldName, FindingFieldDeclaration]>;
 
 /** Every field name, in declaration order. */
-export const FINDING_FIELD_NAMES: readonly FindingFieldName[] = ENTRIES.map(([name]) => name);
+export const FINDING_FIELD_NAMES: readonly FindingFieldName[] = FINDING.names;
 export const FINDING_CONTENT_FIELD_NAMES = ENTRIES.filter(([, f]) => f.part === 'content').map(
   ([name]) => name,
 ) as readonly FindingContentFieldName[];
+/** The content a finding shares with finding templates, with what derives from it. */
+export const FINDING_CONTENT = FINDING.only(FINDING_CONTENT_FIELD_NAMES);
 /** The Markdown text fields, in order, with their headings. */
 export const FINDING_MARKDOWN_FIELDS = ENTRIES.filter(([, f]) => f.shape === 'markdown').map(([name, f]) => ({
   name: name as FindingMarkdownFieldName,
@@ -261,19 +248,13 @@ export const FINDING_TRANSLATABLE_FIELD_NAMES = ENTRIES.filter(
   ([, f]) => f.part === 'content' && (f.shape === 'title' || f.shape === 'markdown'),
 ).map(([name]) => name) as readonly FindingTranslatableFieldName[];
 
-function schemasOf<P extends FindingFieldPart>(parts: readonly P[]): SchemasOfPart<P> {
-  return Object.fromEntries(
-    ENTRIES.filter(([, f]) => parts.includes(f.part as P)).map(([n, f]) => [n, f.schema]),
-  ) as never;
-}
-
 /** The content a finding and a finding template share, property by property. */
-export const FindingContentProperties = schemasOf(['content']);
+export const FindingContentProperties = FINDING_CONTENT.properties;
 export const FindingContentSchema = Type.Object(FindingContentProperties, { additionalProperties: false });
 export type FindingContent = Static<typeof FindingContentSchema>;
 
 /** Every property of a finding, in declaration order. */
-export const FindingProperties = schemasOf(['content', 'state']);
+export const FindingProperties = FINDING.properties;
 export const FindingSchema = Type.Object(FindingProperties, { additionalProperties: false });
 export type Finding = Static<typeof FindingSchema>;
 
@@ -286,15 +267,14 @@ export const FindingTranslationSchema = Type.Object(
 );
 export type FindingTranslation = Static<typeof FindingTranslationSchema>;
 
-/** An empty finding's values; imports and the Markdown reader start from these. */
+/** An empty finding's values; imports, the Markdown reader and fixtures start from these. */
 export function emptyFinding(title: string, severity: Finding['severity']): Finding {
-  const finding = Object.fromEntries(ENTRIES.map(([name, f]) => [name, f.empty()])) as Finding;
-  return { ...finding, title, severity };
+  return { ...FINDING.empty(), title, severity };
 }
 
 /** The content of a finding: its shared fields only. */
 export function findingContentOf(finding: FindingContent): FindingContent {
-  return Object.fromEntries(FINDING_CONTENT_FIELD_NAMES.map((name) => [name, finding[name]])) as FindingContent;
+  return FINDING_CONTENT.pick(finding);
 }
 
 // ---- Columns and rows -------------------------------------------------------------------------
@@ -307,42 +287,25 @@ export type FindingContentColumns = {
   [K in FindingContentFieldName as Fields[K]['column']]: Static<Fields[K]['schema']>;
 };
 
-export const FINDING_COLUMNS: readonly FindingColumnName[] = ENTRIES.map(([, f]) => f.column as FindingColumnName);
-export const FINDING_CONTENT_COLUMNS: readonly FindingColumnName[] = ENTRIES.filter(
-  ([, f]) => f.part === 'content',
-).map(([, f]) => f.column as FindingColumnName);
+export const FINDING_COLUMNS: readonly FindingColumnName[] = FINDING.columns;
+export const FINDING_CONTENT_COLUMNS: readonly FindingColumnName[] = FINDING_CONTENT.columns;
 
-/**
- * Column values to insert or update for the fields given; absent fields are left out. jsonb
- * columns are JSON text for knex (`jsonb: 'text'`), or the value itself inside a JSON document
- * that PostgreSQL reads as rows (`jsonb: 'value'`).
- */
+/** Column values to insert or update for the fields given (see `DeclaredFields.toColumns`). */
 export function findingFieldsToColumns(
   values: Partial<Finding>,
-  { jsonb = 'text' }: { jsonb?: 'text' | 'value' } = {},
+  options: { jsonb?: 'text' | 'value' } = {},
 ): Partial<Record<FindingColumnName, unknown>> {
-  const out: Partial<Record<FindingColumnName, unknown>> = {};
-  for (const [name, f] of ENTRIES) {
-    const value = values[name];
-    if (value === undefined) continue;
-    out[f.column as FindingColumnName] = f.storage === 'jsonb' && jsonb === 'text' ? JSON.stringify(value) : value;
-  }
-  return out;
+  return FINDING.toColumns(values, options);
 }
 
 /** A whole finding read from its row. */
 export function findingFromColumns(row: FindingColumns): Finding {
-  return Object.fromEntries(ENTRIES.map(([name, f]) => [name, row[f.column as keyof FindingColumns]])) as Finding;
+  return FINDING.fromColumns(row);
 }
 
 /** A finding's (or a template's) content read from its row. */
 export function findingContentFromColumns(row: FindingContentColumns): FindingContent {
-  return Object.fromEntries(
-    ENTRIES.filter(([, f]) => f.part === 'content').map(([name, f]) => [
-      name,
-      row[f.column as keyof FindingContentColumns],
-    ]),
-  ) as FindingContent;
+  return FINDING_CONTENT.fromColumns(row);
 }
 
 /** The declaration of one field (its column, shape, label...). */

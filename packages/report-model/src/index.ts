@@ -35,6 +35,8 @@ export {
   CweIdSchema,
   describeFindingSource,
   emptyFinding,
+  FINDING,
+  FINDING_CONTENT,
   FINDING_COLUMNS,
   FINDING_CONTENT_COLUMNS,
   FINDING_CONTENT_FIELD_NAMES,
@@ -79,17 +81,80 @@ export {
   EvidenceRefSchema,
   LanguageSchema,
   PROJECT_STATUSES,
-  ProjectProperties,
   REPORT_STATUSES,
-  ReportLinkProperties,
-  ReportProperties,
   ReportStatusSchema,
-  ReportTabProperties,
-  ReportTemplateTabSchema,
   type EvidenceRef,
   type ReportStatus,
-  type ReportTemplateTab,
 } from './report.ts';
+export {
+  declareFields,
+  type DeclaredFields,
+  type FieldColumnName,
+  type FieldColumns,
+  type FieldDeclaration,
+  type FieldDeclarations,
+  type FieldSchemas,
+  type FieldValues,
+} from './declared-fields.ts';
+export {
+  emptyReportFields,
+  REPORT,
+  REPORT_FIELD_NAMES,
+  REPORT_FIELDS,
+  REPORT_MARKDOWN_FIELDS,
+  ReportFieldsSchema,
+  ReportProperties,
+  retestReportFields,
+  type ReportColumnName,
+  type ReportFieldDeclaration,
+  type ReportFieldName,
+  type ReportFields,
+  type ReportFieldShape,
+  type ReportMarkdownFieldName,
+  type RetestInheritance,
+  type RetestOwnFieldName,
+} from './report-fields.ts';
+export {
+  emptyTabFields,
+  ReportTabProperties,
+  ReportTemplateTabSchema,
+  TAB,
+  TAB_FIELDS,
+  TAB_MARKDOWN_FIELD_NAMES,
+  TabFieldsSchema,
+  tabOfTemplate,
+  type ReportTemplateTab,
+  type TabFieldDeclaration,
+  type TabFieldName,
+  type TabFields,
+  type TabFieldShape,
+  type TabMarkdownFieldName,
+} from './tab-fields.ts';
+export {
+  LINK,
+  LINK_FIELDS,
+  LinkFieldsSchema,
+  linkOfParts,
+  linkParts,
+  ReportLinkProperties,
+  type LinkFieldDeclaration,
+  type LinkFieldName,
+  type LinkFields,
+  type LinkFieldShape,
+} from './link-fields.ts';
+export {
+  PROJECT,
+  PROJECT_FIELDS,
+  ProjectProperties,
+  REPORT_PROJECT,
+  REPORT_PROJECT_FIELD_NAMES,
+  ReportProjectFieldsSchema,
+  type ProjectFieldDeclaration,
+  type ProjectFieldName,
+  type ProjectFieldShape,
+  type ReportProjectFieldName,
+  type ReportProjectFields,
+} from './project-fields.ts';
 export {
   assetExcerpt,
   capExcerpt,
@@ -115,6 +180,10 @@ export {
   type ResolvedReportStyle,
 } from './report-style.ts';
 export {
+  documentLink,
+  emptyDocumentFinding,
+  emptyDocumentTab,
+  emptyReportDocument,
   LibraryItemRefSchema,
   ReportDocumentFindingSchema,
   ReportDocumentLinkSchema,
@@ -127,7 +196,7 @@ export {
   type ReportDocumentTab,
 } from './report-document.ts';
 export { IsoDate, MarkdownText, TEXT_LIMITS, Timestamp, Title, Uuid } from './text.ts';
-export { applyTemplateContent } from './apply-template-content.ts';
+export { applyTemplateContent, SCANNER_TEXT_PLACEHOLDERS } from './apply-template-content.ts';
 export {
   describeBand,
   mergedRating,

@@ -1,12 +1,10 @@
 import { Type } from 'typebox';
-import { FindingProperties } from './finding-fields.ts';
-import {
-  EvidenceRefSchema,
-  ProjectProperties,
-  ReportLinkProperties,
-  ReportProperties,
-  ReportTabProperties,
-} from './report.ts';
+import { LINK, ReportLinkProperties } from './link-fields.ts';
+import { REPORT_PROJECT } from './project-fields.ts';
+import { emptyReportFields, ReportProperties } from './report-fields.ts';
+import { EvidenceRefSchema } from './report.ts';
+import { emptyTabFields, ReportTabProperties } from './tab-fields.ts';
+import { emptyFinding, FindingProperties, type Finding } from './finding-fields.ts';
 import { RetestInfoSchema, RetestResultSchema } from './retest.ts';
 import { Uuid } from './text.ts';
 
@@ -57,15 +55,7 @@ export const ReportDocumentSchema = Type.Object(
       { id: Type.Optional(Uuid), name: Type.String({ minLength: 1, maxLength: 300 }) },
       { additionalProperties: false },
     ),
-    project: Type.Object(
-      {
-        id: Type.Optional(Uuid),
-        name: ProjectProperties.name,
-        startDate: ProjectProperties.startDate,
-        endDate: ProjectProperties.endDate,
-      },
-      { additionalProperties: false },
-    ),
+    project: Type.Object({ id: Type.Optional(Uuid), ...REPORT_PROJECT.properties }, { additionalProperties: false }),
     style: Type.Union([LibraryItemRefSchema, Type.Null()]),
     template: Type.Union([LibraryItemRefSchema, Type.Null()]),
     tabs: Type.Array(ReportDocumentTabSchema, { maxItems: 1000 }),
@@ -76,3 +66,36 @@ export const ReportDocumentSchema = Type.Object(
   { additionalProperties: false },
 );
 export type ReportDocument = Type.Static<typeof ReportDocumentSchema>;
+
+/**
+ * A report document with nothing in it but what is given: every report field, the project's and
+ * each part's at their empty values. Fixtures, benchmarks and imports start from this and set what
+ * they need, so a new field never breaks them.
+ */
+export function emptyReportDocument(title: string, client: string, project: string): ReportDocument {
+  return {
+    ...emptyReportFields(title),
+    client: { name: client },
+    project: { ...REPORT_PROJECT.empty(), name: project },
+    style: null,
+    template: null,
+    tabs: [],
+    links: [],
+    findings: [],
+  };
+}
+
+/** A tab of a report document with its title and empty values. */
+export function emptyDocumentTab(title: string): ReportDocumentTab {
+  return { ...emptyTabFields(title), evidence: [] };
+}
+
+/** A link of a report document. */
+export function documentLink(title: string, url: string): ReportDocumentLink {
+  return { ...LINK.empty(), title, url };
+}
+
+/** A finding of a report document with its title and severity and empty values. */
+export function emptyDocumentFinding(title: string, severity: Finding['severity']): ReportDocumentFinding {
+  return { ...emptyFinding(title, severity), evidence: [] };
+}

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { IsoDate, MarkdownText, TEXT_LIMITS, Title, Uuid } from './text.ts';
+import { MarkdownText, Title, Uuid } from './text.ts';
 
 export const REPORT_STATUSES = ['draft', 'review', 'final'] as const;
 export const ReportStatusSchema = Type.Enum([...REPORT_STATUSES]);
@@ -19,24 +19,7 @@ export const FindingOrderSchema = Type.Enum([...FINDING_ORDERS], {
     'import, attachment and change; `manual`: the order set with `PUT /reports/{id}/finding-order`.',
 });
 
-export const ReportProperties = {
-  title: Title(),
-  status: ReportStatusSchema,
-  language: LanguageSchema,
-  summary: MarkdownText(),
-  findingOrder: FindingOrderSchema,
-};
-
 export const PROJECT_STATUSES = ['planned', 'active', 'completed', 'archived'] as const;
-
-export const ProjectProperties = {
-  name: Title(300),
-  projectType: Type.Union([Type.String({ maxLength: 200 }), Type.Null()]),
-  description: MarkdownText(100_000),
-  status: Type.Enum([...PROJECT_STATUSES]),
-  startDate: Type.Union([IsoDate, Type.Null()], { description: 'First day of testing.' }),
-  endDate: Type.Union([IsoDate, Type.Null()], { description: 'Last day of testing.' }),
-};
 
 export const ClientContactSchema = Type.Object(
   {
@@ -59,19 +42,6 @@ export const ClientProperties = {
 export const TAB_PLACEMENTS = ['before', 'after'] as const;
 export type TabPlacement = (typeof TAB_PLACEMENTS)[number];
 
-export const ReportTabProperties = {
-  title: Title(300),
-  content: MarkdownText(TEXT_LIMITS.tabContent),
-  placement: Type.Enum([...TAB_PLACEMENTS], {
-    description: 'Whether the section comes before the findings (summary, scope) or after them (appendices).',
-  }),
-};
-
-export const ReportLinkProperties = {
-  title: Title(300),
-  url: Type.String({ pattern: '^(https?|mailto):', maxLength: 4000, description: 'An http, https or mailto URL.' }),
-};
-
 export const EVIDENCE_CONTENT_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 
 /**
@@ -89,14 +59,3 @@ export const EvidenceRefSchema = Type.Object(
   { additionalProperties: false },
 );
 export type EvidenceRef = Type.Static<typeof EvidenceRefSchema>;
-
-/** A report template: the tabs a new report starts with. */
-export const ReportTemplateTabSchema = Type.Object(
-  {
-    title: Title(300),
-    content: Type.Optional(MarkdownText(TEXT_LIMITS.tabContent)),
-    placement: Type.Optional(ReportTabProperties.placement),
-  },
-  { additionalProperties: false },
-);
-export type ReportTemplateTab = Type.Static<typeof ReportTemplateTabSchema>;

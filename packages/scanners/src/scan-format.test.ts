@@ -15,6 +15,7 @@ describe('scanner rules', () => {
     ['nmap', 'cpe=cpe:2.3:a:openbsd:openssh & type=cve'],
     ['burp', '5245344'],
     ['burp', 'rule=16777472 & severity=info'],
+    ['nuclei', 'cve=any'],
     ['burp', 'rule=16777472 & detail=certificate has expired'],
     ['nessus', 'rule=51192 & output=self-signed'],
     ['nuclei', 'rule=http-missing-security-headers:x-frame-options & severity=info'],

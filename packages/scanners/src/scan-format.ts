@@ -170,7 +170,7 @@ export function cpeCovers(rule: string, cpe: string): boolean {
  * | `cpe=<cpe>` | nessus, nmap, nuclei | a CPE of the finding is this product (and version, when given) |
  * | `tag=<tag>` | nuclei | the template has this tag (several `tag=`: all of them) |
  * | `title=<pattern>` | nessus, nmap, nuclei | the title matches the pattern (as title patterns do) |
- * | `cve=<CVE>` | nessus, nmap, nuclei | the finding carries this CVE, whatever else it carries |
+ * | `cve=<CVE>` | nessus, nmap, nuclei | the finding carries this CVE, whatever else it carries; `cve=any`: some CVE (or its rule id is one) |
  * | `compliance=<failed\|warning\|error>` | nessus | the compliance audit result of a grouped audit finding |
  * | `type=<type>` | nmap, nuclei | the check type (Nuclei protocol; Nmap `open-port`, `nse-script`, vulners type) |
  * | `rule=<rule id>` | all | the rule id (as an exact rule id, `<id>:<matcher>` included) |
@@ -253,9 +253,10 @@ function conditionValue(scanner: ScanFormat, kind: RuleConditionKind, value: str
       return problem ? { problem: `title=: ${problem}` } : value;
     }
     case 'cve':
+      if (value.toLowerCase() === 'any') return 'any';
       return CVE.test(value.toUpperCase())
         ? value.toUpperCase()
-        : { problem: `"${value}" is not a CVE id such as CVE-2021-44228` };
+        : { problem: `"${value}" is not a CVE id such as CVE-2021-44228, nor \`any\`` };
     case 'compliance':
       return COMPLIANCE_RESULTS.includes(value.toLowerCase())
         ? value.toLowerCase()

@@ -58,7 +58,7 @@ function conditionValuePattern(scanner: ScanFormat, kind: RuleConditionKind): st
     case 'output':
       return `${VALUE_CHAR}{1,300}`;
     case 'cve':
-      return `${anyCase('cve')}-\\d{4}-\\d{4,19}`;
+      return `(?:${anyCase('cve')}-\\d{4}-\\d{4,19}|${anyCase('any')})`;
     case 'compliance':
       return `(?:${['failed', 'warning', 'error'].map(anyCase).join('|')})`;
     case 'severity':

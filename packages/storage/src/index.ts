@@ -24,3 +24,4 @@ export {
   type ObjectReference,
   type WrittenObject,
 } from './stored-files.ts';
+export { copyObject, copyObjects, type CopyOutcome, type ExpectedObject } from './copy-objects.ts';

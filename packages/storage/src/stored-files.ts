@@ -8,6 +8,9 @@ import { StoreUnavailableError } from './store-errors.ts';
 export interface ObjectReference {
   table: string;
   column: string;
+  /** The columns that record the object's SHA-256 (hex) and size, for copies verified by checksum. */
+  sha256Column: string;
+  sizeColumn: string;
 }
 
 /** The table of objects no committed row may name yet (being written) or any more (being removed). */
@@ -46,6 +49,22 @@ export class StoredFiles {
     readonly store: ObjectStore,
     readonly references: readonly ObjectReference[],
   ) {}
+
+  /** Every object the rows of `tenant` name, with the SHA-256 and size they record, in key order. */
+  async expectedObjects(tenant: Knex): Promise<Array<{ key: string; size: number; sha256: string }>> {
+    const all: Array<{ key: string; size: number; sha256: string }> = [];
+    for (const ref of this.references) {
+      const rows = (await tenant(ref.table)
+        .whereNotNull(ref.column)
+        .select({ key: ref.column, size: ref.sizeColumn, sha256: ref.sha256Column })) as Array<{
+        key: string;
+        size: number | string;
+        sha256: string;
+      }>;
+      for (const r of rows) all.push({ key: r.key, size: Number(r.size), sha256: r.sha256 });
+    }
+    return all.sort((a, b) => (a.key < b.key ? -1 : 1));
+  }
 
   /** The files of one organization, whose rows live in `tenant`. */
   of(organizationId: string, tenant: Knex): OrganizationFiles {

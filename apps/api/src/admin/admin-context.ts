@@ -1,6 +1,6 @@
 import { UserRepository } from '@service/auth';
 import { OperatorError } from '@service/cli-kit';
-import { loadConfig, type Config } from '@service/config';
+import { loadConfig, type Config, type FilesStoreConfig } from '@service/config';
 import { openDatabases, silentLogger, type Databases } from '@service/db';
 import { createJsonLogger } from '@service/http';
 import type { StoredFiles } from '@service/storage';
@@ -23,6 +23,10 @@ export interface AdminContext {
   tenants: TenantRouter;
   /** The file store `FILES_STORE` names; closed when the command is done. */
   files: StoredFiles;
+  /** The settings of a store of `kind` as the same environment gives them (`dir`: instead of FILES_DIR). */
+  filesStoreSettings(kind: 'local' | 's3', dir?: string): FilesStoreConfig;
+  /** Every organization's id, oldest first. */
+  organizationIds(): Promise<string[]>;
   print(line: string): void;
 }
 
@@ -72,6 +76,10 @@ export async function openAdminContext(env: NodeJS.ProcessEnv): Promise<AdminCon
       config,
       tenants,
       files,
+      filesStoreSettings: (kind, dir) =>
+        loadConfig({ ...env, FILES_STORE: kind, ...(dir ? { FILES_DIR: dir } : {}) }).filesStore,
+      organizationIds: async () =>
+        (await dbs.controlPlane('organizations').orderBy('created_at').pluck('id')) as string[],
       print: (line) => process.stdout.write(`${line}\n`),
     };
   } catch (err) {

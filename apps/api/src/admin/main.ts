@@ -9,6 +9,8 @@ import { TenancyError } from '@service/tenancy';
 import { LicenseLoadError } from '../licensing/load-license.ts';
 import { openAdminContext, type AdminContext } from './admin-context.ts';
 import { checkSeverities } from './commands/check-severities.ts';
+import { copyFilesCommand } from './commands/copy-files.ts';
+import { sweepFilesCommand } from './commands/sweep-files.ts';
 import { createUser } from './commands/create-user.ts';
 import { deactivateUser } from './commands/deactivate-user.ts';
 import { importGlobalsCommand } from './commands/import-globals.ts';
@@ -32,6 +34,8 @@ const COMMANDS: AnyCommand<AdminContext>[] = [
   listOrganizationsCommand,
   deprovisionOrganizationCommand,
   checkSeverities,
+  copyFilesCommand,
+  sweepFilesCommand,
 ];
 
 /** Errors of the layers below that already say what is wrong; each gets the next step. */

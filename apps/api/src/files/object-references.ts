@@ -6,6 +6,11 @@ import type { ObjectReference } from '@service/storage';
  * of them when its row is deleted or names another object.
  */
 export const OBJECT_REFERENCES: readonly ObjectReference[] = [
-  { table: 'evidence_images', column: 'storage_key' },
-  { table: 'report_styles', column: 'template_storage_key' },
+  { table: 'evidence_images', column: 'storage_key', sha256Column: 'sha256', sizeColumn: 'size' },
+  {
+    table: 'report_styles',
+    column: 'template_storage_key',
+    sha256Column: 'template_sha256',
+    sizeColumn: 'template_size',
+  },
 ];

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { IsoDate, Timestamp, Uuid } from '@service/report-model';
+import { Timestamp, Uuid } from '@service/report-model';
 
 /**
  * One API field of a resource: its column, its schema (from `@service/report-model` for domain
@@ -68,14 +68,13 @@ export const baseFields = {
   updatedAt: timestampField('updated_at'),
 };
 
-function isoDate(v: Date | null): unknown {
-  if (v instanceof Date) return v.toISOString().slice(0, 10);
-  return v ?? null;
-}
-
-/** A `date` column (no time) read as `YYYY-MM-DD`. */
-export const dateField = <C extends string>(column: C, schema: TSchema = Type.Union([IsoDate, Type.Null()])) =>
-  rowTyped<Date | null>()({ column, schema, create: 'optional', update: true, read: isoDate });
+/** A `date` column (no time): the driver reads it as `YYYY-MM-DD` text (`@service/db`), as the API writes it. */
+export const dateField = <C extends string, S extends TSchema>(column: C, schema: S) => ({
+  column,
+  schema,
+  create: 'optional' as const,
+  update: true,
+});
 
 export function responseSchema(fields: Fields, extra: Record<string, TSchema> = {}) {
   return Type.Object({ ...Object.fromEntries(Object.entries(fields).map(([k, f]) => [k, f.schema])), ...extra });

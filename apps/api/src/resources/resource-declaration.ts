@@ -141,7 +141,10 @@ export interface ResourceDeclaration<F extends Fields = Fields, X extends object
     /** Every field the request sent, changed or not. */
     sent: Record<string, unknown>;
   }): Promise<void>;
-  /** A whole row as the API returns it: the documented example of a resource without create. */
+  /**
+   * The documented example of a resource without create: the values worth showing; every other
+   * field is generated from its schema (`resource-example.ts`).
+   */
   responseExample?: Record<string, unknown>;
   /** A PATCH body as a client would send it, for the document (none: no request example). */
   updateExample?: Record<string, unknown>;

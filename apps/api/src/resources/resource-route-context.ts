@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { Uuid } from '@service/report-model';
 import type { AppContext } from '../app-context.ts';
-import { resourceExample } from './resource-example.ts';
+import { exampleRow, pickFields } from './resource-example.ts';
 import type { ResourceDeclaration } from './resource-declaration.ts';
 import type { ResourceRepository } from './resource-repository.ts';
 
@@ -13,12 +13,14 @@ export interface ResourceRouteContext {
   /** `/rest/v1/<name>`. */
   base: string;
   /** A full row as the API returns it, for the document. */
-  example: Record<string, unknown> | undefined;
+  example: Record<string, unknown>;
 }
 
 export const IdParams = Type.Object({ id: Uuid });
 
 export function resourceRouteContext(app: AppContext, repository: ResourceRepository): ResourceRouteContext {
   const decl = repository.declaration;
-  return { app, repository, decl, base: `/rest/v1/${decl.name}`, example: resourceExample(decl) };
+  // A full row as the API returns it: the create example's fields, or the declared response values, and the rest generated.
+  const example = exampleRow(decl, decl.create ? pickFields(decl, decl.create.example) : (decl.responseExample ?? {}));
+  return { app, repository, decl, base: `/rest/v1/${decl.name}`, example };
 }

@@ -1,9 +1,18 @@
-import type { FindingFieldName, FindingStatus, ReportStatus, Severity } from '@service/report-model';
+import type {
+  FindingFieldName,
+  FindingStatus,
+  ProjectFieldName,
+  ReportFieldName,
+  ReportStatus,
+  Severity,
+} from '@service/report-model';
 import {
   CATALOGUES,
   ENGLISH,
   fieldLabelKey,
   findingStatusKey,
+  projectFieldLabelKey,
+  reportFieldLabelKey,
   reportStatusKey,
   severityKey,
   type MessageCatalogue,
@@ -31,6 +40,9 @@ export interface ReportLocale {
   findingStatus(s: FindingStatus): string;
   reportStatus(s: ReportStatus): string;
   fieldLabel(name: FindingFieldName): string;
+  /** The label of a report field (`Report status`) and of a project field, in the report's language. */
+  reportFieldLabel(name: ReportFieldName): string;
+  projectFieldLabel(name: ProjectFieldName): string;
   /** A whole number with the locale's grouping: 1,234 or 1.234. */
   integer(n: number): string;
   /** A CVSS score with one decimal: 9.8 or 9,8; '' for none. */
@@ -88,6 +100,8 @@ function createLocale(language: string): ReportLocale {
     findingStatus: (s) => (catalogue[findingStatusKey(s)] === undefined ? s : text(findingStatusKey(s))),
     reportStatus: (s) => (catalogue[reportStatusKey(s)] === undefined ? s : text(reportStatusKey(s))),
     fieldLabel: (name) => text(fieldLabelKey(name)),
+    reportFieldLabel: (name) => text(reportFieldLabelKey(name)),
+    projectFieldLabel: (name) => text(projectFieldLabelKey(name)),
     integer: (n) => integers.format(n),
     score: (score) => (score === null ? '' : scores.format(score)),
     date: (date) => {

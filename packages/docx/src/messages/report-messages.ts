@@ -1,7 +1,11 @@
 import {
   FINDING_FIELD_NAMES,
   FINDING_FIELDS,
+  PROJECT,
+  REPORT,
   type FindingFieldName,
+  type ProjectFieldName,
+  type ReportFieldName,
   type AssetRetestStatus,
   type FindingStatus,
   type ReportStatus,
@@ -127,14 +131,27 @@ const ENGLISH_TEXTS = {
 
 type StaticKey = keyof typeof ENGLISH_TEXTS;
 export type FieldLabelKey = `field.${FindingFieldName}`;
-export type MessageKey = StaticKey | FieldLabelKey;
+export type ReportFieldLabelKey = `reportField.${ReportFieldName}`;
+export type ProjectFieldLabelKey = `projectField.${ProjectFieldName}`;
+export type MessageKey = StaticKey | FieldLabelKey | ReportFieldLabelKey | ProjectFieldLabelKey;
 export type MessageCatalogue = Readonly<Record<MessageKey, string>>;
 
 const fieldLabels = Object.fromEntries(
   FINDING_FIELD_NAMES.map((name) => [`field.${name}`, FINDING_FIELDS[name].label]),
 ) as Record<FieldLabelKey, string>;
+const reportFieldLabels = Object.fromEntries(
+  REPORT.entries.map(([name, f]) => [`reportField.${name}`, f.label]),
+) as Record<ReportFieldLabelKey, string>;
+const projectFieldLabels = Object.fromEntries(
+  PROJECT.entries.map(([name, f]) => [`projectField.${name}`, f.label]),
+) as Record<ProjectFieldLabelKey, string>;
 
-export const ENGLISH: MessageCatalogue = { ...ENGLISH_TEXTS, ...fieldLabels };
+export const ENGLISH: MessageCatalogue = {
+  ...ENGLISH_TEXTS,
+  ...fieldLabels,
+  ...reportFieldLabels,
+  ...projectFieldLabels,
+};
 
 export const GERMAN: MessageCatalogue = {
   contents: 'Inhalt',
@@ -246,6 +263,17 @@ export const GERMAN: MessageCatalogue = {
   'field.source': 'Quelle',
   'field.severityReason': 'Begründung der Einstufung',
   'field.details': 'Details',
+  'reportField.title': 'Titel',
+  'reportField.status': 'Berichtsstatus',
+  'reportField.language': 'Sprache',
+  'reportField.summary': 'Zusammenfassung',
+  'reportField.findingOrder': 'Reihenfolge der Befunde',
+  'projectField.name': 'Projekt',
+  'projectField.projectType': 'Projektart',
+  'projectField.description': 'Beschreibung',
+  'projectField.status': 'Projektstatus',
+  'projectField.startDate': 'Beginn',
+  'projectField.endDate': 'Ende',
 };
 
 /** The catalogues by primary language subtag; any other language is written in English. */
@@ -256,6 +284,8 @@ export const findingStatusKey = (s: FindingStatus) => `status.${s}` as const;
 export const reportStatusKey = (s: ReportStatus) => `reportStatus.${s}` as const;
 export const retestStatusKey = (s: RetestStatus | AssetRetestStatus) => `retestStatus.${s}` as const;
 export const fieldLabelKey = (name: FindingFieldName): FieldLabelKey => `field.${name}`;
+export const reportFieldLabelKey = (name: ReportFieldName): ReportFieldLabelKey => `reportField.${name}`;
+export const projectFieldLabelKey = (name: ProjectFieldName): ProjectFieldLabelKey => `projectField.${name}`;
 
 /**
  * The template tag of each message without parameters: `label.<key>`, with a finding field's

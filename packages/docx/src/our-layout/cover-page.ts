@@ -14,11 +14,11 @@ import {
 import type { ReportDocument } from '@service/report-model';
 import { fitImage, readEvidenceImage, isEvidenceImage } from '../evidence-images.ts';
 import type { ReportLocale } from '../messages/report-locale.ts';
-import { formatDay, formatTestingPeriod } from '../report-labels.ts';
 import { isRightToLeft } from '../text-direction.ts';
 import { docxColour } from './colours.ts';
 import type { LayoutContext } from './layout-context.ts';
 import { STYLE } from './layout-styles.ts';
+import { coverFacts } from './report-field-layout.ts';
 
 const NONE = { style: BorderStyle.NONE, size: 0, color: 'FFFFFF' };
 const NO_BORDERS = { top: NONE, bottom: NONE, left: NONE, right: NONE, insideHorizontal: NONE, insideVertical: NONE };
@@ -89,15 +89,7 @@ export function coverPage(
     }),
   );
   out.push(new Paragraph({ spacing: { before: 0, after: 480 } }));
-  const { locale } = ctx;
-  const period = formatTestingPeriod(doc.project, locale);
-  const details: Array<[string, string]> = [
-    [locale.text('client'), doc.client.name],
-    [locale.text('project'), doc.project.name],
-    ...(period ? ([[locale.text('testingPeriod'), period]] as Array<[string, string]>) : []),
-    [locale.text('reportStatus'), locale.reportStatus(doc.status)],
-    [locale.text('date'), formatDay(now, locale)],
-  ];
+  const details = coverFacts(doc, ctx.locale, now);
   const labelWidth = 2400;
   const valueWidth = ctx.geometry.textWidth - labelWidth;
   out.push(

@@ -1,8 +1,14 @@
 import {
+  FINDING,
   FINDING_MARKDOWN_FIELDS,
   type AffectedAsset,
+  type Cvss,
+  type FindingFieldName,
+  type FindingFieldShape,
   type FindingMarkdownFieldName,
+  type FindingStatus,
   type ReportDocumentFinding,
+  type Severity,
 } from '@service/report-model';
 import { EVIDENCE_CHARS, type EvidenceAppendixEntry, type FindingEvidence } from '../evidence-plan.ts';
 import { isHyperlinkTarget, type Block } from '../markdown-blocks.ts';
@@ -34,9 +40,160 @@ export function findingMarkdown(f: ReportDocumentFinding, parse: (markdown: stri
 
 const heading3 = (text: string) => paragraph({ style: 'Heading3' }, run(text));
 
+/** A row of the facts table is two facts: a label and its value each. */
+interface Fact {
+  label: string;
+  value: string;
+  /** The value as runs, when not plain text. */
+  runs?: string;
+  fill?: string;
+  /** An empty list shown as `—`: a row of empty facts only is left out. */
+  empty?: boolean;
+}
+
+/** What our layout makes of one finding field: facts, a paragraph under them, a part of the body, or nothing. */
+type FieldPart =
+  | { place: 'facts'; facts: Fact[] }
+  | { place: 'note' | 'body'; xml: string }
+  | { place: 'title' | 'none' };
+
+const listFact = (label: string, items: readonly string[]): Fact => ({
+  label,
+  value: items.join(', ') || '—',
+  empty: items.length === 0,
+});
+
 /**
- * One finding: a header bar in its severity colour, its facts, assets, text sections, references,
- * evidence images and its assets' scanner evidence as the style's evidence mode shows it (`assets`).
+ * Where our layout shows a finding field, by its shape: the title in the header bar, scores and
+ * lists as facts, a note under them, text, assets and references as parts of the body; a new shape
+ * is a compile error here until it is decided. `shown` collects the images the body draws.
+ */
+function fieldPart(
+  name: FindingFieldName,
+  shape: FindingFieldShape,
+  f: ReportDocumentFinding,
+  md: FindingMarkdown,
+  ctx: LayoutContext,
+  shown: Set<string>,
+): FieldPart {
+  const { locale } = ctx;
+  const value = f[name];
+  switch (shape) {
+    case 'title':
+      return { place: 'title' };
+    case 'severity': {
+      const fill = docxColour(ctx.style.severityColors[value as Severity]);
+      const text = locale.severity(value as Severity);
+      const runs = run(text, { bold: true, color: textColourOn(fill) });
+      return { place: 'facts', facts: [{ label: locale.fieldLabel(name), value: text, runs, fill }] };
+    }
+    case 'status':
+      return {
+        place: 'facts',
+        facts: [{ label: locale.fieldLabel(name), value: locale.findingStatus(value as FindingStatus) }],
+      };
+    case 'cvss':
+      return {
+        place: 'facts',
+        facts: cvssRatings(value as Cvss[]).flatMap((c): Fact[] => [
+          { label: `CVSS ${c.version}`, value: c.score === null ? '—' : locale.score(c.score) },
+          c.vector
+            ? { label: locale.text('vector'), value: c.vector, runs: run(c.vector, { style: STYLE.inlineCode }) }
+            : {
+                label: locale.text('vector'),
+                value: locale.text('noVector'),
+                runs: run(locale.text('noVector'), { italic: true }),
+              },
+        ]),
+      };
+    case 'cveList':
+      return { place: 'facts', facts: [listFact(locale.text('cve'), value as string[])] };
+    case 'cweList':
+      return {
+        place: 'facts',
+        facts: [
+          listFact(
+            locale.text('cwe'),
+            (value as number[]).map((c) => `CWE-${c}`),
+          ),
+        ],
+      };
+    case 'note':
+      // Why right under the scores: a severity other than the score's band is explained where it is read.
+      return {
+        place: 'note',
+        xml:
+          (value as string).trim() === ''
+            ? ''
+            : paragraph(
+                { spacing: { before: 60, after: 120 } },
+                run(`${locale.fieldLabel(name)}: `, { bold: true }) + run(value as string, { italic: true }),
+              ),
+      };
+    case 'assets': {
+      const assets = value as AffectedAsset[];
+      if (assets.length === 0) return { place: 'body', xml: '' };
+      const heading = heading3(`${locale.fieldLabel(name)} (${locale.integer(assets.length)})`);
+      return { place: 'body', xml: heading + assetsTable(assets, ctx) };
+    }
+    case 'markdown': {
+      const blocks = md[name as FindingMarkdownFieldName];
+      if (blocks.length === 0) return { place: 'body', xml: '' };
+      return {
+        place: 'body',
+        xml: heading3(locale.fieldLabel(name)) + markdownToWordml(blocks, ctx, { baseHeading: 4, shown }),
+      };
+    }
+    case 'referenceList':
+      return { place: 'body', xml: referenceList(locale.fieldLabel(name), value as string[], ctx) };
+    case 'source':
+      // Why not shown: where a finding came from (a scanner rule, a library template) is the tester's, not the client's.
+      return { place: 'none' };
+    default:
+      return shape satisfies never;
+  }
+}
+
+function referenceList(label: string, references: readonly string[], ctx: LayoutContext): string {
+  if (references.length === 0) return '';
+  const out = [heading3(label)];
+  const numId = ctx.parts.list(false, 1);
+  for (const r of references) {
+    const text = run(r, isHyperlinkTarget(r) ? { style: STYLE.hyperlink } : '');
+    out.push(
+      paragraph(
+        { style: 'ListParagraph', numbering: { numId, level: 0 } },
+        isHyperlinkTarget(r) ? hyperlink(ctx.parts.hyperlink(r), text) : text,
+      ),
+    );
+  }
+  return out.join('');
+}
+
+function headerBar(f: ReportDocumentFinding, title: string, number: number, ctx: LayoutContext): string {
+  const fill = docxColour(ctx.style.severityColors[f.severity]);
+  const pad = { color: fill, size: 6, space: 3 };
+  return paragraph(
+    {
+      style: 'Heading2',
+      borders: { top: pad, left: { ...pad, space: 4 }, bottom: pad, right: { ...pad, space: 4 } },
+      shading: fill,
+      bidi: isRightToLeft(title),
+      spacing: { before: 480, after: 80 },
+      indent: { left: 100, right: 100 },
+    },
+    bookmark(
+      ctx.parts.bookmarkId(),
+      findingBookmark(number),
+      run(`${number}. ${title}`, { color: textColourOn(fill) }),
+    ),
+  );
+}
+
+/**
+ * One finding: a header bar in its severity colour, its facts, then its fields by their shapes
+ * (assets, text sections, references), its evidence images and its assets' scanner evidence as the
+ * style's evidence mode shows it (`assets`).
  */
 export function findingSection(
   f: ReportDocumentFinding,
@@ -45,60 +202,22 @@ export function findingSection(
   ctx: LayoutContext,
   assetEvidenceOfFinding: FindingEvidence = { assets: [], leftOut: 0, leftOutInAppendix: null },
 ): string {
-  const out: string[] = [];
-  const { locale } = ctx;
-  const fill = docxColour(ctx.style.severityColors[f.severity]);
-  const ink = textColourOn(fill);
-  const pad = { color: fill, size: 6, space: 3 };
-  out.push(
-    paragraph(
-      {
-        style: 'Heading2',
-        borders: { top: pad, left: { ...pad, space: 4 }, bottom: pad, right: { ...pad, space: 4 } },
-        shading: fill,
-        bidi: isRightToLeft(f.title),
-        spacing: { before: 480, after: 80 },
-        indent: { left: 100, right: 100 },
-      },
-      bookmark(ctx.parts.bookmarkId(), findingBookmark(number), run(`${number}. ${f.title}`, { color: ink })),
-    ),
-  );
-  out.push(factsTable(f, ctx));
-  // Why right under the scores: a severity other than the score's band is explained where it is read.
-  if (f.severityReason.trim() !== '')
-    out.push(
-      paragraph(
-        { spacing: { before: 60, after: 120 } },
-        run(`${locale.fieldLabel('severityReason')}: `, { bold: true }) + run(f.severityReason, { italic: true }),
-      ),
-    );
   const shown = new Set<string>();
-  const section = (title: string, blocks: Block[]) => {
-    if (blocks.length === 0) return;
-    out.push(heading3(title));
-    out.push(markdownToWordml(blocks, ctx, { baseHeading: 4, shown }));
-  };
-  if (f.affectedAssets.length > 0) {
-    out.push(heading3(`${locale.fieldLabel('affectedAssets')} (${locale.integer(f.affectedAssets.length)})`));
-    out.push(assetsTable(f.affectedAssets, ctx));
+  const facts: Fact[] = [];
+  const notes: string[] = [];
+  const body: string[] = [];
+  let title = '';
+  for (const [name, field] of FINDING.entries) {
+    const part = fieldPart(name, field.shape, f, md, ctx, shown);
+    if (part.place === 'title') title = f[name] as string;
+    else if (part.place === 'facts') facts.push(...part.facts);
+    else if (part.place === 'note') notes.push(part.xml);
+    else if (part.place === 'body') body.push(part.xml);
   }
-  for (const { name } of FINDING_MARKDOWN_FIELDS) section(locale.fieldLabel(name), md[name]);
-  if (f.references.length > 0) {
-    out.push(heading3(locale.fieldLabel('references')));
-    const numId = ctx.parts.list(false, 1);
-    for (const r of f.references) {
-      const text = run(r, isHyperlinkTarget(r) ? { style: STYLE.hyperlink } : '');
-      out.push(
-        paragraph(
-          { style: 'ListParagraph', numbering: { numId, level: 0 } },
-          isHyperlinkTarget(r) ? hyperlink(ctx.parts.hyperlink(r), text) : text,
-        ),
-      );
-    }
-  }
+  const out = [headerBar(f, title, number, ctx), factsTable(facts, ctx), ...notes, ...body];
   const images = f.evidence.filter((e) => !shown.has(e.sha256));
   if (images.length > 0) {
-    out.push(heading3(locale.text('evidence')));
+    out.push(heading3(ctx.locale.text('evidence')));
     for (const e of images) out.push(figure(e.sha256, e.caption, e.fileName, ctx, shown));
   }
   if (assetEvidenceOfFinding.assets.some((a) => a.shown !== '')) out.push(assetEvidence(assetEvidenceOfFinding, ctx));
@@ -108,54 +227,24 @@ export function findingSection(
 /** The cell style and the table font size of our layout's tables (Table Text: 9 pt). */
 const TABLE_FIT = { fontSize: 18, cellMargins: TABLE_CELL_MARGINS };
 
-function factsTable(f: ReportDocumentFinding, ctx: LayoutContext): string {
-  const { locale } = ctx;
-  const fill = docxColour(ctx.style.severityColors[f.severity]);
+/** The facts, two to a row; a row whose facts are all empty lists is left out. */
+function factsTable(facts: readonly Fact[], ctx: LayoutContext): string {
   const label = (t: string) => ({ runs: run(t), style: STYLE.fieldLabel });
-  const texts: string[][] = [
-    [
-      locale.fieldLabel('severity'),
-      locale.severity(f.severity),
-      locale.fieldLabel('status'),
-      locale.findingStatus(f.status),
-    ],
-  ];
-  const rows: Array<Array<string | { runs: string; fill?: string; style?: string | null }>> = [
-    [
-      label(texts[0]![0]!),
-      { runs: run(texts[0]![1]!, { bold: true, color: textColourOn(fill) }), fill },
-      label(texts[0]![2]!),
-      run(texts[0]![3]!),
-    ],
-  ];
-  for (const c of cvssRatings(f.cvss)) {
-    const row = [
-      `CVSS ${c.version}`,
-      c.score === null ? '—' : locale.score(c.score),
-      locale.text('vector'),
-      c.vector ?? locale.text('noVector'),
-    ];
-    texts.push(row);
-    rows.push([
-      label(row[0]!),
-      run(row[1]!),
-      label(row[2]!),
-      c.vector ? run(c.vector, { style: STYLE.inlineCode }) : run(row[3]!, { italic: true }),
+  const texts: string[][] = [];
+  const rows: Array<Array<string | { runs: string; fill?: string; style?: string | null }>> = [];
+  for (let i = 0; i < facts.length; i += 2) {
+    const pair = facts.slice(i, i + 2);
+    if (pair.every((p) => p.empty)) continue;
+    const cells = pair.flatMap((p) => [
+      label(p.label),
+      p.fill ? { runs: p.runs ?? run(p.value), fill: p.fill } : (p.runs ?? run(p.value)),
     ]);
-  }
-  if (f.cves.length > 0 || f.cwes.length > 0) {
-    const row = [
-      locale.text('cve'),
-      f.cves.join(', ') || '—',
-      locale.text('cwe'),
-      f.cwes.map((c) => `CWE-${c}`).join(', ') || '—',
-    ];
-    texts.push(row);
-    rows.push([label(row[0]!), run(row[1]!), label(row[2]!), run(row[3]!)]);
+    texts.push([...pair.flatMap((p) => [p.label, p.value]), '', ''].slice(0, 4));
+    rows.push([...cells, '', ''].slice(0, 4));
   }
   const widths = fitColumnWidths(
     [0, 1, 2, 3].map((c) =>
-      c % 2 === 0 ? { labels: texts.map((t) => t[c]!), cells: [] } : { cells: texts.map((t) => t[c]!) },
+      c % 2 === 0 ? { labels: texts.map((t) => t[c] ?? ''), cells: [] } : { cells: texts.map((t) => t[c] ?? '') },
     ),
     ctx.textWidth,
     TABLE_FIT,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveReportStyle } from '@service/report-model';
+import { emptyDocumentTab, resolveReportStyle } from '@service/report-model';
 import { renderReportDocx } from '../index.ts';
 import { SAMPLE_REPORT } from '../template/sample-report.ts';
 import { readZip } from '../zip-archive.ts';
@@ -68,7 +68,7 @@ describe('renderReportDocx', () => {
     const report = {
       ...SAMPLE_REPORT,
       title: nasty,
-      tabs: [{ title: nasty, content: nasty, placement: 'before' as const, evidence: [] }],
+      tabs: [{ ...emptyDocumentTab(nasty), content: nasty }],
     };
     const doc = text(
       await renderReportDocx(report, { style: resolveReportStyle(null), loadImage: async () => null }),
@@ -124,10 +124,8 @@ describe('renderReportDocx', () => {
       ...SAMPLE_REPORT,
       tabs: [
         {
-          title: 'Wide table',
+          ...emptyDocumentTab('Wide table'),
           content: `| ${headers.join(' | ')} |\n|${headers.map(() => '---').join('|')}|\n| ${headers.map((_, i) => (i === 2 ? 'A long cell that wants a lot of the width of the table to itself' : 'x')).join(' | ')} |`,
-          placement: 'before' as const,
-          evidence: [],
         },
       ],
     };

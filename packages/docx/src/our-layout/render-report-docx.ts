@@ -11,7 +11,7 @@ import {
   TabStopType,
   TextRun,
 } from 'docx';
-import type { ReportDocument, TabPlacement } from '@service/report-model';
+import { linkParts, type ReportDocument, type ReportMarkdownFieldName, type TabPlacement } from '@service/report-model';
 import { reportLocale, type ReportLocale } from '../messages/report-locale.ts';
 import { collectEvidenceRefs, loadEvidenceImages } from '../evidence-images.ts';
 import { planEvidence } from '../evidence-plan.ts';
@@ -35,7 +35,11 @@ import { findingsOverview, OVERVIEW_BOOKMARK, SUMMARY_TABLE_BOOKMARK } from './f
 import { LAYOUT_WORD_STYLES, tableLookOf, type LayoutContext } from './layout-context.ts';
 import { layoutStyles, STYLE } from './layout-styles.ts';
 import { pageGeometry } from './page-geometry.ts';
+import { REPORT_SECTIONS, tabLayout } from './report-field-layout.ts';
 import { RETEST_BOOKMARK, retestFindingSection, retestOverview } from './retest-section.ts';
+
+/** Bookmark of a report field's section: `report_summary`. */
+const sectionBookmark = (name: ReportMarkdownFieldName) => `report_${name}`;
 
 const BODY_MARKER = 'SERVICE-REPORT-BODY-8f2c1e';
 
@@ -51,12 +55,12 @@ const BODY_MARKER = 'SERVICE-REPORT-BODY-8f2c1e';
  */
 export async function renderReportDocx(report: ReportDocument, options: RenderReportOptions): Promise<Uint8Array> {
   const doc = withXmlCharactersOnly(report);
-  const summary = parseMarkdownBlocks(doc.summary);
-  const tabs = doc.tabs.map((t) => parseMarkdownBlocks(t.content));
+  const sections = REPORT_SECTIONS.map((name) => ({ name, blocks: parseMarkdownBlocks(doc[name]) }));
+  const tabs = doc.tabs.map((t) => parseMarkdownBlocks(tabLayout(t).text));
   const findings: FindingMarkdown[] = doc.findings.map((f) => findingMarkdown(f, parseMarkdownBlocks));
   const retestNotes: Block[][] = doc.findings.map((f) => (f.retest ? parseMarkdownBlocks(f.retest.notes) : []));
   const allMarkdown = function* (): Generator<Block[]> {
-    yield summary;
+    for (const s of sections) yield s.blocks;
     yield* tabs;
     for (const f of findings) yield* Object.values(f);
     yield* retestNotes;
@@ -99,15 +103,16 @@ export async function renderReportDocx(report: ReportDocument, options: RenderRe
   const body = { chunks: [] as Uint8Array[], push: (xml: string) => void body.chunks.push(encoder.encode(xml)) };
   const heading1 = (name: string, text: string) =>
     paragraph({ style: 'Heading1', pageBreakBefore: true }, bookmark(ctx.parts.bookmarkId(), name, run(text)));
-  if (summary.length > 0) {
-    body.push(heading1('report_summary', locale.text('summary')));
-    body.push(markdownToWordml(summary, ctx, { baseHeading: 2 }));
+  for (const { name, blocks } of sections) {
+    if (blocks.length === 0) continue;
+    body.push(heading1(sectionBookmark(name), locale.reportFieldLabel(name)));
+    body.push(markdownToWordml(blocks, ctx, { baseHeading: 2 }));
   }
   // Why by placement: sections before the findings (summary, scope) open the report; appendices close it.
   const writeTabs = (placement: TabPlacement) =>
     doc.tabs.forEach((tab, i) => {
       if (tab.placement !== placement) return;
-      body.push(heading1(`tab_${i + 1}`, tab.title));
+      body.push(heading1(`tab_${i + 1}`, tabLayout(tab).heading));
       const shown = new Set<string>();
       body.push(markdownToWordml(tabs[i]!, ctx, { baseHeading: 2, shown }));
       for (const e of tab.evidence)
@@ -135,11 +140,12 @@ export async function renderReportDocx(report: ReportDocument, options: RenderRe
     );
     const numId = ctx.parts.list(false, 1);
     for (const l of doc.links) {
-      const title = run(l.title, { style: STYLE.hyperlink });
+      const { text, target } = linkParts(l);
+      const title = run(text, { style: STYLE.hyperlink });
       body.push(
         paragraph(
           { style: 'ListParagraph', numbering: { numId, level: 0 } },
-          (isHyperlinkTarget(l.url) ? hyperlink(ctx.parts.hyperlink(l.url), title) : title) + run(` (${l.url})`),
+          (isHyperlinkTarget(target) ? hyperlink(ctx.parts.hyperlink(target), title) : title) + run(` (${target})`),
         ),
       );
     }
@@ -182,10 +188,12 @@ async function packSkeleton(
   // Why cached entries: LibreOffice (and so every PDF made from the file) shows a table of
   // contents as written, without updating it; Word updates it, with page numbers, on opening.
   const entries: Array<{ title: string; level: number; href: string }> = [];
-  if (doc.summary.trim() !== '') entries.push({ title: locale.text('summary'), level: 1, href: 'report_summary' });
+  for (const name of REPORT_SECTIONS)
+    if (doc[name].trim() !== '')
+      entries.push({ title: locale.reportFieldLabel(name), level: 1, href: sectionBookmark(name) });
   const tabEntries = (placement: TabPlacement) =>
     doc.tabs.forEach((t, i) => {
-      if (t.placement === placement) entries.push({ title: t.title, level: 1, href: `tab_${i + 1}` });
+      if (t.placement === placement) entries.push({ title: tabLayout(t).heading, level: 1, href: `tab_${i + 1}` });
     });
   tabEntries('before');
   if (doc.retest) entries.push({ title: locale.text('retestResults'), level: 1, href: RETEST_BOOKMARK });

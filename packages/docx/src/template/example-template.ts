@@ -285,7 +285,9 @@ function documentXml(): string {
   body.push(
     tag('{#hasLinks}'),
     p('Heading1', '{label.links}'),
-    p('ListBullet', '{#links}{title}: {url}{/links}'),
+    tag('{#links}'),
+    p('ListBullet', '{title}: {url}'),
+    tag('{/links}'),
     tag('{/hasLinks}'),
   );
   const sect =
@@ -390,7 +392,9 @@ function stylesXml(): string {
       'paragraph',
       'ListBullet',
       'List Bullet',
-      '<w:basedOn w:val="Normal"/><w:qFormat/><w:pPr><w:spacing w:after="60"/></w:pPr>',
+      // Why a numbering of its own: a bullet per paragraph (one reference, one link each).
+      '<w:basedOn w:val="Normal"/><w:qFormat/><w:pPr><w:numPr><w:numId w:val="1"/></w:numPr>' +
+        '<w:spacing w:after="60"/><w:ind w:left="360" w:hanging="360"/></w:pPr>',
     ),
     style(
       'paragraph',
@@ -568,7 +572,15 @@ export function exampleTemplateParts(): Array<[string, string]> {
     `Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/header" ` +
     `Target="header1.xml"/><Relationship Id="rIdFooter" ` +
     `Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/footer" ` +
-    `Target="footer1.xml"/></Relationships>`;
+    `Target="footer1.xml"/><Relationship Id="rIdNumbering" ` +
+    `Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/numbering" ` +
+    `Target="numbering.xml"/></Relationships>`;
+  const numbering =
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:numbering xmlns:w="${W}">` +
+    `<w:abstractNum w:abstractNumId="1"><w:multiLevelType w:val="singleLevel"/><w:lvl w:ilvl="0">` +
+    `<w:start w:val="1"/><w:numFmt w:val="bullet"/><w:lvlText w:val="\u2022"/><w:lvlJc w:val="left"/>` +
+    `<w:pPr><w:ind w:left="360" w:hanging="360"/></w:pPr></w:lvl></w:abstractNum>` +
+    `<w:num w:numId="1"><w:abstractNumId w:val="1"/></w:num></w:numbering>`;
   const rootRels =
     `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships ` +
     `xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship ` +
@@ -586,7 +598,8 @@ export function exampleTemplateParts(): Array<[string, string]> {
     `PartName="/word/styles.xml" ContentType="${main}.styles+xml"/><Override ` +
     `PartName="/word/settings.xml" ContentType="${main}.settings+xml"/><Override ` +
     `PartName="/word/header1.xml" ContentType="${main}.header+xml"/><Override ` +
-    `PartName="/word/footer1.xml" ContentType="${main}.footer+xml"/></Types>`;
+    `PartName="/word/footer1.xml" ContentType="${main}.footer+xml"/><Override ` +
+    `PartName="/word/numbering.xml" ContentType="${main}.numbering+xml"/></Types>`;
   return [
     ['[Content_Types].xml', types],
     ['_rels/.rels', rootRels],
@@ -596,5 +609,6 @@ export function exampleTemplateParts(): Array<[string, string]> {
     ['word/_rels/document.xml.rels', rels],
     ['word/header1.xml', header],
     ['word/footer1.xml', footer],
+    ['word/numbering.xml', numbering],
   ];
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Docxtemplater from 'docxtemplater';
 import PizZip from 'pizzip';
-import { FINDING_MARKDOWN_FIELDS, type ReportDocument, type ResolvedReportStyle } from '@service/report-model';
+import type { ReportDocument, ResolvedReportStyle } from '@service/report-model';
 import { collectEvidenceRefs, loadEvidenceImages, readEvidenceImage, type LoadedEvidence } from '../evidence-images.ts';
 import { describeProblem, InvalidTemplateError, type TemplateProblem } from '../invalid-template-error.ts';
 import { parseMarkdownBlocks, type Block } from '../markdown-blocks.ts';
@@ -17,6 +17,7 @@ import { fillTableOfContents } from './contents-entries.ts';
 import { readTemplatePackage } from './read-template-package.ts';
 import { applySeverityColours } from './severity-colours.ts';
 import { buildTemplateData, mayHoldImage } from './template-data.ts';
+import { documentMarkdown } from '../document-markdown.ts';
 import { paragraphAt, partParagraphs } from './template-paragraphs.ts';
 import { partLabel, problemAt, scanTemplate, type TemplateLocation } from './template-scan.ts';
 import { templateStyles, templateTextHeight, templateTextWidth, type TemplateStyles } from './template-styles.ts';
@@ -208,10 +209,7 @@ export function markdownCache(
     const count = (text: string) => {
       if (text.trim() !== '' && !mayHoldImage(text)) usesLeft.set(text, (usesLeft.get(text) ?? 0) + 1);
     };
-    if (shows('summary')) count(doc.summary);
-    if (shows('content')) for (const t of doc.tabs) count(t.content);
-    for (const { name } of FINDING_MARKDOWN_FIELDS) if (shows(name)) for (const f of doc.findings) count(f[name]);
-    if (shows('retestNotes')) for (const f of doc.findings) if (f.retest) count(f.retest.notes);
+    for (const { tag, markdown } of documentMarkdown(doc)) if (shows(tag)) count(markdown);
     for (const [text, uses] of usesLeft) if (uses < 2) usesLeft.delete(text);
   }
   return (markdown: string) => {
@@ -232,12 +230,7 @@ export function markdownCache(
 
 /** The Markdown texts of a report that may draw images, parsed (the others hold no image, so need no parse here). */
 function* allMarkdown(doc: ReportDocument, parse: (markdown: string) => Block[]): Generator<Block[]> {
-  const texts = [doc.summary, ...doc.tabs.map((t) => t.content)];
-  for (const text of texts) if (mayHoldImage(text)) yield parse(text);
-  for (const f of doc.findings) {
-    for (const { name } of FINDING_MARKDOWN_FIELDS) if (mayHoldImage(f[name])) yield parse(f[name]);
-    if (f.retest && mayHoldImage(f.retest.notes)) yield parse(f.retest.notes);
-  }
+  for (const { markdown } of documentMarkdown(doc)) if (mayHoldImage(markdown)) yield parse(markdown);
 }
 
 /** The evidence of a report with the same bytes for every image (the linter's sample). */

@@ -20,7 +20,7 @@ import {
 import type { WordmlContext } from '../wordml/markdown-to-wordml.ts';
 import { drawing, paragraph } from '../wordml/wordml.ts';
 import { colourMarker } from './severity-colours.ts';
-import type { TagKind, TagScope } from './template-data.ts';
+import type { TagKind, TagScope } from './tag-set.ts';
 
 /**
  * The retest tags of the template language (docs/docx-templates.md, "Retests"). Every report has

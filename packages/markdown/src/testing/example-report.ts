@@ -1,30 +1,34 @@
-import type { ReportDocument } from '@service/report-model';
+import {
+  documentLink,
+  emptyDocumentFinding,
+  emptyDocumentTab,
+  emptyReportDocument,
+  type ReportDocument,
+} from '@service/report-model';
 
-/** A small but complete report: the example of docs/markdown-format.md is its export. */
+/**
+ * A small but complete report: the example of docs/markdown-format.md is its export. It starts
+ * from the model's empty values and sets what the example shows.
+ */
 export const EXAMPLE_REPORT: ReportDocument = {
-  title: 'Web application penetration test',
+  ...emptyReportDocument('Web application penetration test', 'ACME Corp.', 'Shop 2024'),
   status: 'review',
-  language: 'en',
   findingOrder: 'severity',
   summary: 'We tested the **shop** web application from 4 to 8 March 2024 and found one high and one medium issue.',
-  client: { name: 'ACME Corp.' },
   project: { name: 'Shop 2024', startDate: '2024-03-04', endDate: '2024-03-08' },
   style: { key: 'style-corporate', name: 'Corporate' },
   template: { key: 'report-pentest', name: 'Penetration test' },
   tabs: [
     {
-      title: 'Executive summary',
+      ...emptyDocumentTab('Executive summary'),
       content:
         'The shop is well protected against common attacks. Two findings need ' +
         'attention:\n\n- SQL injection in the login form\n- Missing security headers',
-      placement: 'before',
-      evidence: [],
     },
     {
-      title: 'Scope',
+      ...emptyDocumentTab('Scope'),
       content:
         '# In scope\n\n| Host | Port |\n|---|---|\n| shop.example.com | 443 |\n\n# Out of scope\n\nDenial of service.',
-      placement: 'before',
       evidence: [
         {
           sha256: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
@@ -36,18 +40,13 @@ export const EXAMPLE_REPORT: ReportDocument = {
     },
   ],
   links: [
-    { title: 'Ticket SEC-42', url: 'https://jira.example.com/browse/SEC-42' },
-    { title: 'Scope document (v2)', url: 'https://docs.example.com/scope v2.pdf' },
+    documentLink('Ticket SEC-42', 'https://jira.example.com/browse/SEC-42'),
+    documentLink('Scope document (v2)', 'https://docs.example.com/scope v2.pdf'),
   ],
   findings: [
     {
-      title: 'SQL injection in the login form',
-      severity: 'high',
-      severityReason: '',
-      details: '',
-      status: 'open',
+      ...emptyDocumentFinding('SQL injection in the login form', 'high'),
       cvss: [{ version: '3.1', vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H', baseScore: 9.8 }],
-      cves: [],
       cwes: [89],
       references: ['https://owasp.org/www-community/attacks/SQL_Injection'],
       source: { kind: 'template', templateKey: 'web-sql-injection' },
@@ -82,24 +81,16 @@ export const EXAMPLE_REPORT: ReportDocument = {
       ],
     },
     {
-      title: 'Missing security headers',
-      severity: 'medium',
-      severityReason: '',
-      details: '',
-      status: 'open',
+      ...emptyDocumentFinding('Missing security headers', 'medium'),
       cvss: [
         { version: '3.1', vector: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:R/S:C/C:L/I:L/A:N', baseScore: 4.7 },
         { version: '2.0', vector: null, baseScore: 4.3 },
       ],
-      cves: [],
       cwes: [693],
-      references: [],
       source: { kind: 'scanner', scanner: 'nessus', scannerVersion: '10.7.1', ruleId: '98527' },
       description: 'The responses lack `Content-Security-Policy` and `Strict-Transport-Security`.',
-      impact: '',
       remediation: 'Send both headers on every response.',
       affectedAssets: [{ host: 'shop.example.com', port: 443, protocol: 'tcp', url: 'https://shop.example.com/' }],
-      evidence: [],
     },
   ],
 };

@@ -2,19 +2,36 @@ import fc from 'fast-check';
 import {
   CVSS_VERSIONS,
   EVIDENCE_CONTENT_TYPES,
+  FINDING,
+  FINDING_CONTENT,
+  FINDING_ORDERS,
   FINDING_STATUSES,
+  LINK,
+  PROJECT_STATUSES,
+  REPORT,
+  REPORT_PROJECT,
   REPORT_STATUSES,
   SEVERITIES,
+  TAB,
+  TAB_PLACEMENTS,
   TEXT_LIMITS,
   type AffectedAsset,
   type Cvss,
   type EvidenceRef,
+  type Finding,
   type FindingContent,
+  type FindingFieldShape,
   type FindingSource,
+  type LinkFields,
+  type LinkFieldShape,
+  type ProjectFieldShape,
   type ReportDocument,
   type ReportDocumentFinding,
-  FINDING_ORDERS,
-  TAB_PLACEMENTS,
+  type ReportFields,
+  type ReportFieldShape,
+  type ReportProjectFields,
+  type TabFields,
+  type TabFieldShape,
   ASSET_RETEST_STATUSES,
   RETEST_STATUS_SOURCES,
   RETEST_STATUSES,
@@ -280,42 +297,55 @@ const sourceArb: fc.Arbitrary<FindingSource> = fc.oneof(
   ),
 );
 
-export const findingContentArb: fc.Arbitrary<FindingContent> = fc.record({
-  title: titleText(500),
-  severity: fc.constantFrom(...SEVERITIES),
-  cvss: fc.array(cvssArb, { maxLength: 3 }),
-  cves: fc.uniqueArray(cveArb, { maxLength: 4 }),
-  cwes: fc.uniqueArray(fc.integer({ min: 1, max: 100_000 }), { maxLength: 4 }),
-  description: anyText(),
-  impact: anyText(),
-  remediation: anyText(),
-  references: fc.array(fc.oneof(fc.webUrl(), shortText(4000)), { maxLength: 4 }),
-});
+/** Values of a finding field, by its shape: a new shape is a compile error here until it has one. */
+function findingFieldArb(shape: FindingFieldShape): fc.Arbitrary<unknown> {
+  switch (shape) {
+    case 'title':
+      return titleText(500);
+    case 'severity':
+      return fc.constantFrom(...SEVERITIES);
+    case 'status':
+      return fc.constantFrom(...FINDING_STATUSES);
+    case 'cvss':
+      return fc.array(cvssArb, { maxLength: 3 });
+    case 'cveList':
+      return fc.uniqueArray(cveArb, { maxLength: 4 });
+    case 'cweList':
+      return fc.uniqueArray(fc.integer({ min: 1, max: 100_000 }), { maxLength: 4 });
+    case 'markdown':
+      return fc.oneof(fc.constant(''), anyText());
+    case 'referenceList':
+      return fc.array(fc.oneof(fc.webUrl(), shortText(4000)), { maxLength: 4 });
+    case 'assets':
+      return fc.array(assetArb, { maxLength: 3 });
+    case 'source':
+      return sourceArb;
+    case 'note':
+      return fc.oneof(fc.constant(''), shortText(2000));
+    default:
+      return shape satisfies never;
+  }
+}
+
+/** A record of every field of a declaration, each from its shape's arbitrary. */
+function fieldsArb<T>(
+  entries: ReadonlyArray<readonly [string, { shape: string }]>,
+  arb: (shape: never) => fc.Arbitrary<unknown>,
+): fc.Arbitrary<T> {
+  return fc.record(Object.fromEntries(entries.map(([name, f]) => [name, arb(f.shape as never)]))) as never;
+}
+
+export const findingContentArb: fc.Arbitrary<FindingContent> = fieldsArb(FINDING_CONTENT.entries, findingFieldArb);
 
 export const findingArb: fc.Arbitrary<ReportDocumentFinding> = fc
   .tuple(
-    findingContentArb,
-    fc.record({
-      id: fc.option(fc.uuid(), { nil: undefined }),
-      status: fc.constantFrom(...FINDING_STATUSES),
-      affectedAssets: fc.array(assetArb, { maxLength: 3 }),
-      source: sourceArb,
-      severityReason: fc.oneof(fc.constant(''), shortText(2000)),
-      details: fc.oneof(fc.constant(''), anyText()),
-      evidence: fc.array(evidenceArb, { maxLength: 3 }),
-    }),
+    fieldsArb<Finding>(FINDING.entries, findingFieldArb),
+    fc.option(fc.uuid(), { nil: undefined }),
+    fc.array(evidenceArb, { maxLength: 3 }),
   )
-  .map(([content, rest]) => {
-    const f: ReportDocumentFinding = {
-      ...content,
-      status: rest.status,
-      affectedAssets: rest.affectedAssets,
-      source: rest.source,
-      severityReason: rest.severityReason,
-      details: rest.details,
-      evidence: rest.evidence,
-    };
-    if (rest.id !== undefined) f.id = rest.id;
+  .map(([fields, id, evidence]) => {
+    const f: ReportDocumentFinding = { ...fields, evidence };
+    if (id !== undefined) f.id = id;
     return f;
   });
 
@@ -366,64 +396,91 @@ export const retestInfoArb: fc.Arbitrary<RetestInfo> = fc.record({
   original: reportRefArb,
 });
 
-const plainReportDocumentArb: fc.Arbitrary<ReportDocument> = fc.record(
-  {
+function reportFieldArb(shape: ReportFieldShape): fc.Arbitrary<unknown> {
+  switch (shape) {
+    case 'title':
+      return titleText(500);
+    case 'reportStatus':
+      return fc.constantFrom(...REPORT_STATUSES);
+    case 'language':
+      return fc.constantFrom('en', 'de', 'de-DE', 'ar', 'he-IL');
+    case 'markdown':
+      return anyText();
+    case 'findingOrder':
+      return fc.constantFrom(...FINDING_ORDERS);
+    default:
+      return shape satisfies never;
+  }
+}
+
+function projectFieldArb(shape: ProjectFieldShape): fc.Arbitrary<unknown> {
+  switch (shape) {
+    case 'name':
+      return titleText(300);
+    case 'projectType':
+      return fc.option(shortText(200), { nil: null });
+    case 'markdown':
+      return anyText();
+    case 'projectStatus':
+      return fc.constantFrom(...PROJECT_STATUSES);
+    case 'date':
+      return fc.option(isoDate, { nil: null });
+    default:
+      return shape satisfies never;
+  }
+}
+
+function tabFieldArb(shape: TabFieldShape): fc.Arbitrary<unknown> {
+  switch (shape) {
+    case 'title':
+      return titleText(300);
+    case 'markdown':
+      return anyText();
+    case 'placement':
+      return fc.constantFrom(...TAB_PLACEMENTS);
+    default:
+      return shape satisfies never;
+  }
+}
+
+function linkFieldArb(shape: LinkFieldShape): fc.Arbitrary<unknown> {
+  switch (shape) {
+    case 'title':
+      return titleText(300);
+    case 'url':
+      return fc.oneof(
+        fc.webUrl({ withQueryParameters: true, withFragments: true }),
+        fc.tuple(fc.constantFrom('https://', 'http://', 'mailto:'), shortText(200)).map(([a, b]) => a + b),
+      );
+    default:
+      return shape satisfies never;
+  }
+}
+
+const plainReportDocumentArb: fc.Arbitrary<ReportDocument> = fc
+  .record({
     id: fc.uuid(),
-    title: titleText(500),
-    status: fc.constantFrom(...REPORT_STATUSES),
-    language: fc.constantFrom('en', 'de', 'de-DE', 'ar', 'he-IL'),
-    summary: anyText(),
-    findingOrder: fc.constantFrom(...FINDING_ORDERS),
+    fields: fieldsArb<ReportFields>(REPORT.entries, reportFieldArb),
     client: fc.record({ id: fc.uuid(), name: titleText(300) }, { requiredKeys: ['name'] }),
-    project: fc.record(
-      {
-        id: fc.uuid(),
-        name: titleText(300),
-        startDate: fc.option(isoDate, { nil: null }),
-        endDate: fc.option(isoDate, { nil: null }),
-      },
-      { requiredKeys: ['name', 'startDate', 'endDate'] },
-    ),
+    projectId: fc.option(fc.uuid(), { nil: undefined }),
+    project: fieldsArb<ReportProjectFields>(REPORT_PROJECT.entries, projectFieldArb),
     style: libraryRef,
     template: libraryRef,
     tabs: fc.array(
-      fc.record({
-        title: titleText(300),
-        content: anyText(),
-        placement: fc.constantFrom(...TAB_PLACEMENTS),
-        evidence: fc.array(evidenceArb, { maxLength: 2 }),
-      }),
+      fc
+        .tuple(fieldsArb<TabFields>(TAB.entries, tabFieldArb), fc.array(evidenceArb, { maxLength: 2 }))
+        .map(([tab, evidence]) => ({ ...tab, evidence })),
       { maxLength: 4 },
     ),
-    links: fc.array(
-      fc.record({
-        title: titleText(300),
-        url: fc.oneof(
-          fc.webUrl({ withQueryParameters: true, withFragments: true }),
-          fc.tuple(fc.constantFrom('https://', 'http://', 'mailto:'), shortText(200)).map(([a, b]) => a + b),
-        ),
-      }),
-      { maxLength: 3 },
-    ),
+    links: fc.array(fieldsArb<LinkFields>(LINK.entries, linkFieldArb), { maxLength: 3 }),
     findings: fc.array(findingArb, { maxLength: 4 }),
-  },
-  {
-    requiredKeys: [
-      'title',
-      'status',
-      'language',
-      'summary',
-      'findingOrder',
-      'client',
-      'project',
-      'style',
-      'template',
-      'tabs',
-      'links',
-      'findings',
-    ],
-  },
-);
+  })
+  .map(({ id, fields, projectId, project, ...rest }) => ({
+    id,
+    ...fields,
+    ...rest,
+    project: projectId === undefined ? project : { id: projectId, ...project },
+  }));
 
 /**
  * Any document: a report, or a retest (its round and the reports it follows, and a retest result

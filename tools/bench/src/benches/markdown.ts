@@ -6,12 +6,16 @@
 // Targets: 500 findings export < 1 s and import < 1 s.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type {
-  AffectedAsset,
-  EvidenceRef,
-  ReportDocument,
-  ReportDocumentFinding,
-  ReportDocumentTab,
+import {
+  documentLink,
+  emptyDocumentFinding,
+  emptyDocumentTab,
+  emptyReportDocument,
+  type AffectedAsset,
+  type EvidenceRef,
+  type ReportDocument,
+  type ReportDocumentFinding,
+  type ReportDocumentTab,
 } from '@service/report-model';
 import { exportReportMarkdown, importReportMarkdown } from '@service/markdown';
 import { median } from '../support/median.ts';
@@ -148,7 +152,7 @@ function buildReport(findingCount: number, tabCount: number): ReportDocument {
     }));
 
   const tabs: ReportDocumentTab[] = Array.from({ length: tabCount }, (_, t) => ({
-    title: `Tab ${t + 1}: ${sentence(3).slice(0, -1)}`,
+    ...emptyDocumentTab(`Tab ${t + 1}: ${sentence(3).slice(0, -1)}`),
     content: [
       `# ${sentence(3)}`,
       paragraph(6),
@@ -159,7 +163,6 @@ function buildReport(findingCount: number, tabCount: number): ReportDocument {
       `- ${sentence(6)}\n- ${sentence(7)}\n- ${sentence(5)}`,
       paragraph(10),
     ].join('\n\n'),
-    placement: 'before',
     evidence: evidence(t % 3 === 0 ? 2 : 0),
   }));
 
@@ -185,9 +188,10 @@ function buildReport(findingCount: number, tabCount: number): ReportDocument {
       return asset;
     });
     return {
-      title: `Finding ${f + 1}: ${sentence(4).slice(0, -1)}`,
-      severity: pick(['critical', 'high', 'medium', 'low', 'info'] as const),
-      status: 'open',
+      ...emptyDocumentFinding(
+        `Finding ${f + 1}: ${sentence(4).slice(0, -1)}`,
+        pick(['critical', 'high', 'medium', 'low', 'info'] as const),
+      ),
       cvss: [{ version: '3.1', vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H', baseScore: 9.8 }],
       cves: f % 5 === 0 ? [`CVE-2024-${1000 + f}`] : [],
       cwes: [79 + (f % 20)],
@@ -209,24 +213,18 @@ function buildReport(findingCount: number, tabCount: number): ReportDocument {
         f % 2 === 0
           ? { kind: 'scanner', scanner: 'nessus', scannerVersion: '10.7.1', ruleId: String(10_000 + f) }
           : { kind: 'template', templateKey: `web-finding-${f % 80}` },
-      severityReason: '',
-      details: '',
       evidence: evidence(f % 4 === 0 ? 2 : 0),
     };
   });
 
   return {
-    title: 'Benchmark report',
-    status: 'draft',
-    language: 'en',
+    ...emptyReportDocument('Benchmark report', 'ACME Corp.', 'Benchmark'),
     findingOrder: 'manual',
     summary: paragraph(10),
-    client: { name: 'ACME Corp.' },
     project: { name: 'Benchmark', startDate: '2024-03-04', endDate: '2024-03-08' },
     style: { key: 'default', name: 'Default' },
-    template: null,
     tabs,
-    links: [{ title: 'Ticket', url: 'https://jira.example.com/browse/SEC-1' }],
+    links: [documentLink('Ticket', 'https://jira.example.com/browse/SEC-1')],
     findings,
   };
 }

@@ -5,19 +5,16 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ApiKeyRepository } from '@service/auth';
 import { startBenchService } from '../support/bench-service.ts';
-
-const GENERATOR = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../../../../shared/bench/gen_nessus.py',
-);
+import { benchGenerator } from '../support/shared-bench.ts';
 
 export default async function run(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-import-'));
   const file = path.join(dir, 'scan.nessus');
-  execFileSync('python3', [GENERATOR, '-o', file, '--hosts', '300', '--target-mb', '4'], { stdio: 'ignore' });
+  execFileSync('python3', [benchGenerator('gen_nessus.py'), '-o', file, '--hosts', '300', '--target-mb', '4'], {
+    stdio: 'ignore',
+  });
   const bytes = readFileSync(file);
   console.log(`Nessus file: ${(statSync(file).size / 1048576).toFixed(2)} MB, 300 hosts`);
   const svc = await startBenchService();

@@ -1,7 +1,7 @@
 // Parse throughput of @service/scanners against the raw parser it is built on, on ~4 MB inputs:
 // for Nessus, Burp and Nmap the baseline is saxes with empty handlers on the same bytes (decode
 // included); for Nuclei it is JSON.parse of every line. Target: ours >= 50% of the baseline.
-// Inputs come from the seeded generators in /work/shared/bench (Nmap from a seeded generator below,
+// Inputs come from the seeded generators in ../shared/bench (Nmap from a seeded generator below,
 // as there is none there) and are written to a temporary folder, never into the repository.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,8 +10,8 @@ import path from 'node:path';
 import { SaxesParser } from 'saxes';
 import { parseScan, type ScanFormat } from '@service/scanners';
 import { median } from '../support/median.ts';
+import { benchGenerator } from '../support/shared-bench.ts';
 
-const GENERATORS_DIR = process.env.SCANNER_BENCH_GENERATORS ?? '/work/shared/bench';
 const TARGET_MB = 4;
 const WARMUP_RUNS = 3;
 const MEASURED_RUNS = 9;
@@ -63,8 +63,8 @@ export default async function run(): Promise<void> {
 }
 
 function generateInputs(dir: string): Input[] {
-  const python = (script: string, out: string, args: string[]) =>
-    execFileSync('python3', [path.join(GENERATORS_DIR, script), '-o', out, ...args], {
+  const python = (script: Parameters<typeof benchGenerator>[0], out: string, args: string[]) =>
+    execFileSync('python3', [benchGenerator(script), '-o', out, ...args], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
   const nessus = path.join(dir, 'bench.nessus');

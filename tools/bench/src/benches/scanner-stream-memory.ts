@@ -1,7 +1,7 @@
 // Peak memory and time of parseScanStream on large Nessus files read with fs.createReadStream.
 // Target: a ~200 MB file parses with peak RSS < 300 MB. Each file is parsed in a fresh child
 // process (so the runner's own memory does not count), which samples process.memoryUsage().rss
-// every 50 ms. Files come from the seeded generator in /work/shared/bench and are written to a
+// every 50 ms. Files come from the seeded generator in ../shared/bench and are written to a
 // temporary folder, never into the repository.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -9,8 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseScanStream } from '@service/scanners';
+import { benchGenerator } from '../support/shared-bench.ts';
 
-const GENERATORS_DIR = process.env.SCANNER_BENCH_GENERATORS ?? '/work/shared/bench';
 const TARGET_PEAK_MB = 300;
 const SAMPLE_MS = 50;
 
@@ -40,15 +40,7 @@ export default async function run(): Promise<void> {
       const file = path.join(dir, `bench-${targetMb}.nessus`);
       execFileSync(
         'python3',
-        [
-          path.join(GENERATORS_DIR, 'gen_nessus.py'),
-          '-o',
-          file,
-          '--hosts',
-          String(hosts),
-          '--target-mb',
-          String(targetMb),
-        ],
+        [benchGenerator('gen_nessus.py'), '-o', file, '--hosts', String(hosts), '--target-mb', String(targetMb)],
         {
           stdio: ['ignore', 'pipe', 'inherit'],
         },

@@ -14,7 +14,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { exportReportMarkdown } from '@service/markdown';
-import type { ReportDocument, ReportDocumentFinding } from '@service/report-model';
+import {
+  emptyDocumentFinding,
+  emptyReportDocument,
+  type ReportDocument,
+  type ReportDocumentFinding,
+} from '@service/report-model';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const START = path.join(REPO, 'apps/api/scripts/start.mjs');
@@ -89,11 +94,10 @@ async function start(dataDir: string, env: Record<string, string> = {}): Promise
 /** A report of `n` short findings (one paragraph, one asset each), as the export writes it. */
 function bigMarkdown(n: number): string {
   const findings: ReportDocumentFinding[] = Array.from({ length: n }, (_, i) => ({
-    title: `Finding ${i + 1}: outdated TLS configuration on host ${i}`,
-    severity: (['critical', 'high', 'medium', 'low', 'info'] as const)[i % 5]!,
-    status: 'open',
-    severityReason: '',
-    cvss: [],
+    ...emptyDocumentFinding(
+      `Finding ${i + 1}: outdated TLS configuration on host ${i}`,
+      (['critical', 'high', 'medium', 'low', 'info'] as const)[i % 5]!,
+    ),
     cves: i % 5 === 0 ? [`CVE-2023-${10000 + i}`] : [],
     cwes: [326],
     description:
@@ -101,24 +105,12 @@ function bigMarkdown(n: number): string {
       `(observation ${i}); an attacker on the path can downgrade the connection.`,
     impact: 'Traffic may be read by an attacker on the network path.',
     remediation: 'Allow TLS 1.2 and later with AEAD ciphers only.',
-    details: '',
     references: ['https://ciphersuite.info/'],
     affectedAssets: [{ host: `host-${i}.example`, port: 443, protocol: 'tcp', service: 'https' }],
-    source: { kind: 'manual' },
-    evidence: [],
   }));
   const doc: ReportDocument = {
-    title: 'Large import',
-    status: 'draft',
-    language: 'en',
-    findingOrder: 'severity',
+    ...emptyReportDocument('Large import', 'Bench Corp', 'Bench'),
     summary: 'Many findings.',
-    client: { name: 'Bench Corp' },
-    project: { name: 'Bench', startDate: null, endDate: null },
-    style: null,
-    template: null,
-    tabs: [],
-    links: [],
     findings,
   };
   return exportReportMarkdown(doc);

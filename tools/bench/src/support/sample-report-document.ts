@@ -1,5 +1,13 @@
 import { createHash } from 'node:crypto';
-import type { ReportDocument, ReportDocumentFinding, Severity } from '@service/report-model';
+import {
+  documentLink,
+  emptyDocumentFinding,
+  emptyDocumentTab,
+  emptyReportDocument,
+  type ReportDocument,
+  type ReportDocumentFinding,
+  type Severity,
+} from '@service/report-model';
 
 const SEVERITIES: Severity[] = ['critical', 'high', 'high', 'medium', 'medium', 'medium', 'low', 'low', 'info'];
 
@@ -50,9 +58,10 @@ export function sampleReportDocument(options: {
         `HTTP/1.1 200 OK\nServer: nginx/1.18.0\nX-Powered-By: PHP/7.2.${a}\n\n<response ` + `body of ${200 + a} bytes>`,
     }));
     findings.push({
-      title: `Finding ${i + 1}: SQL injection in search endpoint ${i}`,
-      severity: SEVERITIES[i % SEVERITIES.length]!,
-      status: 'open',
+      ...emptyDocumentFinding(
+        `Finding ${i + 1}: SQL injection in search endpoint ${i}`,
+        SEVERITIES[i % SEVERITIES.length]!,
+      ),
       cvss: [{ version: '3.1', vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:N', baseScore: 9.1 }],
       cves: i % 5 === 0 ? [`CVE-2023-${10000 + i}`] : [],
       cwes: [89],
@@ -61,10 +70,6 @@ export function sampleReportDocument(options: {
       remediation: markdownBlock(i + 2, 2),
       references: ['https://owasp.org/Top10/A03_2021-Injection/', 'https://cwe.mitre.org/data/definitions/89.html'],
       affectedAssets: assets,
-      source: { kind: 'manual' },
-      severityReason: '',
-      details: '',
-      evidence: [],
     });
   }
   for (let n = 0; n < options.images && findings.length > 0; n++) {
@@ -76,22 +81,16 @@ export function sampleReportDocument(options: {
     });
   }
   return {
-    title: 'External penetration test 2026',
+    ...emptyReportDocument('External penetration test 2026', 'Acme Corp', 'External test'),
     status: 'final',
-    language: 'en',
     findingOrder: 'manual',
     summary: markdownBlock(0, 2),
-    client: { name: 'Acme Corp' },
     project: { name: 'External test', startDate: '2026-11-02', endDate: '2026-11-13' },
-    style: null,
-    template: null,
     tabs: Array.from({ length: options.tabs }, (_, t) => ({
-      title: `Section ${t + 1}`,
+      ...emptyDocumentTab(`Section ${t + 1}`),
       content: `## Section ${t + 1}\n\n${markdownBlock(t, 6)}`,
-      placement: 'before' as const,
-      evidence: [],
     })),
-    links: [{ title: 'Scope document', url: 'https://tickets.example/SCOPE-12' }],
+    links: [documentLink('Scope document', 'https://tickets.example/SCOPE-12')],
     findings,
   };
 }

@@ -1,5 +1,6 @@
-import { ProjectProperties, Uuid } from '@service/report-model';
-import { baseFields, dateField } from '../field.ts';
+import { PROJECT_FIELDS, PROJECT, Uuid } from '@service/report-model';
+import { apiFieldsOf } from '../declared-api-fields.ts';
+import { baseFields } from '../field.ts';
 import { resolveParentRow } from '../parents.ts';
 import { declareResource } from '../resource-declaration.ts';
 import { projectVisibility } from '../visibility.ts';
@@ -17,12 +18,7 @@ export const projectsDeclaration = declareResource()({
   fields: {
     ...baseFields,
     clientId: { column: 'client_id', schema: Uuid, create: 'required' },
-    name: { column: 'name', schema: ProjectProperties.name, create: 'required', update: true },
-    projectType: { column: 'project_type', schema: ProjectProperties.projectType, create: 'optional', update: true },
-    description: { column: 'description', schema: ProjectProperties.description, create: 'optional', update: true },
-    status: { column: 'status', schema: ProjectProperties.status, create: 'optional', update: true },
-    startDate: dateField('start_date', ProjectProperties.startDate),
-    endDate: dateField('end_date', ProjectProperties.endDate),
+    ...apiFieldsOf(PROJECT),
   },
   filters: {
     client_id: {
@@ -31,7 +27,7 @@ export const projectsDeclaration = declareResource()({
       apply: (q, v: string) => void q.where('r.client_id', v),
     },
     status: {
-      schema: ProjectProperties.status,
+      schema: PROJECT_FIELDS.status.schema,
       description: 'Only projects with this status.',
       apply: (q, v: string) => void q.where('r.status', v),
     },

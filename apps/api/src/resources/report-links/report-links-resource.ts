@@ -1,4 +1,5 @@
-import { ReportLinkProperties, Uuid } from '@service/report-model';
+import { LINK, Uuid } from '@service/report-model';
+import { apiFieldsOf } from '../declared-api-fields.ts';
 import { baseFields } from '../field.ts';
 import { resolveParentRow } from '../parents.ts';
 import { declareResource } from '../resource-declaration.ts';
@@ -19,8 +20,7 @@ export const reportLinksDeclaration = declareResource()({
   fields: {
     ...baseFields,
     reportId: { column: 'report_id', schema: Uuid, create: 'required' },
-    title: { column: 'title', schema: ReportLinkProperties.title, create: 'required', update: true },
-    url: { column: 'url', schema: ReportLinkProperties.url, create: 'required', update: true },
+    ...apiFieldsOf(LINK),
     position: { column: 'position', schema: Position, create: 'optional', update: true },
   },
   order: [

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { Type } from 'typebox';
-import { ReportTabProperties, Uuid } from '@service/report-model';
+import { TAB, Uuid } from '@service/report-model';
+import { apiFieldsOf } from '../declared-api-fields.ts';
 import { baseFields } from '../field.ts';
 import { resolveParentRow } from '../parents.ts';
 import { declareResource, type Row } from '../resource-declaration.ts';
@@ -28,10 +29,8 @@ export function reportTabsDeclaration(
     fields: {
       ...baseFields,
       reportId: { column: 'report_id', schema: Uuid, create: 'required' },
-      title: { column: 'title', schema: ReportTabProperties.title, create: 'required', update: true },
+      ...apiFieldsOf(TAB),
       position: { column: 'position', schema: Position, create: 'optional', update: true },
-      content: { column: 'content', schema: ReportTabProperties.content, create: 'optional', update: true },
-      placement: { column: 'placement', schema: ReportTabProperties.placement, create: 'optional', update: true },
     },
     order: [
       ['r.position', 'asc'],

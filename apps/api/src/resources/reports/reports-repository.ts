@@ -4,6 +4,14 @@ import {
   FINDING_COLUMNS,
   findingFromColumns,
   freshRetestResult,
+  LINK,
+  REPORT,
+  REPORT_PROJECT,
+  TAB,
+  tabOfTemplate,
+  type FieldColumns,
+  type LINK_FIELDS,
+  type TAB_FIELDS,
   type ReportRef,
   type RetestInfo,
   type EvidenceRef,
@@ -12,11 +20,11 @@ import {
   type ReportDocument,
   type ReportDocumentFinding,
   type ReportTemplateTab,
-  type TabPlacement,
 } from '@service/report-model';
 import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
 import type { EvidenceRepository } from '../evidence-images/evidence-repository.ts';
 import type { FindingRepository } from '../findings/findings-repository.ts';
+import { insertReportTabs } from '../report-tabs/insert-report-tabs.ts';
 import { assertUnchangedSince, nextUpdatedAt, ResourceRepository } from '../resource-repository.ts';
 import { insertRetestResults, readRetestResults, withoutEvidence } from '../retests/retest-repository.ts';
 import { reportsDeclaration } from './reports-resource.ts';
@@ -33,11 +41,6 @@ export interface CreatedReport {
   /** Evidence references of the document that name no image the caller can see. */
   unlinkedEvidence: number;
   warnings: string[];
-}
-
-function isoDate(value: unknown): string | null {
-  if (value instanceof Date) return value.toISOString().slice(0, 10);
-  return typeof value === 'string' ? value.slice(0, 10) : null;
 }
 
 /** Reports: the generic reads and writes, plus reading and creating a whole `ReportDocument`. */
@@ -64,17 +67,7 @@ export class ReportRepository extends ResourceRepository<ReturnType<typeof repor
   ): Promise<void> {
     const template = await trx('report_templates').where({ id: templateId }).first('tabs', 'style_id', 'language');
     const tabs: ReportTemplateTab[] = template?.tabs ?? [];
-    if (tabs.length > 0)
-      await trx('report_tabs').insert(
-        tabs.map((t, i) => ({
-          report_id: reportId,
-          title: t.title,
-          content: t.content ?? '',
-          placement: t.placement ?? 'before',
-          position: i,
-          created_by: userId,
-        })),
-      );
+    await insertReportTabs(trx, reportId, userId, tabs.map(tabOfTemplate));
     // A report made from a template takes the template's style unless it names one itself.
     if (template?.style_id)
       await trx('reports').where({ id: reportId }).whereNull('style_id').update({ style_id: template.style_id });
@@ -94,7 +87,7 @@ export class ReportRepository extends ResourceRepository<ReturnType<typeof repor
     action: 'read' | 'export' = 'export',
   ): Promise<ReportDocument> {
     const report = await this.require(db, principal, reportId, action);
-    const [meta, tabs, links, findings] = await Promise.all([
+    const [meta, project, tabs, links, findings] = await Promise.all([
       db('reports as r')
         .join('projects as p', 'p.id', 'r.project_id')
         .join('clients as c', 'c.id', 'p.client_id')
@@ -104,10 +97,6 @@ export class ReportRepository extends ResourceRepository<ReturnType<typeof repor
         .first(
           'c.id as client_id',
           'c.name as client_name',
-          'p.id as project_id',
-          'p.name as project_name',
-          'p.start_date',
-          'p.end_date',
           's.id as style_id',
           's.name as style_name',
           's.global_key as style_key',
@@ -115,14 +104,19 @@ export class ReportRepository extends ResourceRepository<ReturnType<typeof repor
           't.name as template_name',
           't.global_key as template_key',
         ),
+      db('projects')
+        .where({ id: report.project_id })
+        .first('id', ...REPORT_PROJECT.columns) as Promise<
+        FieldColumns<typeof REPORT_PROJECT.declarations> & { id: string }
+      >,
       db('report_tabs')
         .where({ report_id: reportId })
         .orderBy([{ column: 'position' }, { column: 'created_at' }, { column: 'id' }])
-        .select('id', 'title', 'content', 'placement'),
+        .select('id', ...TAB.columns) as Promise<Array<FieldColumns<typeof TAB_FIELDS> & { id: string }>>,
       db('report_links')
         .where({ report_id: reportId })
         .orderBy([{ column: 'position' }, { column: 'created_at' }, { column: 'id' }])
-        .select('title', 'url'),
+        .select(...LINK.columns) as Promise<Array<FieldColumns<typeof LINK_FIELDS>>>,
       db('report_findings as rf')
         .join('findings as f', 'f.id', 'rf.finding_id')
         .where('rf.report_id', reportId)
@@ -132,7 +126,7 @@ export class ReportRepository extends ResourceRepository<ReturnType<typeof repor
     const results = report.kind === 'retest' ? await readRetestResults(db, reportId) : null;
     const { byFinding, byTab, byRetestResult } = await this.evidence.refsOf(db, {
       findingIds: findings.map((f) => f.id),
-      tabIds: tabs.map((t: { id: string }) => t.id),
+      tabIds: tabs.map((t) => t.id),
       retestResultIds: results ? [...results.values()].map((r) => r.id) : [],
     });
     const retest: RetestInfo | null =
@@ -147,27 +141,13 @@ export class ReportRepository extends ResourceRepository<ReturnType<typeof repor
       id ? { id, key, name: name ?? '' } : null;
     return {
       id: report.id,
-      title: report.title,
-      status: report.status,
-      language: report.language,
-      summary: report.summary,
-      findingOrder: report.finding_order,
+      ...REPORT.fromColumns(report),
       client: { id: meta.client_id, name: meta.client_name },
-      project: {
-        id: meta.project_id,
-        name: meta.project_name,
-        startDate: isoDate(meta.start_date),
-        endDate: isoDate(meta.end_date),
-      },
+      project: { id: project.id, ...REPORT_PROJECT.fromColumns(project) },
       style: ref(meta.style_id, meta.style_key, meta.style_name),
       template: ref(meta.template_id, meta.template_key, meta.template_name),
-      tabs: tabs.map((t: { id: string; title: string; content: string; placement: TabPlacement }) => ({
-        title: t.title,
-        content: t.content,
-        placement: t.placement,
-        evidence: byTab.get(t.id) ?? [],
-      })),
-      links: links.map((l: { title: string; url: string }) => ({ title: l.title, url: l.url })),
+      tabs: tabs.map((t) => ({ ...TAB.fromColumns(t), evidence: byTab.get(t.id) ?? [] })),
+      links: links.map((l) => LINK.fromColumns(l)),
       findings: findings.map((f): ReportDocumentFinding => {
         const finding: ReportDocumentFinding = {
           id: f.id,
@@ -303,15 +283,7 @@ export class ReportRepository extends ResourceRepository<ReturnType<typeof repor
         `The report template "${doc.template.key ?? doc.template.name}" is not in your ` +
           `library; the report names no template.`,
       );
-    const report = await this.create(trx, principal, {
-      projectId,
-      title: doc.title,
-      status: doc.status,
-      language: doc.language,
-      summary: doc.summary,
-      findingOrder: doc.findingOrder,
-      styleId,
-    });
+    const report = await this.create(trx, principal, { projectId, ...REPORT.pick(doc), styleId });
     // Why not through `templateId` on create: the document carries its own tabs; the template is only named.
     if (templateId) await trx('reports').where({ id: report.id }).update({ template_id: templateId });
     if (doc.retest) {
@@ -343,28 +315,12 @@ export class ReportRepository extends ResourceRepository<ReturnType<typeof repor
         });
     }
 
-    const tabIds: string[] = [];
-    for (let i = 0; i < doc.tabs.length; i += 200) {
-      const rows = await trx('report_tabs')
-        .insert(
-          doc.tabs.slice(i, i + 200).map((t, j) => ({
-            report_id: report.id,
-            title: t.title,
-            content: t.content,
-            placement: t.placement,
-            position: i + j,
-            created_by: principal.userId,
-          })),
-        )
-        .returning('id');
-      tabIds.push(...rows.map((r: { id: string }) => r.id));
-    }
+    const tabIds = await insertReportTabs(trx, report.id, principal.userId, doc.tabs);
     if (doc.links.length > 0) {
       await trx('report_links').insert(
         doc.links.map((l, i) => ({
+          ...LINK.toColumns(LINK.pick(l)),
           report_id: report.id,
-          title: l.title,
-          url: l.url,
           position: i,
           created_by: principal.userId,
         })),

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
-import { ReportKindSchema, ReportProperties, ReportStatusSchema, Uuid } from '@service/report-model';
+import { REPORT, ReportKindSchema, ReportStatusSchema, Uuid } from '@service/report-model';
+import { apiFieldsOf } from '../declared-api-fields.ts';
 import { baseFields } from '../field.ts';
 import { resolveParentRow } from '../parents.ts';
 import { declareResource } from '../resource-declaration.ts';
@@ -35,16 +36,7 @@ export function reportsDeclaration(hooks: ReportHooks) {
       ...baseFields,
       projectId: { column: 'project_id', schema: Uuid, create: 'required' },
       clientId: { column: '_client_id', schema: Uuid },
-      title: { column: 'title', schema: ReportProperties.title, create: 'required', update: true },
-      status: { column: 'status', schema: ReportProperties.status, create: 'optional', update: true },
-      language: { column: 'language', schema: ReportProperties.language, create: 'optional', update: true },
-      summary: { column: 'summary', schema: ReportProperties.summary, create: 'optional', update: true },
-      findingOrder: {
-        column: 'finding_order',
-        schema: ReportProperties.findingOrder,
-        create: 'optional',
-        update: true,
-      },
+      ...apiFieldsOf(REPORT),
       templateId: {
         column: 'template_id',
         schema: Type.Union([Uuid, Type.Null()], {

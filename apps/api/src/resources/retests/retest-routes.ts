@@ -11,6 +11,7 @@ import type { AppContext } from '../../app-context.ts';
 import { defineRestRoute } from '../../rest/define-rest-route.ts';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_RESPONSES, runIdempotentCreate } from '../idempotent-create.ts';
 import type { ReportRepository } from '../reports/reports-repository.ts';
+import { exampleRow } from '../resource-example.ts';
 import type { RetestService } from './retest-service.ts';
 
 const CreateRetestBody = Type.Object(
@@ -22,25 +23,6 @@ const CreateRetestBody = Type.Object(
   },
   { additionalProperties: false },
 );
-
-const EXAMPLE_RETEST = {
-  id: '9a1e4c2b-7d3f-4b6a-8c5e-2f0d1b3a4c5d',
-  createdAt: '2026-11-20T09:30:00.000Z',
-  updatedAt: '2026-11-20T09:30:00.000Z',
-  projectId: '4f1c1e8a-8b2b-4c1a-9f1e-1a2b3c4d5e6f',
-  clientId: '3f2b8c1e-5a6d-4e7f-9a0b-1c2d3e4f5a6b',
-  title: 'Retest: External penetration test',
-  status: 'draft',
-  language: 'en',
-  summary: '',
-  findingOrder: 'severity',
-  templateId: '6c5b4a39-2817-4f6e-9d8c-7b6a5f4e3d2c',
-  styleId: null,
-  kind: 'retest',
-  round: 1,
-  retestOf: '0b6f7c1e-2d3a-4e5f-8a9b-0c1d2e3f4a5b',
-  originalReportId: '0b6f7c1e-2d3a-4e5f-8a9b-0c1d2e3f4a5b',
-};
 
 const NOT_FOUND = {
   description:
@@ -120,6 +102,15 @@ export const RetestImportSummarySchema = Type.Object(
  * `GET /rest/v1/reports/{id}/retests` (the rounds of an original report).
  */
 export function registerRetestRoutes(app: AppContext, retests: RetestService, reports: ReportRepository): void {
+  // The report's fields come from its declaration; only what makes it a retest is said here.
+  const exampleRetest = exampleRow(reports.declaration, {
+    title: 'Retest: External penetration test',
+    templateId: '6c5b4a39-2817-4f6e-9d8c-7b6a5f4e3d2c',
+    kind: 'retest',
+    round: 1,
+    retestOf: '0b6f7c1e-2d3a-4e5f-8a9b-0c1d2e3f4a5b',
+    originalReportId: '0b6f7c1e-2d3a-4e5f-8a9b-0c1d2e3f4a5b',
+  });
   defineRestRoute(app, {
     method: 'post',
     path: '/rest/v1/reports/{id}/retests',
@@ -145,7 +136,7 @@ export function registerRetestRoutes(app: AppContext, retests: RetestService, re
         description: 'The retest report.',
         schema: 'Report',
         headers: { Location: { description: 'The retest report.' } },
-        example: EXAMPLE_RETEST,
+        example: exampleRetest,
       },
       403: {
         description:
@@ -191,7 +182,7 @@ export function registerRetestRoutes(app: AppContext, retests: RetestService, re
         description: 'One page of retest reports, by round.',
         schema: { arrayOf: 'Report' },
         headers: PAGINATION_HEADERS,
-        example: [EXAMPLE_RETEST],
+        example: [exampleRetest],
       },
       404: NOT_FOUND,
     },

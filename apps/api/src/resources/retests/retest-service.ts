@@ -2,6 +2,9 @@ import type { Knex } from 'knex';
 import { ForbiddenError } from '@service/http';
 import {
   freshRetestResult,
+  REPORT,
+  retestReportFields,
+  tabOfTemplate,
   type AffectedAsset,
   type ReportTemplateTab,
   type RetestStatus,
@@ -13,6 +16,7 @@ import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
 import type { MatchedScanResult } from '../finding-library/finding-template-repository.ts';
 import { assertAllowed } from '../access.ts';
 import { scannerKey, type ImportedFinding } from '../findings/scan-merge-plan.ts';
+import { insertReportTabs } from '../report-tabs/insert-report-tabs.ts';
 import type { Row } from '../resource-declaration.ts';
 import type { WorkspaceRepositories } from '../workspace-repositories.ts';
 import {
@@ -82,17 +86,6 @@ export interface RetestImportResult {
   retest: RetestImportSummary;
 }
 
-type ReportRow = Row & {
-  project_id: string;
-  title: string;
-  language: string;
-  kind: string;
-  round: number;
-  original_report_id: string | null;
-  style_id: string | null;
-  finding_order: string;
-};
-
 /**
  * Retests: creating the next round of a report, and deciding its findings from a re-scan. Runs
  * in the caller's transaction.
@@ -115,7 +108,7 @@ export class RetestService {
     input: { title?: string },
   ): Promise<Row> {
     const { reports, projects } = this.repositories;
-    const before = (await reports.require(trx, principal, reportId, 'update', { forUpdate: true })) as ReportRow;
+    const before = await reports.require(trx, principal, reportId, 'update', { forUpdate: true });
     const project = await projects.find(trx, principal, before.project_id);
     // Why 403 and not 404: the caller sees the report; only its project (where the retest goes) is not theirs.
     if (!project)
@@ -125,16 +118,14 @@ export class RetestService {
       );
     assertAllowed(principal, 'create', projects.access(project), 'project');
     const originalId = before.kind === 'retest' ? before.original_report_id : before.id;
-    const original = originalId ? ((await reports.find(trx, principal, originalId)) as ReportRow | null) : null;
+    const original = originalId ? await reports.find(trx, principal, originalId) : null;
     const round = before.kind === 'retest' ? before.round + 1 : 1;
     const baseTitle = original?.title ?? before.title;
     const title = input.title ?? `${round === 1 ? 'Retest' : `Retest ${round}`}: ${baseTitle}`.slice(0, 500);
 
     const report = await reports.create(trx, principal, {
       projectId: before.project_id,
-      title,
-      language: before.language,
-      findingOrder: before.finding_order,
+      ...retestReportFields(REPORT.fromColumns(before), { title }),
     });
     const template = await this.retestTemplate(trx, principal, String(project.project_type ?? ''), before.language);
     await trx('reports')
@@ -148,18 +139,12 @@ export class RetestService {
         style_id: before.style_id ?? template?.style_id ?? null,
         template_id: template?.id ?? null,
       });
-    const tabs = template?.tabs ?? DEFAULT_RETEST_TABS;
-    if (tabs.length > 0)
-      await trx('report_tabs').insert(
-        tabs.map((t, i) => ({
-          report_id: report.id,
-          title: t.title,
-          content: t.content ?? '',
-          placement: t.placement ?? 'before',
-          position: i,
-          created_by: principal.userId,
-        })),
-      );
+    await insertReportTabs(
+      trx,
+      report.id,
+      principal.userId,
+      (template?.tabs ?? DEFAULT_RETEST_TABS).map(tabOfTemplate),
+    );
 
     const carried: Array<{ finding_id: string; position: number; affected_assets: AffectedAsset[] }> = await trx(
       'report_findings as rf',
