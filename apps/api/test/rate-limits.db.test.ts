@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { budgetMs } from '@service/test-lanes';
 import { httpClient } from './support/http-client.ts';
 import { createActor, signIn } from './support/identity-fixtures.ts';
 import { startTestApp, type TestApp } from './support/start-test-app.ts';
@@ -157,5 +158,6 @@ describe('health and version', () => {
     } finally {
       await small.stop();
     }
-  });
+    // 300 polls, and a few requests more.
+  }, budgetMs(310, 300));
 });

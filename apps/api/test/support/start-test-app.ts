@@ -76,7 +76,8 @@ function testConfig(urls: DatabaseUrls, env: Record<string, string>): Config {
       SHARED_DATABASE_URL: urls.shared,
       TENANT_DATABASE_URL: urls.tenant,
       LOG_LEVEL: 'info',
-      HEALTH_TIMEOUT_MS: '1000',
+      // Long: on a busy machine a healthy database can take over a second to answer the check.
+      HEALTH_TIMEOUT_MS: '10000',
       RATE_LIMIT_PER_IP: '1000000',
       RATE_LIMIT_PER_KEY: '1000000',
       SERVICE_ADMIN_EMAIL: 'admin@example.com',
