@@ -9,11 +9,10 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActor, type Actor } from './support/identity-fixtures.ts';
 import { startTestApp, type TestApp } from './support/start-test-app.ts';
+import { pngOfColour } from './support/png.ts';
 
-const PNG = Buffer.from(
-  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
-  'hex',
-);
+// Why a whole image: uploads are decoded to the end, and a truncated one is refused.
+const PNG = pngOfColour(1, 2, 3);
 const TEMPLATE = readFileSync(
   path.resolve(
     path.dirname(fileURLToPath(import.meta.url)),

@@ -2,9 +2,11 @@
 // RADOS Gateway, reached through a proxy the test can break): streamed downloads with ETag, 304 and
 // Range, keys per organization, nothing dangling and nothing orphaned after uploads, replacements,
 // deletes and a store that fails, 503 `storage_unavailable` on what needs the store.
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storedFileEtag } from '@service/http';
 import { organizationPrefix } from '@service/storage';
@@ -110,6 +112,18 @@ describe.each(backends)('%s', (_name, s3) => {
       expect(await app.dbs.tenant('unclaimed_objects').pluck('key')).toEqual([]);
     },
   );
+
+  it.runIf(runs)('streams a large image back whole, four downloads at once', async () => {
+    const png = await sharp(randomBytes(1000 * 1000 * 3), { raw: { width: 1000, height: 1000, channels: 3 } })
+      .png()
+      .toBuffer();
+    const { body, status } = await upload(png);
+    expect(status).toBe(201);
+    const all = await Promise.all(
+      [1, 2, 3, 4].map(async () => Buffer.from(await (await download(body.id)).arrayBuffer())),
+    );
+    for (const got of all) expect(got.equals(png)).toBe(true);
+  });
 
   it.runIf(runs)(
     'answers 304 to its ETag, 206 to one range, 416 past the end and the whole file when If-Range is stale',

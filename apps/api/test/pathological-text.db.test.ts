@@ -4,10 +4,7 @@
 // `npm run bench -- pathological-text`; these tests assert only the outcomes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { budgetMs, laneSize } from '@service/test-lanes';
-import {
-  PATHOLOGICAL_MARKDOWN,
-  PATHOLOGICAL_TEXTS,
-} from '../../../packages/markdown/src/testing/pathological-markdown.ts';
+import { PATHOLOGICAL_MARKDOWN, PATHOLOGICAL_TEXTS } from '@service/markdown/testing';
 import { createActor, type Actor } from './support/identity-fixtures.ts';
 import { startTestApp, type TestApp } from './support/start-test-app.ts';
 

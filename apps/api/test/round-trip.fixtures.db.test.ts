@@ -7,16 +7,15 @@ import { budgetMs, laneSize } from '@service/test-lanes';
 import { createActor, type Actor } from './support/identity-fixtures.ts';
 import { schemaArbitrary } from './support/schema-arbitrary.ts';
 import { startTestApp, type TestApp } from './support/start-test-app.ts';
+import { pngOfColour } from './support/png.ts';
 
 // The round-trip contract (issue 8): every representation the API returns can be sent back.
 // For every resource with PATCH, the GET body restricted to the PATCH schema's fields is
 // accepted and changes nothing, whatever the row holds.
 
 const SCANS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../shared/fixtures/scans');
-const PNG = Buffer.from(
-  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
-  'hex',
-);
+// Why a whole image: uploads are decoded to the end, and a truncated one is refused.
+const PNG = pngOfColour(1, 2, 3);
 
 type Schema = Record<string, unknown>;
 interface Doc {

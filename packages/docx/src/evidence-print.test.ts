@@ -7,7 +7,8 @@ import { budgetMs } from '@service/test-lanes';
 import { resolveReportStyle, type ReportDocument } from '@service/report-model';
 import { imageSize } from 'image-size';
 import { renderReportDocx, renderTemplateDocx } from './index.ts';
-import { printPixels } from './evidence-print.ts';
+import { MAX_IMAGE_SLICES, prepareForPrint, printPixels } from './evidence-print.ts';
+import { readEvidenceImage } from './evidence-images.ts';
 import { pageGeometry } from './our-layout/page-geometry.ts';
 import { para, templateWithBody } from './testing/template-fixtures.ts';
 import { SAMPLE_REPORT } from './template/sample-report.ts';
@@ -137,5 +138,31 @@ describe('evidence images in print', () => {
     const [wide] = shown.filter((d) => d.name === 'a.img');
     expect(wide!.pixels.width).toBe(printPixels(wide!.shown.width));
     expect(shown.filter((d) => d.name.startsWith('c.img')).length).toBeGreaterThan(1);
+  });
+});
+
+describe('tall screenshots and oversized images', () => {
+  /** Four screenshots 1,000 pixels wide, about 46 megapixels made, encoded, decoded and cut. */
+  const TALL = { timeout: budgetMs(46, 4_000) };
+  it('cut the tallest page at the limit into at most MAX_IMAGE_SLICES parts, whatever the rounding', TALL, async () => {
+    const box = { width: 640, height: 860, sliceHeight: 860 };
+    for (const height of [19_999, 12_345, 9_001, 5_170]) {
+      const bytes = new Uint8Array(
+        await sharp({ create: { width: 1000, height, channels: 3, background: '#ffffff' } })
+          .png()
+          .toBuffer(),
+      );
+      const prepared = await prepareForPrint({ bytes, type: 'png', width: 1000, height }, box);
+      expect(prepared.slices?.length, `height ${height}`).toBeGreaterThan(1);
+      expect(prepared.slices!.length, `height ${height}`).toBeLessThanOrEqual(MAX_IMAGE_SLICES);
+    }
+  });
+
+  it('show a stored image over the evidence limits as a placeholder, so no converter gets it', () => {
+    // A PNG header saying 20,000 × 20,000 (what uploads refuse now, but an older store may hold).
+    const header = Buffer.from(images[hash('a')]!.subarray(0, 33));
+    header.writeUInt32BE(20_000, 16);
+    header.writeUInt32BE(20_000, 20);
+    expect(readEvidenceImage(new Uint8Array(header))).toEqual({ missing: 'too-large', detail: '20000 × 20000 pixels' });
   });
 });

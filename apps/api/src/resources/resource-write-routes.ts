@@ -23,6 +23,22 @@ const INVALID_REFERENCE_RESPONSE: Record<number, ResponseDoc> = {
   },
 };
 
+/** `responses` with more error answers: a status both have says both. */
+function withAnswers(
+  responses: Record<number, ResponseDoc>,
+  more: Record<number, string> = {},
+): Record<number, ResponseDoc> {
+  const all = { ...responses };
+  for (const [status, description] of Object.entries(more)) {
+    const known = all[Number(status)];
+    all[Number(status)] = {
+      schema: 'Error',
+      description: known ? `${known.description} Or: ${description}` : description,
+    };
+  }
+  return all;
+}
+
 /** POST /rest/v1/<name>: creates a row, idempotent with `Idempotency-Key`. */
 export function defineCreateRoute(
   { app, repository, decl, base, example }: ResourceRouteContext,
@@ -44,7 +60,7 @@ export function defineCreateRoute(
         headers: { Location: { description: 'The new row.' } },
         example,
       },
-      ...IDEMPOTENCY_RESPONSES,
+      ...withAnswers(IDEMPOTENCY_RESPONSES, create.responses),
     },
     async handler(ctx, { body, principal }) {
       await runIdempotentCreate(ctx, principal, {
