@@ -90,7 +90,7 @@ export function createApp(deps: AppDeps): App {
     routeCosts: new RouteCosts(router),
     identity,
     repositories,
-    services: createWorkspaceServices(repositories, { pdf }),
+    services: createWorkspaceServices(repositories, { pdf, build: deps.build }),
     tenantOf,
     sessionOf: createSessionResolver(sessions),
   };

@@ -1,4 +1,5 @@
 import type { DocxPdfConverter } from '@service/docx';
+import type { BuildInfo } from '../build-info.ts';
 import { MarkdownImportService } from './reports/markdown-import-service.ts';
 import { ReportExportService } from './reports/report-export-service.ts';
 import { RetestService } from './retests/retest-service.ts';
@@ -9,12 +10,15 @@ import type { WorkspaceRepositories } from './workspace-repositories.ts';
  * The workspace's services: work that spans repositories and parsers or renderers (imports and
  * exports). Handlers call them in a few lines; tests call them without HTTP.
  */
-export function createWorkspaceServices(repositories: WorkspaceRepositories, options: { pdf: DocxPdfConverter }) {
+export function createWorkspaceServices(
+  repositories: WorkspaceRepositories,
+  options: { pdf: DocxPdfConverter; build: BuildInfo },
+) {
   const retests = new RetestService(repositories);
   return {
     retests,
     scanImport: new ScanImportService(repositories, retests),
-    reportExports: new ReportExportService(repositories, options.pdf),
+    reportExports: new ReportExportService(repositories, options.pdf, options.build),
     markdownImport: new MarkdownImportService(repositories),
   };
 }

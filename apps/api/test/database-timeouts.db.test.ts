@@ -53,7 +53,7 @@ beforeAll(async () => {
   const logger = createJsonLogger('info', (line) => {
     if (line.includes('"status":500')) failures.push(line);
   });
-  const build = readBuildInfo();
+  const build = readBuildInfo('unknown');
   files = await openStoredFiles(config);
   const { license } = await prepareService({ config, dbs: direct, embedded: true, logger, build, files });
   const tenantUrl = new URL(databases.urls.tenant);

@@ -141,7 +141,9 @@ describe('TenantRouter', () => {
     const router = makeRouter({
       opened,
       settings: { maxOpenPools: 2 },
-      timeouts: { acquireTimeoutMs: 300, statementTimeoutMs: 5_000 },
+      // Why 10 s: it also bounds opening a connection, which a busy machine can take seconds for;
+      // the organization refused for capacity below waits it out.
+      timeouts: { acquireTimeoutMs: 10_000, statementTimeoutMs: 15_000 },
     });
     await router.withTenant(a, databaseOf);
     await router.withTenant(b, databaseOf);
@@ -171,7 +173,7 @@ describe('TenantRouter', () => {
     heldA.release(); // releasing twice is harmless
     leaseB.release();
     expect(router.stats()).toMatchObject({ heldPools: 0, leases: 0 });
-  });
+  }, 60_000);
 
   it('closes pools that stay idle, and caps the connections of each pool', async () => {
     // Why its own application name: pools of the other tests' routers are open on the same database.

@@ -4,6 +4,7 @@
 // "must be boolean" on the library lists.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { budgetMs } from '@service/test-lanes';
 import { httpClient } from './support/http-client.ts';
 import { createActor, type Actor } from './support/identity-fixtures.ts';
 import { schemaArbitrary } from './support/schema-arbitrary.ts';
@@ -47,7 +48,10 @@ function valuesOf(schema: Schema): string[] {
 }
 
 describe('every list of the REST API', () => {
-  it('answers 200 to each query parameter it declares, sent alone with a valid value', async () => {
+  // About 200 requests, some of them pages of the whole library.
+  it('answers 200 to each query parameter it declares, sent alone with a valid value', {
+    timeout: budgetMs(200, 300),
+  }, async () => {
     const api = httpClient(app.url, { token: admin.key });
     const lists = Object.entries(doc.paths).flatMap(([path, methods]) => {
       const op = methods.get;

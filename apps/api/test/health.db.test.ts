@@ -9,10 +9,10 @@ import { startTestApp, type TestApp } from './support/start-test-app.ts';
 
 let app: TestApp;
 
-// Why a long health timeout: on a busy test machine a healthy check can take over the default
-// 1.5 s; these tests are about what the answer says, not how fast it comes.
+// The test apps' health checks wait long (start-test-app): on a busy test machine a healthy check
+// can take over the service's default 1.5 s; these tests are about what the answer says.
 beforeAll(async () => {
-  app = await startTestApp({ HEALTH_TIMEOUT_MS: '10000' });
+  app = await startTestApp();
 });
 afterAll(async () => {
   await app?.stop();
@@ -85,8 +85,8 @@ describe('GET /api/health', () => {
   );
 
   it('answers degraded, saying the check timed out, when a database hangs', async () => {
-    // Why an app of its own: its checks give up after the default second, not the long timeout above.
-    const app = await startTestApp();
+    // Why an app of its own: its checks give up after a second, not the long timeout above.
+    const app = await startTestApp({ HEALTH_TIMEOUT_MS: '1000' });
     // A "database" that accepts TCP connections and never answers.
     const sockets: import('node:net').Socket[] = [];
     const hung: Server = createServer((s) => sockets.push(s));

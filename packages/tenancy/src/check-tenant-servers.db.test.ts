@@ -1,10 +1,11 @@
 import { createServer } from 'node:net';
-import { describe, expect, it, inject } from 'vitest';
+import { testDatabaseServerUrl } from '@service/db/testing';
+import { describe, expect, it } from 'vitest';
 import { checkTenantServers } from './check-tenant-servers.ts';
 
 describe('checkTenantServers', () => {
   it('answers ok or a short reason per server, never a password or host', async () => {
-    const live = inject('testDatabaseServerUrl');
+    const live = testDatabaseServerUrl();
     const wrongPassword = new URL(live);
     wrongPassword.password = 'not-the-password-4711';
     // A port that accepts and never answers: the check must give up within its timeout.

@@ -9,6 +9,7 @@ import {
   type ReportDocument,
   type ReportDocumentFinding,
 } from '@service/report-model';
+import { readBuildInfo } from '../src/build-info.ts';
 import type { RestPrincipal } from '../src/rest/rest-pipeline.ts';
 import { createWorkspaceRepositories } from '../src/resources/workspace-repositories.ts';
 import { DocxPdfConverter } from '@service/docx';
@@ -150,7 +151,10 @@ describe('a bulk import', () => {
   it('leaves fresh statistics and a vacuumed order index behind', async () => {
     const db = app.dbs.tenant;
     const repositories = createWorkspaceRepositories({ files: app.files, evidenceMaxBytes: 1_000_000 });
-    const services = createWorkspaceServices(repositories, { pdf: new DocxPdfConverter() });
+    const services = createWorkspaceServices(repositories, {
+      pdf: new DocxPdfConverter(),
+      build: readBuildInfo('unknown'),
+    });
     const principal: RestPrincipal = {
       keyId: randomUUID(),
       userId: admin.user.id,

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
 import { DocxPdfConverter } from '@service/docx';
 import { HttpError } from '@service/http';
+import { readBuildInfo } from '../src/build-info.ts';
 import type { RestPrincipal } from '../src/rest/rest-pipeline.ts';
 import { createWorkspaceRepositories } from '../src/resources/workspace-repositories.ts';
 import { createWorkspaceServices, type WorkspaceServices } from '../src/resources/workspace-services.ts';
@@ -46,7 +47,7 @@ beforeAll(async () => {
   app = await startTestApp();
   db = app.dbs.tenant;
   const repositories = createWorkspaceRepositories({ files: app.files, evidenceMaxBytes: 1_000_000 });
-  services = createWorkspaceServices(repositories, { pdf: new DocxPdfConverter() });
+  services = createWorkspaceServices(repositories, { pdf: new DocxPdfConverter(), build: readBuildInfo('unknown') });
   const userId = randomUUID();
   const [client] = await db('clients').insert({ name: 'Service Corp', created_by: userId }).returning('id');
   const [project] = await db('projects')

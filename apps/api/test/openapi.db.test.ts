@@ -193,7 +193,7 @@ describe('OpenAPI document', () => {
         config,
         dbs: { controlPlane: db, shared: db, tenant: db },
         logger: createJsonLogger('silent'),
-        build: readBuildInfo(),
+        build: readBuildInfo('unknown'),
         currentLicense: () => null,
         rateLimitStore: new MemoryRateLimitStore(),
         tenants,
