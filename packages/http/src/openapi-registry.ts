@@ -1,3 +1,4 @@
+import { MAX_JSON_DEPTH } from './json-depth.ts';
 import { Type, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { MERGE_PATCH_JSON_TYPE } from './media-types.ts';
@@ -496,7 +497,14 @@ export class OpenApiRegistry {
         'a parameter or the body does not match its schema, or text contains U+0000; `details` names each field',
       );
     }
-    if (jsonBody) add(400, 'malformed_json', 'the body is not JSON');
+    if (jsonBody) {
+      add(400, 'malformed_json', 'the body is not JSON');
+      add(
+        400,
+        'json_too_deep',
+        `objects and arrays in the body nest more than ${MAX_JSON_DEPTH} levels deep; checked before anything else reads the body`,
+      );
+    }
     if (uploads) add(400, 'bad_request', 'the multipart body cannot be read');
     if (idempotent)
       add(400, 'invalid_idempotency_key', '`Idempotency-Key` is empty or not 1 to 255 printable ASCII characters');
