@@ -12,6 +12,7 @@ import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
 import type { StoredFiles } from '@service/storage';
 import { evidenceCleanup } from '../evidence-images/evidence-repository.ts';
 import type { MatchedScanResult } from '../finding-library/finding-template-repository.ts';
+import { lockReportOrders, nextPosition } from '../report-findings/report-order.ts';
 import { ResourceRepository } from '../resource-repository.ts';
 import { ensureRetestResults } from '../retests/retest-repository.ts';
 import { TableStatistics } from '../table-statistics.ts';
@@ -45,6 +46,7 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
     super(
       findingsDeclaration({
         attach: (trx, reportId, findingId, userId) => this.attach(trx, reportId, findingId, userId),
+        lockReports: (trx, findingId) => this.lockReportsOf(trx, findingId),
         reorder: async (trx, findingId) =>
           this.orderBySeverity(
             trx,
@@ -65,17 +67,10 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
     );
   }
 
-  /** The position after the last finding attached to a report. */
-  async nextPosition(trx: Knex, reportId: string): Promise<number> {
-    const [{ next }] = await trx('report_findings')
-      .where({ report_id: reportId })
-      .select(trx.raw('coalesce(max(position) + 1, 0) as next'));
-    return Number(next);
-  }
-
   /** Adds a finding to a report's findings, in its place (no-op when it is attached already). */
   async attach(trx: Knex, reportId: string, findingId: string, userId: string): Promise<void> {
-    const position = await this.nextPosition(trx, reportId);
+    await lockReportOrders(trx, [reportId]);
+    const position = await nextPosition(trx, reportId);
     await trx('report_findings')
       .insert({ report_id: reportId, finding_id: findingId, position, created_by: userId })
       .onConflict(['report_id', 'finding_id'])
@@ -83,6 +78,11 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
     // Why: a finding added to a retest was first seen in the retest; it gets its result (`new`).
     await ensureRetestResults(trx, reportId, userId);
     await this.orderBySeverity(trx, [reportId]);
+  }
+
+  /** Locks the reports a finding is attached to, before a change that moves it in them or removes it. */
+  async lockReportsOf(trx: Knex, findingId: string): Promise<void> {
+    await lockReportOrders(trx, await trx('report_findings').where({ finding_id: findingId }).pluck('report_id'));
   }
 
   /**
@@ -144,7 +144,8 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
       const inserted = await trx('findings').insert(batch).returning('id');
       ids.push(...inserted.map((r: { id: string }) => r.id));
     }
-    const next = await this.nextPosition(trx, reportId);
+    await lockReportOrders(trx, [reportId]);
+    const next = await nextPosition(trx, reportId);
     const attach = ids.map((id, i) => ({
       report_id: reportId,
       finding_id: id,
