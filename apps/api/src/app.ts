@@ -154,6 +154,7 @@ export function createApp(deps: AppDeps): App {
       edition: deps.config.edition,
       currentLicense: deps.currentLicense,
       cost: (ctx) => app.routeCosts.costOf(ctx),
+      deferredCost: (ctx) => app.routeCosts.deferredCostOf(ctx),
       logger: deps.logger,
     }),
   );

@@ -3,10 +3,7 @@
 // made while they run is answered 200. Times are measured by `npm run bench -- pathological-text`;
 // these tests assert only the outcomes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  PATHOLOGICAL_MARKDOWN,
-  PATHOLOGICAL_TEXTS,
-} from '../../../packages/markdown/src/testing/pathological-markdown.ts';
+import { PATHOLOGICAL_MARKDOWN, PATHOLOGICAL_TEXTS } from '@service/markdown/testing';
 import { createActor, type Actor } from './support/identity-fixtures.ts';
 import { startTestApp, type TestApp } from './support/start-test-app.ts';
 

@@ -46,7 +46,8 @@ describe.skipIf(!toolsInstalled)('a report as PDF (skipped: LibreOffice or poppl
   let app: TestApp;
   let actor: Actor;
   beforeAll(async () => {
-    app = await startTestApp();
+    // Every request counted at one instant: X-RateLimit-Remaining moves only by what requests cost.
+    app = await startTestApp({}, { rateLimitAt: Date.UTC(2026, 0, 1) });
     actor = await createActor(app, { role: 'member' });
   });
   afterAll(async () => {
@@ -81,11 +82,17 @@ describe.skipIf(!toolsInstalled)('a report as PDF (skipped: LibreOffice or poppl
     expect(text.lastIndexOf('Offener Verzeichnisindex')).toBeLessThan(text.lastIndexOf('Veraltete Bibliothek'));
     // The contents page gives each finding a page number (the index was updated in LibreOffice).
     expect(text).toMatch(/Entfernte Codeausführung[ .\t]*\d+\s*$/m);
-    // A second download of the same report is 304 for a client holding the first.
+    // A second download of the same report is 304 for a client holding the first, answered before
+    // anything is rendered or converted, for 1 rate unit instead of 10.
+    const rendered = { ...app.services.reportExports.rendered };
     const again = await fetch(`${app.url}/rest/v1/reports/${reportId}/export-pdf`, {
       headers: { authorization: `Bearer ${actor.key}`, 'if-none-match': res.headers.get('etag')! },
     });
     expect(again.status).toBe(304);
+    expect(app.services.reportExports.rendered).toEqual(rendered);
+    expect(Number(res.headers.get('x-ratelimit-remaining')) - Number(again.headers.get('x-ratelimit-remaining'))).toBe(
+      1,
+    );
   });
 });
 

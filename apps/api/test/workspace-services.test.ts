@@ -129,18 +129,19 @@ describe('ReportExportService and MarkdownImportService', () => {
     await db.transaction((trx) =>
       services.scanImport.importInto(trx, principal, reportId, readScanFile(NMAP), { minSeverity: 'info' }),
     );
-    const markdown = await services.reportExports.markdown(db, principal, reportId);
-    expect(markdown.title).toBe('Export service');
-    const csv = await text(await services.reportExports.csv(db, principal, reportId).then((e) => e.body));
+    const markdownPlan = await services.reportExports.markdown(db, principal, reportId);
+    expect(markdownPlan.title).toBe('Export service');
+    const markdown = await markdownPlan.render();
+    const csv = await text(await (await services.reportExports.csv(db, principal, reportId)).render());
     expect(csv.split('\r\n')[0]).toContain('Title,Severity,Status');
-    const docx = await services.reportExports.docx(db, principal, reportId);
-    expect(Buffer.from(docx.body.subarray(0, 2)).toString()).toBe('PK');
+    const docx = await (await services.reportExports.docx(db, principal, reportId)).render();
+    expect(Buffer.from(docx.subarray(0, 2)).toString()).toBe('PK');
 
-    const parsed = await services.markdownImport.read(markdown.body);
+    const parsed = await services.markdownImport.read(markdown);
     expect(await services.markdownImport.targetProject(principal, undefined, parsed.document)).toBe(projectId);
     const created = await db.transaction((trx) => services.markdownImport.create(trx, principal, projectId, parsed));
     expect(created.findings).toBe(parsed.document.findings.length);
-    expect((await services.reportExports.markdown(db, principal, created.reportId)).body).toBe(markdown.body);
+    expect(await (await services.reportExports.markdown(db, principal, created.reportId)).render()).toBe(markdown);
     expect(await services.markdownImport.stillVisible(principal, created.reportId)).toBe(true);
   });
 

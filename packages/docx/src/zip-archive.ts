@@ -5,6 +5,11 @@ import { crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
  * every limit from the central directory BEFORE anything is inflated, and inflates each entry with
  * a hard output cap, so a zip bomb or a lying size field stops at the cap. Writing uses the native
  * deflate (several times faster than a JavaScript one on multi-megabyte document parts).
+ *
+ * PizZip stays beside it for another job: docxtemplater renders only a PizZip object, so
+ * render-template-docx.ts hands it the files this reader has already checked (PizZip itself
+ * inflates whatever an archive claims, so it never reads an upload). Tests read our writer's
+ * output with PizZip too: an independent reader, not this code reading back what it wrote.
  */
 
 export interface ZipLimits {

@@ -322,6 +322,7 @@ export function defineRoute<
     usesDatabase: route.usesDatabase,
     usesFileStore: route.usesFileStore,
     cost: route.cost,
+    notModifiedCost: route.notModifiedCost,
     retrySafe: route.retrySafe,
   });
 

@@ -75,6 +75,11 @@ export interface OperationDoc {
   /** Requests one call counts as against the rate limits, when more than one (stated in the description). */
   cost?: number;
   /**
+   * What a call answered 304 counts as instead (a conditional request answered from the validator,
+   * before the work); stated in the description. The route charges the rest when it does the work.
+   */
+  notModifiedCost?: number;
+  /**
    * Sending the same request again after its answer was lost is answered as the first was (and
    * changes nothing more): published as `x-retry-safe`, which clients follow to decide what they
    * resend after a network failure. Default: true for GET (and so HEAD), and for operations that take
@@ -691,7 +696,12 @@ export class OpenApiRegistry {
       description +=
         ` A multipart upload sent here is still accepted as before; it is documented, with its \`file\` ` +
         `part, as \`${op.body.legacyUploadOf}\`, which new clients use.`;
-    if (op.cost && op.cost > 1) description += ` Counts as ${op.cost} requests for rate limiting.`;
+    if (op.cost && op.cost > 1)
+      description +=
+        ` Counts as ${op.cost} requests for rate limiting` +
+        (op.notModifiedCost === undefined
+          ? '.'
+          : `; answered 304 (a current \`If-None-Match\`), as ${op.notModifiedCost}: the rest is charged only when the document is made.`);
     return {
       operationId: op.operationId,
       summary: op.summary,

@@ -235,7 +235,7 @@ function trimBlank(lines: string[]): string[] {
 }
 
 /** The lines of a block that fit `max` characters, then one line saying how many were left out. */
-function fit(lines: readonly string[], max: number): string[] {
+function keepWithin(lines: readonly string[], max: number): string[] {
   const out: string[] = [];
   let size = 0;
   for (let i = 0; i < lines.length; i++) {
@@ -324,7 +324,7 @@ function condenseHttp(
       out.push('', ...withGaps(body, keep, MAX_BODY_LINES));
     }
   }
-  return fit(out, max).join('\n');
+  return keepWithin(out, max).join('\n');
 }
 
 /** The three lines of a body that read most like an error message (database errors first for SQL findings). */
@@ -376,7 +376,7 @@ function condenseOutput(text: string, marks: readonly string[], max: number): st
     // Why the head: output without telling lines is prose or a table; its start says what it is.
     for (let i = 0; i < Math.min(lines.length, 12); i++) keep.set(i, cutLine(lines[i]!));
   }
-  return fit(withGaps(lines, keep, MAX_OUTPUT_LINES), max).join('\n');
+  return keepWithin(withGaps(lines, keep, MAX_OUTPUT_LINES), max).join('\n');
 }
 
 /**

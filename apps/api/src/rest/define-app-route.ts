@@ -93,5 +93,8 @@ export function defineAppRoute<
     handler: (ctx, input) => route.handler(ctx, { ...input, ...accessInput(ctx) } as AppRouteInput<A, P, Q, B>),
   });
   if (route.cost && route.cost > 1)
-    app.routeCosts.set(route.method, route.path.replace(/\{(\w+)\}/g, ':$1'), route.cost);
+    app.routeCosts.set(route.method, route.path.replace(/\{(\w+)\}/g, ':$1'), {
+      cost: route.cost,
+      notModified: route.notModifiedCost,
+    });
 }

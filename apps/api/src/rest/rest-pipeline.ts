@@ -143,6 +143,8 @@ export function restPipeline(options: {
   currentLicense: () => License | null;
   /** What a request costs against the limits (its route's declared cost; SPEC "Limits"). */
   cost: (ctx: Context) => number;
+  /** What it costs besides once the route must do its work (a conditional export that is not 304). */
+  deferredCost?: (ctx: Context) => number;
   logger?: { warn(event: string, fields?: Record<string, unknown>): void };
 }): Middleware {
   const perCaller = rateLimit({
@@ -151,6 +153,7 @@ export function restPipeline(options: {
     limit: options.perKey,
     key: (ctx) => callerIdOf(ctx.state.principal as RestPrincipal),
     cost: options.cost,
+    deferredCost: options.deferredCost,
     logger: options.logger,
   });
   const gate = licenseGate(options.edition, options.currentLicense);
@@ -161,6 +164,7 @@ export function restPipeline(options: {
       limit: options.perIp,
       key: (ctx) => ipRateLimitKey(ctx.state.clientIp ?? ctx.ip),
       cost: options.cost,
+      deferredCost: options.deferredCost,
       logger: options.logger,
     }),
     authenticateKey(options.apiKeys, options.tenantOf),

@@ -13,7 +13,7 @@ import type { TenantRouter } from '@service/tenancy';
 import type { DocxPdfConverter } from '@service/docx';
 import type { StoredFiles } from '@service/storage';
 import { openStoredFiles } from '../../src/files/open-stored-files.ts';
-import { createApp } from '../../src/app.ts';
+import { createApp, type App } from '../../src/app.ts';
 import { readBuildInfo } from '../../src/build-info.ts';
 import { prepareService } from '../../src/prepare-service.ts';
 
@@ -29,6 +29,8 @@ export interface TestApp {
   license: License | null;
   rateLimitStore: RateLimitStore;
   tenants: TenantRouter;
+  /** The app's services, for tests that count what they did (documents rendered). */
+  services: App['services'];
   /** The app's file store (FILES_STORE: a directory by default). */
   files: StoredFiles;
   stop(): Promise<void>;
@@ -165,7 +167,7 @@ export async function startTestApp(
       ? new PostgresRateLimitStore(dbs.controlPlane)
       : (options.rateLimitStore ?? new MemoryRateLimitStore());
   const rateLimitStore = options.rateLimitAt === undefined ? store : atInstant(store, options.rateLimitAt);
-  const { koa, close } = createApp({
+  const { koa, close, services } = createApp({
     config,
     dbs,
     logger,
@@ -180,6 +182,7 @@ export async function startTestApp(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const testApp: TestApp = {
+    services,
     license,
     rateLimitStore,
     tenants,

@@ -2,78 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { open, rename, rm, stat, chmod, chown } from 'node:fs/promises';
 import path from 'node:path';
 
-/** A line of `.env` the installer cannot read, with its number (1-based). */
-export interface EnvProblem {
-  line: number;
-  message: string;
-}
+import { ENV_KEY } from '@service/config';
 
-export interface ParsedEnv {
-  values: Map<string, string>;
-  problems: EnvProblem[];
-}
-
-const KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const ASSIGNMENT = /^\s*(?:export\s+)?([^=\s]+)\s*=(.*)$/;
-
-/**
- * Reads `.env` as compose and the service do: `KEY=value` lines, `#` comments, blank lines,
- * optional `export`, values bare (a ` #` starts a comment), in single quotes (literal) or double
- * quotes (`\n` escapes). A later line wins. Every line that is none of these is a problem with its
- * number, so "malformed .env" names the line instead of guessing.
- */
-export function parseEnvFile(text: string): ParsedEnv {
-  const values = new Map<string, string>();
-  const problems: EnvProblem[] = [];
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-  lines.forEach((raw, i) => {
-    const line = raw.trim();
-    if (line === '' || line.startsWith('#')) return;
-    const match = ASSIGNMENT.exec(raw);
-    if (!match) {
-      problems.push({ line: i + 1, message: 'is not KEY=value' });
-      return;
-    }
-    const [, key = '', rawValue = ''] = match;
-    if (!KEY.test(key)) {
-      problems.push({ line: i + 1, message: `has the invalid name "${key}" (letters, digits and _ only)` });
-      return;
-    }
-    const value = readValue(rawValue.trim());
-    if (value === null) {
-      problems.push({ line: i + 1, message: `has an unterminated quote in the value of ${key}` });
-      return;
-    }
-    values.set(key, value);
-  });
-  return { values, problems };
-}
-
-function readValue(raw: string): string | null {
-  if (raw.startsWith('"')) {
-    const end = findClosingQuote(raw, '"');
-    if (end < 0) return null;
-    return raw
-      .slice(1, end)
-      .replace(/\\n/g, '\n')
-      .replace(/\\(["\\])/g, '$1');
-  }
-  if (raw.startsWith("'")) {
-    const end = raw.indexOf("'", 1);
-    if (end < 0) return null;
-    return raw.slice(1, end);
-  }
-  const comment = raw.search(/\s#/);
-  return (comment >= 0 ? raw.slice(0, comment) : raw).trim();
-}
-
-function findClosingQuote(raw: string, quote: string): number {
-  for (let i = 1; i < raw.length; i++) {
-    if (raw[i] === '\\') i++;
-    else if (raw[i] === quote) return i;
-  }
-  return -1;
-}
+export { parseEnvFile, type EnvProblem, type ParsedEnv } from '@service/config';
 
 /**
  * `.env` text with KEY set to `value`, every other byte as it was: each line assigning KEY has its
@@ -81,7 +12,7 @@ function findClosingQuote(raw: string, quote: string): number {
  * is appended (after a line break if the file did not end with one). The value must be bare-safe.
  */
 export function setEnvValue(text: string, key: string, value: string): string {
-  if (!KEY.test(key)) throw new RangeError(`invalid key ${key}`);
+  if (!ENV_KEY.test(key)) throw new RangeError(`invalid key ${key}`);
   if (!/^[A-Za-z0-9._+\-/:@=,]*$/.test(value)) throw new RangeError(`value for ${key} needs quoting; not supported`);
   const pattern = new RegExp(`^(\\s*(?:export\\s+)?${key}\\s*=[ \\t]*)([^\\r\\n]*)(\\r?)$`, 'gm');
   let replaced = false;

@@ -19,9 +19,9 @@ import { applySeverityColours } from './severity-colours.ts';
 import { buildTemplateData, mayHoldImage } from './template-data.ts';
 import { documentMarkdown } from '../document-markdown.ts';
 import { paragraphAt, partParagraphs } from './template-paragraphs.ts';
-import { partLabel, problemAt, scanTemplate, type TemplateLocation } from './template-scan.ts';
+import { partLabel, problemAt, scanTemplate, type TagPart, type TemplateLocation } from './template-scan.ts';
 import { templateStyles, templateTextHeight, templateTextWidth, type TemplateStyles } from './template-styles.ts';
-import { checkTemplateTags, type TagPart } from './template-tags.ts';
+import { checkTemplateTags } from './template-tags.ts';
 
 interface DocxtemplaterError {
   message?: string;

@@ -1,6 +1,15 @@
 import type { TemplateProblem } from '../invalid-template-error.ts';
 import { partParagraphs, type PartParagraphs } from './template-paragraphs.ts';
-import type { TagPart } from './template-tags.ts';
+
+/** A tag as docxtemplater's inspection gives it (and as this scan builds it). */
+export interface TagPart {
+  type: string;
+  value: string;
+  module?: string;
+  inverted?: boolean;
+  offset?: number | number[];
+  subparsed?: TagPart[];
+}
 
 /**
  * Reads the tags of a template's parts the way docxtemplater does (braces in the text of the

@@ -1,16 +1,7 @@
 import type { TemplateProblem } from '../invalid-template-error.ts';
-import { TEMPLATE_TAGS, type TagKind, type TagScope } from './template-data.ts';
-import { problemAt, type TemplateLocation } from './template-scan.ts';
-
-/** A tag as docxtemplater's inspection gives it (and as template-scan.ts builds it). */
-export interface TagPart {
-  type: string;
-  value: string;
-  module?: string;
-  inverted?: boolean;
-  offset?: number | number[];
-  subparsed?: TagPart[];
-}
+import type { TagKind, TagScope } from './tag-set.ts';
+import { TEMPLATE_TAGS } from './template-data.ts';
+import { problemAt, type TagPart, type TemplateLocation } from './template-scan.ts';
 
 /** Parts Markdown and pictures may go into: their relationships live beside the main document. */
 const RICH_PARTS = new Set(['word/document.xml']);

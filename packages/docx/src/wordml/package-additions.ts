@@ -1,4 +1,4 @@
-import type { EvidenceImage } from '../evidence-images.ts';
+import type { EvidenceImage } from '../evidence-image-shape.ts';
 import { escapeXml } from '../xml-text.ts';
 
 const REL = {

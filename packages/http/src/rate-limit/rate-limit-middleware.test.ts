@@ -7,7 +7,7 @@ import { createJsonLogger, errorMiddleware, NotFoundError, requestLog, Unauthent
 import { clientIp } from './client-ip.ts';
 import { MemoryRateLimitStore } from './memory-rate-limit-store.ts';
 import { PostgresRateLimitStore } from './postgres-rate-limit-store.ts';
-import { rateLimit } from './rate-limit-middleware.ts';
+import { chargeDeferredCost, rateLimit } from './rate-limit-middleware.ts';
 import type { RateLimitDecision, RateLimitStore } from './rate-limit-store.ts';
 
 /**
@@ -25,6 +25,7 @@ async function startApp(
   };
   const now = () => options.clock.now;
   const cost = (ctx: Koa.Context) => (ctx.path === '/export' ? 2 : ctx.path === '/too-costly' ? 99 : 1);
+  const deferredCost = (ctx: Koa.Context) => (ctx.path === '/deferred' ? 2 : 0);
   koa.use(requestLog(logger));
   koa.use(errorMiddleware(logger));
   koa.use(
@@ -34,6 +35,7 @@ async function startApp(
       limit: 5,
       key: (ctx) => clientIp(ctx, ['127.0.0.1', '::1']),
       cost,
+      deferredCost,
       now,
       logger: warnLogger,
       storeTimeoutMs: options.storeTimeoutMs,
@@ -51,12 +53,14 @@ async function startApp(
       limit: 3,
       key: (ctx) => ctx.state.keyId as string | null,
       cost,
+      deferredCost,
       now,
       logger: warnLogger,
       storeTimeoutMs: options.storeTimeoutMs,
     }),
   );
-  koa.use((ctx) => {
+  koa.use(async (ctx) => {
+    if (ctx.path === '/deferred' && ctx.get('x-work') === 'yes') await chargeDeferredCost(ctx);
     if (ctx.path === '/boom') throw new Error('secret');
     if (ctx.path === '/gone') throw new NotFoundError();
     if (ctx.path === '/teapot') ctx.throw(418, 'short and stout');
@@ -171,6 +175,23 @@ describe('rateLimit middleware', () => {
     expect(refused.status).toBe(429);
     expect(limitHeaders(refused)).toEqual({ limit: '3', remaining: '0', reset: '60' });
     expect(refused.headers.get('retry-after')).toBe('80');
+  });
+
+  it('charges a deferred cost only when the route asks, and gives it back when a later limiter refuses', async () => {
+    const ip = freshIp();
+    const key = `k-${ip}`;
+    const work = (k: string) =>
+      fetch(`${url}/deferred`, { headers: { 'x-forwarded-for': ip, 'x-key': k, 'x-work': 'yes' } });
+    // Without work only the up-front 1 is charged.
+    const idle = await fetch(`${url}/deferred`, { headers: { 'x-forwarded-for': ip, 'x-key': key } });
+    expect(limitHeaders(idle)).toMatchObject({ limit: '3', remaining: '2' });
+    // 1, then 2 more on both budgets: they do not fit the key's (1 + 1 + 2 > 3); the IP's 2 are given back.
+    const refused = await work(key);
+    expect(refused.status).toBe(429);
+    expect(limitHeaders(refused)).toMatchObject({ limit: '3', remaining: '1' });
+    // The IP has used 1 + 1, not 1 + 1 + 2: another key from it sees 3 left of 5, less this request.
+    expect(limitHeaders(await get('/ok', ip, `other-${ip}`))).toMatchObject({ limit: '5', remaining: '2' });
+    expect((await work(`third-${ip}`)).status).toBe(429);
   });
 
   it('fails with a 500 for a cost above the limit: a configuration mistake, not the client', async () => {

@@ -30,6 +30,12 @@ export interface RateLimitOptions {
   key: (ctx: Context) => string | null;
   /** Default 1. An integer from 0 to `limit` (the DOCX export and Markdown import cost 10). */
   cost?: (ctx: Context) => number;
+  /**
+   * A part of the request's cost charged only if the route asks for it with chargeDeferredCost,
+   * once it knows the request needs the work (an export answered 304 from its validator does not).
+   * Default 0.
+   */
+  deferredCost?: (ctx: Context) => number;
   /** Namespaces the keys of this limiter in the store (`ip`, `key`): `${prefix}:${key}`. */
   prefix: string;
   /** Told when the store fails and the request goes through unlimited (at most one line per 10 s). */
@@ -61,6 +67,47 @@ async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Charges of `deferredCost` waiting for the route; each returns how to give its charge back. */
+type DeferredCharge = () => Promise<() => Promise<void>>;
+
+function deferredCharges(ctx: Context): DeferredCharge[] {
+  ctx.state.deferredRateLimitCharges ??= [];
+  return ctx.state.deferredRateLimitCharges as DeferredCharge[];
+}
+
+/**
+ * Charges the deferred part of this request's cost (see `deferredCost`) to every limiter, at the
+ * point where the route knows it will do the work. Over a budget: 429 `rate_limited`, and what the
+ * other limiters took for it is given back.
+ */
+export async function chargeDeferredCost(ctx: Context): Promise<void> {
+  const charges = deferredCharges(ctx).splice(0);
+  const undo: Array<() => Promise<void>> = [];
+  try {
+    for (const charge of charges) undo.push(await charge());
+  } catch (err) {
+    for (const giveBack of undo) await giveBack().catch(() => {});
+    throw err;
+  }
+}
+
+/**
+ * Writes the rate-limit headers when this budget is the tighter one (lower remaining; on a tie,
+ * the later reset) or refused the request.
+ */
+function showBudget(ctx: Context, info: RateLimitInfo, refused: boolean): void {
+  const current = ctx.state.rateLimit as RateLimitInfo | undefined;
+  const tighter =
+    !current ||
+    info.remaining < current.remaining ||
+    (info.remaining === current.remaining && info.resetSeconds > current.resetSeconds);
+  if (!refused && !tighter && current?.prefix !== info.prefix) return;
+  ctx.state.rateLimit = info;
+  ctx.set('X-RateLimit-Limit', String(info.limit));
+  ctx.set('X-RateLimit-Remaining', String(info.remaining));
+  ctx.set('X-RateLimit-Reset', String(info.resetSeconds));
 }
 
 /**
@@ -120,42 +167,46 @@ export function rateLimit(options: RateLimitOptions): Middleware {
     suppressed = 0;
   };
 
-  return async (ctx, next) => {
-    const budget = key(ctx);
-    if (budget === null) return next();
-    const charge = cost(ctx);
+  const checkedCost = (ctx: Context, charge: number, what: string): number => {
     if (!Number.isSafeInteger(charge) || charge < 0 || charge > limit) {
       throw new Error(
-        `rateLimit "${prefix}": cost must be an integer from 0 to ${limit}, got ${charge} ` +
+        `rateLimit "${prefix}": ${what} must be an integer from 0 to ${limit}, got ${charge} ` +
           `for ${ctx.method} ${ctx.path}.`,
       );
     }
-    const at = now();
+    return charge;
+  };
+
+  /** Takes `charge` from the budget (429 when it does not fit); false when the store failed (fail open). */
+  const take = async (ctx: Context, budget: string, charge: number, at: number): Promise<boolean> => {
     let decision: RateLimitDecision;
     try {
-      decision = await withTimeout(store.consume(`${prefix}:${budget}`, charge, limit, windowMs, at), storeTimeoutMs);
+      decision = await withTimeout(store.consume(budget, charge, limit, windowMs, at), storeTimeoutMs);
     } catch (err) {
       warnStoreFailure(err, at);
-      return next();
+      return false;
     }
-    const info: RateLimitInfo = {
-      prefix,
-      limit,
-      remaining: decision.remaining,
-      resetSeconds: Math.ceil(Math.min(decision.resetMs, windowMs) / 1000),
-    };
-    const current = ctx.state.rateLimit as RateLimitInfo | undefined;
-    const tighter =
-      !current ||
-      info.remaining < current.remaining ||
-      (info.remaining === current.remaining && info.resetSeconds > current.resetSeconds);
-    if (!decision.allowed || tighter) {
-      ctx.state.rateLimit = info;
-      ctx.set('X-RateLimit-Limit', String(info.limit));
-      ctx.set('X-RateLimit-Remaining', String(info.remaining));
-      ctx.set('X-RateLimit-Reset', String(info.resetSeconds));
-    }
+    const resetSeconds = Math.ceil(Math.min(decision.resetMs, windowMs) / 1000);
+    showBudget(ctx, { prefix, limit, remaining: decision.remaining, resetSeconds }, !decision.allowed);
     if (!decision.allowed) throw new RateLimitedError(Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));
+    return true;
+  };
+
+  return async (ctx, next) => {
+    const id = key(ctx);
+    if (id === null) return next();
+    const budget = `${prefix}:${id}`;
+    const charge = checkedCost(ctx, cost(ctx), 'cost');
+    const deferred = checkedCost(ctx, options.deferredCost?.(ctx) ?? 0, 'deferred cost');
+    if (!(await take(ctx, budget, charge, now()))) return next();
+    if (deferred > 0)
+      deferredCharges(ctx).push(async () => {
+        const at = now();
+        const taken = await take(ctx, budget, deferred, at);
+        return async () => {
+          if (taken) await store.refund(budget, deferred, windowMs, at);
+        };
+      });
     return next();
   };
 }

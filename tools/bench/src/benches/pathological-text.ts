@@ -9,10 +9,7 @@
 //  3. twelve parallel API imports of a few 1 MB files, with the other user's GETs as in 1.
 import { ApiKeyRepository } from '@service/auth';
 import { importReportMarkdown } from '@service/markdown';
-import {
-  PATHOLOGICAL_MARKDOWN,
-  PATHOLOGICAL_TEXTS,
-} from '../../../../packages/markdown/src/testing/pathological-markdown.ts';
+import { PATHOLOGICAL_MARKDOWN, PATHOLOGICAL_TEXTS } from '@service/markdown/testing';
 import { startBenchService, type BenchService } from '../support/bench-service.ts';
 import { median } from '../support/median.ts';
 

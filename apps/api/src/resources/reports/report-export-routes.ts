@@ -1,9 +1,11 @@
+import type { Context } from 'koa';
 import { Type } from 'typebox';
+import { chargeDeferredCost, ifNoneMatchHits } from '@service/http';
 import { Uuid } from '@service/report-model';
 import type { AppContext } from '../../app-context.ts';
 import { defineRestRoute } from '../../rest/define-rest-route.ts';
 import { DOCX_TYPE } from '../style-library/word-template-routes.ts';
-import type { ReportExportService } from './report-export-service.ts';
+import type { ExportPlan, ReportExportService } from './report-export-service.ts';
 
 /** A file name for a download: the report title without characters that break headers or paths. */
 export function downloadName(title: string, extension: string): string {
@@ -25,7 +27,35 @@ export function attachment(title: string, extension: string): string {
   );
 }
 
-/** Exports of a whole report: Markdown (re-importable), CSV of its findings, DOCX. */
+/**
+ * Answers an export from its plan: 304 from the validator alone while the caller's copy is
+ * current, so nothing is rendered or converted and only the 304's cost is charged; otherwise the
+ * rest of the route's cost is charged and the document made.
+ */
+async function answerExport<T>(
+  ctx: Context,
+  plan: ExportPlan<T>,
+  send: (body: T) => void,
+  options: { signal?: AbortSignal } = {},
+): Promise<void> {
+  ctx.set('ETag', plan.etag);
+  if (ifNoneMatchHits(ctx.get('If-None-Match'), plan.etag)) {
+    ctx.status = 304;
+    ctx.body = null;
+    return;
+  }
+  await chargeDeferredCost(ctx);
+  send(await plan.render(options));
+}
+
+/** What every export says of its ETag. */
+const VALIDATOR =
+  ' Carries a weak `ETag` computed before the document is made, from what it is made of (the report ' +
+  'with its tabs, links, findings and evidence, the style with its Word template and logo, the ' +
+  'service version; for DOCX and PDF the day on the cover page): with a current `If-None-Match` the ' +
+  'answer is 304 and nothing is rendered or converted.';
+
+/** Exports of a whole report: Markdown (re-importable), CSV of its findings, DOCX and PDF. */
 export function registerReportExports(app: AppContext, exports: ReportExportService): void {
   defineRestRoute(app, {
     method: 'get',
@@ -39,7 +69,8 @@ export function registerReportExports(app: AppContext, exports: ReportExportServ
       'its fields and references to its evidence images (by the SHA-256 of their ' +
       'bytes). Readable and editable in any editor; `POST ' +
       '/rest/v1/reports/import-markdown` turns it back into a report, and exporting ' +
-      'that report gives the same bytes. Format: docs/markdown-format.md.',
+      'that report gives the same bytes. Format: docs/markdown-format.md.' +
+      VALIDATOR,
     tags: ['Reports'],
     params: Type.Object({ id: Uuid }),
     responses: {
@@ -51,10 +82,12 @@ export function registerReportExports(app: AppContext, exports: ReportExportServ
       },
     },
     async handler(ctx, { params, principal }) {
-      const { title, body } = await exports.markdown(principal.tenant, principal, params.id);
-      ctx.type = 'text/markdown; charset=utf-8';
-      ctx.set('Content-Disposition', attachment(title, 'md'));
-      ctx.body = body;
+      const plan = await exports.markdown(principal.tenant, principal, params.id);
+      await answerExport(ctx, plan, (body) => {
+        ctx.type = 'text/markdown; charset=utf-8';
+        ctx.set('Content-Disposition', attachment(plan.title, 'md'));
+        ctx.body = body;
+      });
     },
   });
 
@@ -71,7 +104,8 @@ export function registerReportExports(app: AppContext, exports: ReportExportServ
       'would run as a formula starts with an apostrophe: every cell starting with `=`, `@`, ' +
       'tab, carriage return or NUL, and every cell starting with `+` or `-` unless it is a ' +
       'number (`-5`) or a list item or sentence (`- item`) without a function call, `|`, `!` ' +
-      'or `#`.',
+      'or `#`.' +
+      VALIDATOR,
     tags: ['Reports'],
     params: Type.Object({ id: Uuid }),
     responses: {
@@ -83,10 +117,12 @@ export function registerReportExports(app: AppContext, exports: ReportExportServ
       },
     },
     async handler(ctx, { params, principal }) {
-      const { title, body } = await exports.csv(principal.tenant, principal, params.id);
-      ctx.type = 'text/csv; charset=utf-8';
-      ctx.set('Content-Disposition', attachment(title, 'csv'));
-      ctx.body = body;
+      const plan = await exports.csv(principal.tenant, principal, params.id);
+      await answerExport(ctx, plan, (body) => {
+        ctx.type = 'text/csv; charset=utf-8';
+        ctx.set('Content-Disposition', attachment(plan.title, 'csv'));
+        ctx.body = body;
+      });
     },
   });
 
@@ -101,9 +137,11 @@ export function registerReportExports(app: AppContext, exports: ReportExportServ
       'layout: cover page, table of contents, the tabs with their Markdown, a findings ' +
       'summary and severity chart, then each finding with CVSS, assets, text and ' +
       'evidence images, and page numbers. Fonts, colours, severity colours, page size ' +
-      "and header/footer text come from the report's style.",
+      "and header/footer text come from the report's style." +
+      VALIDATOR,
     tags: ['Reports'],
     cost: 10,
+    notModifiedCost: 1,
     usesFileStore: 'read',
     params: Type.Object({ id: Uuid }),
     responses: {
@@ -121,11 +159,12 @@ export function registerReportExports(app: AppContext, exports: ReportExportServ
       },
     },
     async handler(ctx, { params, principal }) {
-      const { title, body, etag } = await exports.docx(principal.tenant, principal, params.id);
-      ctx.type = DOCX_TYPE;
-      ctx.set('Content-Disposition', attachment(title, 'docx'));
-      if (etag) ctx.set('ETag', etag);
-      ctx.body = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+      const plan = await exports.docx(principal.tenant, principal, params.id);
+      await answerExport(ctx, plan, (body) => {
+        ctx.type = DOCX_TYPE;
+        ctx.set('Content-Disposition', attachment(plan.title, 'docx'));
+        ctx.body = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+      });
     },
   });
 
@@ -138,9 +177,11 @@ export function registerReportExports(app: AppContext, exports: ReportExportServ
       "The same document as `export-docx` (our layout, or the style's Word template), converted by " +
       'LibreOffice with every index and field updated, so the contents page lists page numbers. ' +
       'Conversions run one at a time per service process behind a short queue; when it is full the ' +
-      'answer is 503 with `Retry-After`. A large report takes seconds to minutes.',
+      'answer is 503 with `Retry-After`. A large report takes seconds to minutes.' +
+      VALIDATOR,
     tags: ['Reports'],
     cost: 10,
+    notModifiedCost: 1,
     usesFileStore: 'read',
     params: Type.Object({ id: Uuid }),
     responses: {
@@ -172,13 +213,17 @@ export function registerReportExports(app: AppContext, exports: ReportExportServ
       ctx.res.once('close', () => {
         if (!ctx.res.writableFinished) aborted.abort();
       });
-      const { title, body, etag } = await exports.pdf(principal.tenant, principal, params.id, {
-        signal: aborted.signal,
-      });
-      ctx.type = 'application/pdf';
-      ctx.set('Content-Disposition', attachment(title, 'pdf'));
-      if (etag) ctx.set('ETag', etag);
-      ctx.body = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+      const plan = await exports.pdf(principal.tenant, principal, params.id);
+      await answerExport(
+        ctx,
+        plan,
+        (body) => {
+          ctx.type = 'application/pdf';
+          ctx.set('Content-Disposition', attachment(plan.title, 'pdf'));
+          ctx.body = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+        },
+        { signal: aborted.signal },
+      );
     },
   });
 }

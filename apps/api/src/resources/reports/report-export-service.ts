@@ -19,15 +19,24 @@ import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
 import type { WorkspaceRepositories } from '../workspace-repositories.ts';
 import { reportStyleOfRow } from '../style-library/style-library-resource.ts';
 
-/** An export: the report's title (for the file name) and the document. */
-export interface ReportExport<T> {
+/** The exports of a report. */
+export type ExportKind = 'markdown' | 'csv' | 'docx' | 'pdf';
+
+/**
+ * An export read from the database but not made yet: its title (for the file name), its validator,
+ * and how to make it. A client holding a current copy is answered 304 from `etag` alone, so
+ * nothing is rendered or converted for it.
+ */
+export interface ExportPlan<T> {
   title: string;
-  body: T;
   /**
-   * A weak ETag made from what the export was rendered from, for exports whose bytes differ from
-   * one render to the next (the Word document's zip times, creation date and generated ids).
+   * A weak ETag of everything the export is made from (the report as loaded, with its tabs, links,
+   * findings and evidence references; the style, its Word template and logo by SHA-256; the
+   * renderer; for DOCX and PDF the day on the cover page). Weak: the bytes of a Word document differ
+   * from one render to the next (zip times, creation date, generated ids), and text may be compressed.
    */
-  etag?: string;
+  etag: string;
+  render(options?: { signal?: AbortSignal }): Promise<T>;
 }
 
 let rendererId: string | null = null;
@@ -52,10 +61,14 @@ function renderTag(kind: string, inputs: unknown): string {
 
 /**
  * The exports of a whole report, as the caller may see it: Markdown (re-importable), CSV of its
- * findings, and DOCX in our layout or the style's Word template. 404 when the report is not
- * visible; 422 `invalid_template` when the style's Word template cannot render it.
+ * findings, DOCX in our layout or the style's Word template, and that DOCX as PDF. Each is planned
+ * first (read, tagged) and made only when asked. 404 when the report is not visible; 422
+ * `invalid_template` when the style's Word template cannot render it.
  */
 export class ReportExportService {
+  /** How many documents this service has made, per kind (a 304 makes none). */
+  readonly rendered: Record<ExportKind, number> = { markdown: 0, csv: 0, docx: 0, pdf: 0 };
+
   constructor(
     private readonly repositories: Pick<WorkspaceRepositories, 'reports' | 'styles' | 'evidence'>,
     /** One per process: conversions run one at a time behind a bounded queue. */
@@ -66,63 +79,91 @@ export class ReportExportService {
     return this.repositories.reports.loadDocument(db, principal, reportId, 'export');
   }
 
-  async markdown(db: Knex, principal: RestPrincipal, reportId: string): Promise<ReportExport<string>> {
+  async markdown(db: Knex, principal: RestPrincipal, reportId: string): Promise<ExportPlan<string>> {
     const doc = await this.load(db, principal, reportId);
-    return { title: doc.title, body: exportReportMarkdown(doc) };
+    return {
+      title: doc.title,
+      etag: renderTag('markdown', { doc }),
+      render: async () => {
+        this.rendered.markdown += 1;
+        return exportReportMarkdown(doc);
+      },
+    };
   }
 
-  async csv(db: Knex, principal: RestPrincipal, reportId: string): Promise<ReportExport<Readable>> {
+  async csv(db: Knex, principal: RestPrincipal, reportId: string): Promise<ExportPlan<Readable>> {
     const doc = await this.load(db, principal, reportId);
-    return { title: doc.title, body: reportFindingsCsv(doc) };
+    return {
+      title: doc.title,
+      etag: renderTag('csv', { doc }),
+      render: async () => {
+        this.rendered.csv += 1;
+        return reportFindingsCsv(doc);
+      },
+    };
   }
 
-  async docx(db: Knex, principal: RestPrincipal, reportId: string): Promise<ReportExport<Uint8Array>> {
+  /**
+   * The Word document: its tag from the report, the style row, the Word template's and the logo's
+   * SHA-256 and the day on the cover, read without opening a file; the files are read to render.
+   */
+  async docx(db: Knex, principal: RestPrincipal, reportId: string): Promise<ExportPlan<Uint8Array>> {
     const { styles, evidence } = this.repositories;
     const doc = await this.load(db, principal, reportId);
     // Why the repository and not a plain read: externals never see the style library.
     const styleRow = doc.style?.id ? await styles.find(db, principal, doc.style.id) : null;
     const style = resolveReportStyle(styleRow ? reportStyleOfRow(styleRow) : null);
-    const images = await evidence.bytesLoader(db, principal);
-    const logo = styleRow?.logo_image_id ? await images.byId(styleRow.logo_image_id) : null;
+    const logoRow = styleRow?.logo_image_id ? await evidence.find(db, principal, styleRow.logo_image_id) : null;
     // Why fixed here: the cover page prints the day, so it is one of the inputs the tag covers.
     const now = new Date();
-    const options = { style, loadImage: images.byRef, logo, now };
-    try {
-      const template = styleRow?.template_storage_key
-        ? await filesOf(evidence.files, principal).readBytes(styleRow.template_storage_key)
-        : null;
-      const bytes = template ? await renderTemplateDocx(template, doc, options) : await renderReportDocx(doc, options);
-      const etag = renderTag('docx', {
-        doc,
-        style,
-        template: template ? createHash('sha256').update(template).digest('hex') : null,
-        logo: logo ? createHash('sha256').update(logo).digest('hex') : null,
-        day: now.toISOString().slice(0, 10),
-      });
-      return { title: doc.title, body: bytes, etag };
-    } catch (err) {
-      if (err instanceof InvalidTemplateError)
-        throw new UnprocessableError('invalid_template', err.message, err.toErrorDetails());
-      throw err;
-    }
+    const etag = renderTag('docx', {
+      doc,
+      style,
+      template: styleRow?.template_sha256 ?? null,
+      logo: logoRow?.sha256 ?? null,
+      day: now.toISOString().slice(0, 10),
+    });
+    const render = async (): Promise<Uint8Array> => {
+      this.rendered.docx += 1;
+      const images = await evidence.bytesLoader(db, principal);
+      const logo = logoRow ? await images.byId(logoRow.id) : null;
+      const options = { style, loadImage: images.byRef, logo, now };
+      try {
+        const template = styleRow?.template_storage_key
+          ? await filesOf(evidence.files, principal).readBytes(styleRow.template_storage_key)
+          : null;
+        return template ? await renderTemplateDocx(template, doc, options) : await renderReportDocx(doc, options);
+      } catch (err) {
+        if (err instanceof InvalidTemplateError)
+          throw new UnprocessableError('invalid_template', err.message, err.toErrorDetails());
+        throw err;
+      }
+    };
+    return { title: doc.title, etag, render };
   }
 
   /**
    * The DOCX (our layout or the style's template) as PDF, made by LibreOffice with every index and
-   * field updated, so the contents page shows page numbers. 503 with `Retry-After` when the
+   * field updated, so the contents page shows page numbers; tagged from the DOCX's tag (the PDF is
+   * made from it, and differs byte for byte per conversion too). 503 with `Retry-After` when the
    * conversion queue is full or LibreOffice is not installed.
    */
-  async pdf(
-    db: Knex,
-    principal: RestPrincipal,
-    reportId: string,
-    options: { signal?: AbortSignal } = {},
-  ): Promise<ReportExport<Uint8Array>> {
+  async pdf(db: Knex, principal: RestPrincipal, reportId: string): Promise<ExportPlan<Uint8Array>> {
     const docx = await this.docx(db, principal, reportId);
+    return {
+      title: docx.title,
+      etag: renderTag('pdf', docx.etag),
+      render: async (options = {}) => {
+        const bytes = await docx.render();
+        this.rendered.pdf += 1;
+        return this.convert(bytes, options);
+      },
+    };
+  }
+
+  private async convert(docx: Uint8Array, options: { signal?: AbortSignal }): Promise<Uint8Array> {
     try {
-      const body = await this.pdfConverter.convert(docx.body, options);
-      // Why from the DOCX's tag: the PDF is made from it, and differs byte for byte per conversion too.
-      return { title: docx.title, body, etag: renderTag('pdf', docx.etag) };
+      return await this.pdfConverter.convert(docx, options);
     } catch (err) {
       if (err instanceof PdfQueueFullError)
         throw new HttpError(503, 'unavailable', 'PDF exports are busy; try again shortly.', {

@@ -8,6 +8,8 @@ import { workspaceVisibility } from '../visibility.ts';
 /** What a style row reads besides its fields: where its Word template is stored. */
 interface StyleColumns {
   template_storage_key: string | null;
+  /** The Word template's version: the export's validator names it without reading the file. */
+  template_sha256: string | null;
 }
 
 export const styleLibraryDeclaration = declareResource<StyleColumns>()({
@@ -77,7 +79,7 @@ export const styleLibraryDeclaration = declareResource<StyleColumns>()({
     },
     ...libraryFields,
   },
-  internalColumns: ['template_storage_key'],
+  internalColumns: ['template_storage_key', 'template_sha256'],
   extraSelect: (db) => [
     db.raw(
       "case when r.template_sha256 is null then null else json_build_object('fileName', " +
