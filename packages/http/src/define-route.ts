@@ -320,6 +320,7 @@ export function defineRoute<
     crossSiteCheck: route.crossSiteCheck,
     adminOnly: route.adminOnly,
     usesDatabase: route.usesDatabase,
+    heavy: route.heavy,
     usesFileStore: route.usesFileStore,
     cost: route.cost,
     notModifiedCost: route.notModifiedCost,

@@ -1,3 +1,4 @@
+import type { Context } from 'koa';
 import { Type, type TSchema } from 'typebox';
 import { PAGINATION_HEADERS, PaginationQuery, setPaginationHeaders, toPage, type ResponseDoc } from '@service/http';
 import { Timestamp, Uuid } from '@service/report-model';
@@ -6,6 +7,7 @@ import { defineRestRoute } from '../rest/define-rest-route.ts';
 import { createSchema, responseSchema, updateSchema } from './field.ts';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_RESPONSES, runIdempotentCreate } from './idempotent-create.ts';
 import { exampleRow, pickFields } from './resource-example.ts';
+import { assertSearchTerms, SEARCH_LIMITS, SEARCH_RULE, searchWithinLimit } from './search-terms.ts';
 import type { ResourceRepository } from './resource-repository.ts';
 
 export interface Resource {
@@ -59,9 +61,9 @@ export function defineResource(app: AppContext, repository: ResourceRepository):
         : {
             q: Type.Optional(
               Type.String({
-                maxLength: 200,
+                maxLength: SEARCH_LIMITS.chars,
                 description:
-                  'Text search (prefix match on each word).' +
+                  `Text search (prefix match on each word). ${SEARCH_RULE}` +
                   (decl.search?.alternatives
                     ? ' Common abbreviations match what they stand for (IDOR, XSS, SQLi, CSRF, SSRF, RCE, LFI, XXE, ...).'
                     : '') +
@@ -87,6 +89,12 @@ export function defineResource(app: AppContext, repository: ResourceRepository):
         `are ignored.`,
       tags: [decl.tag],
       query: Query,
+      ...(decl.searchable === false
+        ? {}
+        : {
+            heavy: 'A search (with `q`)',
+            heavyWhen: (ctx: Context) => typeof ctx.query.q === 'string' && ctx.query.q !== '',
+          }),
       responses: {
         200: {
           description: 'One page of rows, in a stable order.',
@@ -98,14 +106,22 @@ export function defineResource(app: AppContext, repository: ResourceRepository):
       async handler(ctx, { query, principal }) {
         const q = query as Record<string, unknown>;
         const page = toPage(q);
-        const { rows, total } = await repository.list(principal.tenant, principal, {
+        const search = typeof q.q === 'string' && decl.searchable !== false ? q.q : undefined;
+        if (search !== undefined) assertSearchTerms(search);
+        const request = {
           filters: Object.fromEntries(Object.keys(filters).map((k) => [k, q[k]])),
           q: q.q as string | undefined,
           id: q.id as string | undefined,
           updatedSince: q.updated_since as string | undefined,
           offset: page.offset,
           limit: page.perPage,
-        });
+        };
+        const { rows, total } =
+          search === undefined
+            ? await repository.list(principal.tenant, principal, request)
+            : await searchWithinLimit(principal.tenant, app.deps.config.searchStatementTimeoutMs, search, (trx) =>
+                repository.list(trx, principal, request),
+              );
         setPaginationHeaders(ctx, page, total);
         ctx.body = rows.map((r) => repository.present(r));
       },

@@ -9,12 +9,18 @@ import type { WorkspaceRepositories } from './workspace-repositories.ts';
  * The workspace's services: work that spans repositories and parsers or renderers (imports and
  * exports). Handlers call them in a few lines; tests call them without HTTP.
  */
-export function createWorkspaceServices(repositories: WorkspaceRepositories, options: { pdf: DocxPdfConverter }) {
+export function createWorkspaceServices(
+  repositories: WorkspaceRepositories,
+  options: {
+    pdf: DocxPdfConverter /** BULK_STATEMENT_TIMEOUT_MS, for reading what an export is made of. */;
+    bulkStatementMs?: number;
+  },
+) {
   const retests = new RetestService(repositories);
   return {
     retests,
     scanImport: new ScanImportService(repositories, retests),
-    reportExports: new ReportExportService(repositories, options.pdf),
+    reportExports: new ReportExportService(repositories, options.pdf, options.bulkStatementMs),
     markdownImport: new MarkdownImportService(repositories),
   };
 }

@@ -10,6 +10,7 @@ import {
 } from '@service/report-model';
 import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
 import type { StoredFiles } from '@service/storage';
+import { bulkStep, count } from '../bulk-work.ts';
 import { evidenceCleanup } from '../evidence-images/evidence-repository.ts';
 import type { MatchedScanResult } from '../finding-library/finding-template-repository.ts';
 import { lockReportOrders, nextPosition } from '../report-findings/report-order.ts';
@@ -29,6 +30,14 @@ import {
   type ScanImportOptions,
   type ScanImportSummary,
 } from './scan-merge-plan.ts';
+
+/**
+ * Rows per insert of bulk work. Why 250: each finding row computes its search document and adds
+ * its words to the search index, so one statement of 250 stays well inside the bulk time limit
+ * on a busy machine, and 250 rows of 16 columns keep the statement's parameters few.
+ */
+const INSERT_BATCH = 250;
+const ATTACH_BATCH = 1000;
 
 /** Finding columns of a finding of the report model, for inserts. */
 export function findingColumns(f: Finding, projectId: string, userId: string): Record<string, unknown> {
@@ -138,10 +147,14 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
     rows: { length: number; at: (i: number) => Record<string, unknown> },
   ): Promise<string[]> {
     const ids: string[] = [];
-    for (let i = 0; i < rows.length; i += 500) {
+    for (let i = 0; i < rows.length; i += INSERT_BATCH) {
       const batch: Record<string, unknown>[] = [];
-      for (let j = i; j < Math.min(i + 500, rows.length); j++) batch.push(rows.at(j));
-      const inserted = await trx('findings').insert(batch).returning('id');
+      const end = Math.min(i + INSERT_BATCH, rows.length);
+      for (let j = i; j < end; j++) batch.push(rows.at(j));
+      const inserted = await bulkStep(
+        `inserting findings ${count(i + 1)} to ${count(end)} of ${count(rows.length)}`,
+        () => trx('findings').insert(batch).returning('id'),
+      );
       ids.push(...inserted.map((r: { id: string }) => r.id));
     }
     await lockReportOrders(trx, [reportId]);
@@ -152,7 +165,10 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
       position: next + i,
       created_by: userId,
     }));
-    for (let i = 0; i < attach.length; i += 1000) await trx('report_findings').insert(attach.slice(i, i + 1000));
+    for (let i = 0; i < attach.length; i += ATTACH_BATCH)
+      await bulkStep(`attaching findings ${count(i + 1)} to ${count(Math.min(i + ATTACH_BATCH, attach.length))}`, () =>
+        trx('report_findings').insert(attach.slice(i, i + ATTACH_BATCH)),
+      );
     this.statistics.refreshAfterCommit(trx, db, { analyze: ['findings'], vacuum: ['report_findings'] }, ids.length);
     return ids;
   }

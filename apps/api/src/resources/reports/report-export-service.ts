@@ -14,6 +14,7 @@ import { exportReportMarkdown } from '@service/markdown';
 import { reportFindingsCsv } from '@service/report-csv';
 import { resolveReportStyle, type ReportDocument } from '@service/report-model';
 import { readBuildInfo } from '../../build-info.ts';
+import { readWithinBulkLimit } from '../bulk-work.ts';
 import { filesOf } from '../evidence-images/evidence-repository.ts';
 import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
 import type { WorkspaceRepositories } from '../workspace-repositories.ts';
@@ -73,10 +74,15 @@ export class ReportExportService {
     private readonly repositories: Pick<WorkspaceRepositories, 'reports' | 'styles' | 'evidence'>,
     /** One per process: conversions run one at a time behind a bounded queue. */
     private readonly pdfConverter: DocxPdfConverter,
+    /** The statement time limit of reading a whole report (BULK_STATEMENT_TIMEOUT_MS); unset: the pool's. */
+    private readonly bulkStatementMs?: number,
   ) {}
 
   private load(db: Knex, principal: RestPrincipal, reportId: string): Promise<ReportDocument> {
-    return this.repositories.reports.loadDocument(db, principal, reportId, 'export');
+    const read = (trx: Knex) => this.repositories.reports.loadDocument(trx, principal, reportId, 'export');
+    return this.bulkStatementMs === undefined
+      ? read(db)
+      : readWithinBulkLimit(db, this.bulkStatementMs, 'Reading the report to export', read);
   }
 
   async markdown(db: Knex, principal: RestPrincipal, reportId: string): Promise<ExportPlan<string>> {
