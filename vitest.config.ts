@@ -1,17 +1,13 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { configDefaults, defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import { FIXTURE_FILES, laneFiles, LANES, type Lane } from './tools/test-lanes/src/lanes.ts';
+import { LANE_BUDGET_MS } from './tools/test-lanes/src/test-size.ts';
 
-// Test files are named for what they need beyond the test run's own PostgreSQL:
-//   *.process.test.ts   start another process (the service, a CLI, LibreOffice, tar, sha256sum, ...)
-//   *.browser.test.ts   drive Chromium
-//   *.fixtures.test.ts  read the real scanner files in ../shared/fixtures (beside the repository)
-// `npm test` runs them all. `npm run test:fast` (TEST_LANE=fast) leaves out the process and
-// browser tests, for the edit-test loop.
-const PROCESS_TESTS = '**/*.process.test.ts';
-const BROWSER_TESTS = '**/*.browser.test.ts';
-const FIXTURE_TESTS = '**/*.fixtures.test.ts';
-
+// The lanes, one vitest project each, are chosen by file name: see tools/test-lanes/src/lanes.ts.
+//   npm run test:unit   vitest run --project unit
+//   npm run test:fast   vitest run --project unit --project db
+//   npm test            every lane
 const SHARED_FIXTURES = path.resolve(import.meta.dirname, '../shared/fixtures/scans');
 const fixturesMissing = !existsSync(SHARED_FIXTURES);
 if (fixturesMissing) {
@@ -27,17 +23,33 @@ if (fixturesMissing) {
     `vitest: ${SHARED_FIXTURES} is missing; leaving out the *.fixtures.test.ts files, which read the shared scanner fixtures\n`,
   );
 }
-const fast = process.env.TEST_LANE === 'fast';
+
+function lane(name: Lane): TestProjectInlineConfiguration {
+  const { include, exclude } = laneFiles(name);
+  return {
+    extends: true,
+    test: {
+      name,
+      include,
+      exclude: [...configDefaults.exclude, ...exclude, ...(fixturesMissing ? FIXTURE_FILES : [])],
+      provide: { testLane: name },
+      testTimeout: LANE_BUDGET_MS[name].test,
+      hookTimeout: LANE_BUDGET_MS[name].hook,
+      setupFiles: ['./tools/test-lanes/src/lane-setup.ts'],
+      // The unit lane has no database: its tests start in a second, without waiting for PostgreSQL.
+      // The other lanes share the run's PostgreSQL and the folder of its S3 gateway, which the
+      // first test that needs S3 starts (a process: such tests are *.process.test.ts).
+      globalSetup:
+        name === 'unit'
+          ? []
+          : ['./packages/db/src/testing/global-setup.ts', './packages/storage/src/testing/global-setup.ts'],
+    },
+  };
+}
 
 export default defineConfig({
   test: {
-    include: ['apps/*/{src,test}/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'tools/*/src/**/*.test.ts'],
-    exclude: [
-      ...configDefaults.exclude,
-      ...(fixturesMissing ? [FIXTURE_TESTS] : []),
-      ...(fast ? [PROCESS_TESTS, BROWSER_TESTS] : []),
-    ],
-    globalSetup: ['./packages/db/src/testing/global-setup.ts', './packages/storage/src/testing/global-setup.ts'],
+    projects: LANES.map(lane),
     pool: 'forks',
     // Why not isolated: every test file builds its own app on its own databases and keeps its state
     // in its own scope, so a worker can keep the modules it loaded; loading them again for each
@@ -45,7 +57,5 @@ export default defineConfig({
     // waiting on PostgreSQL, the service or LibreOffice.
     isolate: false,
     maxWorkers: 3,
-    testTimeout: 30_000,
-    hookTimeout: 120_000,
   },
 });

@@ -6,6 +6,7 @@
 //   apps/api/src/main.js         the service: workspace code bundled, node_modules imported
 //   apps/api/src/markdown-worker.js  the Markdown reader's worker thread, bundled the same way
 //   apps/api/src/assets/         the workspace pages' stylesheet and script (copied)
+//   web/dist/                    the built workspace app (apps/web, built here when stale; copied)
 //   migrations/<database>/*.js   the knex migrations, one file each
 //   library -> ../../../library  the global library
 // <digest> is a hash of the path, size and modification time of every source the bundle is built
@@ -63,6 +64,7 @@ function sourcesDigest() {
   add(path.join(REPO, 'package.json'));
   add(path.join(REPO, 'package-lock.json'));
   walk(path.join(REPO, 'apps/api/src'));
+  walk(path.join(REPO, 'apps/web/src'));
   walk(path.join(REPO, 'migrations'));
   for (const pkg of readdirSync(path.join(REPO, 'packages')).sort()) {
     const dir = path.join(REPO, 'packages', pkg);
@@ -115,6 +117,12 @@ async function build(out) {
     });
   }
   cpSync(path.join(REPO, 'apps/api/src/workspace/assets'), path.join(out, 'apps/api/src/assets'), { recursive: true });
+  const { buildWebApp, WEB_DIST } = await import('@service/web');
+  const web = await buildWebApp();
+  mkdirSync(path.join(out, 'web/dist/assets'), { recursive: true });
+  cpSync(path.join(WEB_DIST, 'manifest.json'), path.join(out, 'web/dist/manifest.json'));
+  for (const file of readdirSync(path.join(WEB_DIST, 'assets')))
+    if (web.files.includes(file)) cpSync(path.join(WEB_DIST, 'assets', file), path.join(out, 'web/dist/assets', file));
   symlinkSync(path.join('..', '..', '..', 'library'), path.join(out, 'library'), 'dir');
   const { name, version } = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8'));
   writeFileSync(

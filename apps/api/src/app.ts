@@ -23,6 +23,7 @@ import type { AppContext, AppDeps } from './app-context.ts';
 import { FileStoreStatus } from './files/file-store-status.ts';
 import { translateConstraintError } from './rest/translate-constraint-error.ts';
 import { registerApiKeyRoutes } from './identity/api-key-routes.ts';
+import { allowCreatedClients } from './identity/created-client-allow-list.ts';
 import { registerAuthRoutes } from './identity/auth-routes.ts';
 import { createLoginThrottle } from './identity/login-throttle.ts';
 import { createSessionResolver } from './identity/session-guard.ts';
@@ -37,6 +38,7 @@ import { RouteCosts } from './rest/route-costs.ts';
 import { registerApiDocsRoutes } from './system/api-docs-routes.ts';
 import { registerFavicon } from './system/favicon.ts';
 import { registerHealthRoutes } from './system/health-routes.ts';
+import { registerWebApp } from './workspace/web-app-routes.ts';
 import { registerWorkspacePages } from './workspace/workspace-pages.ts';
 
 /** `/api/health` and `/api/version`: polled by monitors and the installer, with a budget of their own. */
@@ -77,6 +79,7 @@ export function createApp(deps: AppDeps): App {
     evidenceMaxBytes: deps.config.evidenceMaxBytes,
     onBackgroundError: (event, err) =>
       deps.logger.warn(event, { error: { name: (err as Error)?.name, message: (err as Error)?.message } }),
+    onClientCreated: allowCreatedClients(identity.apiKeys),
   });
   const fileStore = new FileStoreStatus(deps.files.store, deps.logger);
   const app: AppContext = {
@@ -89,7 +92,11 @@ export function createApp(deps: AppDeps): App {
     heavyRequests: new HeavyRequests(deps.config.heavyRequestsPerUser),
     identity,
     repositories,
-    services: createWorkspaceServices(repositories, { pdf, bulkStatementMs: deps.config.bulkStatementTimeoutMs }),
+    services: createWorkspaceServices(repositories, {
+      pdf,
+      build: deps.build,
+      bulkStatementMs: deps.config.bulkStatementTimeoutMs,
+    }),
     tenantOf,
     sessionOf: createSessionResolver(sessions),
   };
@@ -170,6 +177,7 @@ export function createApp(deps: AppDeps): App {
   registerUserAdminRoutes(app);
   registerResources(app);
   registerWorkspacePages(app);
+  registerWebApp(app);
 
   koa.use(router.routes());
   // A known path with another method: 405 with Allow; anything else: 404. Both as JSON errors.

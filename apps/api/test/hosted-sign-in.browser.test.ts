@@ -82,7 +82,7 @@ describe.skipIf(skipBrowserTests)('hosted sign-in in headless Chromium', () => {
     await page.getByLabel('Email').fill(SHARED);
     await page.getByLabel('Password').fill(PASSWORDS.beta);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${app.url}/profile/api-keys`);
+    await page.waitForURL(`${app.url}/reports`);
     expect(await page.locator('.who-name').textContent()).toBe('Beta Shared');
     // Beta's administrator sees the link to give Beta's users.
     await page.goto(`${app.url}/admin`);
@@ -101,7 +101,7 @@ describe.skipIf(skipBrowserTests)('hosted sign-in in headless Chromium', () => {
     await page.getByLabel('Organization').fill('Workspace');
     await page.getByLabel('Password').fill(PASSWORDS.alpha);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${app.url}/profile/api-keys`);
+    await page.waitForURL(`${app.url}/reports`);
     expect(await page.locator('.who-name').textContent()).toBe('Alpha Shared');
   });
 
@@ -111,7 +111,7 @@ describe.skipIf(skipBrowserTests)('hosted sign-in in headless Chromium', () => {
     await page.getByLabel('Email').fill('admin@example.com');
     await page.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${app.url}/profile/api-keys`);
+    await page.waitForURL(`${app.url}/reports`);
     expect(await page.locator('.who .badge').textContent()).toBe('admin');
     expect(problems).toEqual([]);
   });

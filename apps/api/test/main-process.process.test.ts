@@ -9,6 +9,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createKnex, DATABASE_NAMES, prepareDatabases } from '@service/db';
 import { createTestDatabases, waitUntil } from '@service/db/testing';
+import { PROCESS_START_MS, processBudgetMs } from '@service/test-lanes';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const children: ChildProcess[] = [];
@@ -39,7 +40,7 @@ function startService(env: Record<string, string>): Running {
   return { child, output: () => out, exited };
 }
 
-async function waitForListening(run: Running, timeoutMs = 60_000): Promise<number> {
+async function waitForListening(run: Running, timeoutMs = PROCESS_START_MS): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const m = /"event":"listening","port":(\d+)/.exec(run.output());
@@ -51,7 +52,7 @@ async function waitForListening(run: Running, timeoutMs = 60_000): Promise<numbe
 }
 
 /** Waits until the service has logged `event` (the JSON log line's event), `times` times. */
-async function waitForEvent(run: Running, event: string, timeoutMs = 60_000, times = 1): Promise<void> {
+async function waitForEvent(run: Running, event: string, timeoutMs = PROCESS_START_MS, times = 1): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (run.output().split(`"event":"${event}"`).length - 1 >= times) return;
@@ -177,32 +178,37 @@ describe('the service process', () => {
     expect(await run.exited).toBe(0);
   });
 
-  it('starts on an embedded database, refuses a second process on the same data, and ' +
-    'stops cleanly on SIGTERM', async () => {
-    const dataDir = tempDir();
-    const first = startService({ DATA_DIR: dataDir, PORT: '0' });
-    const port = await waitForListening(first);
-    const health = await fetch(`http://127.0.0.1:${port}/api/health`);
-    expect(health.status).toBe(200);
+  it(
+    'starts on an embedded database, refuses a second process on the same data, and ' + 'stops cleanly on SIGTERM',
+    async () => {
+      const dataDir = tempDir();
+      const first = startService({ DATA_DIR: dataDir, PORT: '0' });
+      const port = await waitForListening(first);
+      const health = await fetch(`http://127.0.0.1:${port}/api/health`);
+      expect(health.status).toBe(200);
 
-    const second = startService({ DATA_DIR: dataDir, PORT: '0' });
-    expect(await second.exited).not.toBe(0);
-    expect(second.output()).toMatch(/service: Another service process \(pid \d+\) is already using the data directory/);
+      const second = startService({ DATA_DIR: dataDir, PORT: '0' });
+      expect(await second.exited).not.toBe(0);
+      expect(second.output()).toMatch(
+        /service: Another service process \(pid \d+\) is already using the data directory/,
+      );
 
-    // The first one is unharmed.
-    expect((await fetch(`http://127.0.0.1:${port}/api/health`)).status).toBe(200);
+      // The first one is unharmed.
+      expect((await fetch(`http://127.0.0.1:${port}/api/health`)).status).toBe(200);
 
-    first.child.kill('SIGTERM');
-    expect(await first.exited).toBe(0);
-    expect(first.output()).toContain('"event":"stopped"');
+      first.child.kill('SIGTERM');
+      expect(await first.exited).toBe(0);
+      expect(first.output()).toContain('"event":"stopped"');
 
-    // And the data directory starts again, with its data.
-    const again = startService({ DATA_DIR: dataDir, PORT: '0' });
-    const port2 = await waitForListening(again);
-    expect((await fetch(`http://127.0.0.1:${port2}/api/health`)).status).toBe(200);
-    again.child.kill('SIGTERM');
-    expect(await again.exited).toBe(0);
-  }, 120_000);
+      // And the data directory starts again, with its data.
+      const again = startService({ DATA_DIR: dataDir, PORT: '0' });
+      const port2 = await waitForListening(again);
+      expect((await fetch(`http://127.0.0.1:${port2}/api/health`)).status).toBe(200);
+      again.child.kill('SIGTERM');
+      expect(await again.exited).toBe(0);
+    },
+    processBudgetMs(3),
+  );
 
   it('restarts the embedded PostgreSQL when it dies, and keeps serving', async () => {
     const dataDir = tempDir();
@@ -222,7 +228,7 @@ describe('the service process', () => {
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(0);
     expect(existsSync(path.join(dataDir, 'service.lock'))).toBe(false);
-  }, 120_000);
+  });
 
   it('on SIGTERM lets in-flight requests finish before it stops the database', async () => {
     const dataDir = tempDir();
@@ -250,7 +256,7 @@ describe('the service process', () => {
     expect(await run.exited).toBe(0);
     expect(run.output().indexOf('"event":"stopped"')).toBeGreaterThan(run.output().indexOf('"event":"shutting_down"'));
     expect(existsSync(path.join(dataDir, 'service.lock'))).toBe(false);
-  }, 120_000);
+  });
 
   it('on SIGTERM gives up on requests after SHUTDOWN_TIMEOUT_MS, then stops', async () => {
     const dataDir = tempDir();
@@ -277,7 +283,7 @@ describe('the service process', () => {
     expect(run.output()).toContain('"event":"shutdown_timeout"');
     await holder.end().catch(() => undefined);
     expect(existsSync(path.join(dataDir, 'service.lock'))).toBe(false);
-  }, 120_000);
+  });
 
   it('on SIGTERM after the database died, exits and leaves no lock behind', async () => {
     const dataDir = tempDir();
@@ -294,7 +300,7 @@ describe('the service process', () => {
       const again = existsSync(path.join(dataDir, 'postgres/postmaster.pid')) ? postmasterPid(dataDir) : null;
       return again === null || !isAlive(again);
     });
-  }, 120_000);
+  });
 
   it('refuses to start, with one clear line, on data recorded by a newer version', async () => {
     const databases = await createTestDatabases();
@@ -315,7 +321,7 @@ describe('the service process', () => {
       /^service: The database was last used by version 99\.0\.0, newer than this service \(\d+\.\d+\.\d+\); refusing to start/,
     );
     await databases.drop();
-  }, 60_000);
+  });
 
   it('retries an unreachable database for a bounded time, then exits naming it', async () => {
     const run = startService({
@@ -328,7 +334,7 @@ describe('the service process', () => {
       /service: Cannot reach the control-plane database: connection refused; shared database: connection refused; tenant database: connection refused/,
     );
     expect(run.output()).not.toContain('secretpw');
-  }, 60_000);
+  });
 
   it('fails fast naming a bad setting', async () => {
     const run = startService({ PORT: 'eighty', DATA_DIR: tempDir() });
@@ -336,5 +342,5 @@ describe('the service process', () => {
     expect(run.output().trim()).toBe(
       'service: Invalid setting PORT: expected a whole number between 0 and 65535 (HTTP port)',
     );
-  }, 30_000);
+  });
 });

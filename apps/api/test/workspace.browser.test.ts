@@ -64,7 +64,7 @@ describe('workspace pages over plain HTTP', () => {
     const admin = await signIn(app, 'admin@example.com', TEST_ADMIN_PASSWORD);
     const res = await get('/', { cookie: admin.cookie });
     expect(res.status).toBe(302);
-    expect(res.headers.get('location')).toBe('/profile/api-keys');
+    expect(res.headers.get('location')).toBe('/reports');
   });
 
   it('serves only allow-listed assets, with their content types and nosniff', async () => {
@@ -173,7 +173,8 @@ describe.skipIf(skipBrowserTests)('workspace in headless Chromium', () => {
 
     await page.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${app.url}/profile/api-keys`);
+    await page.waitForURL(`${app.url}/reports`);
+    await page.goto(`${app.url}/profile/api-keys`);
     expect(await page.locator('.who-name').textContent()).toBe('Administrator');
     expect(await page.locator('.who .badge').textContent()).toBe('admin');
     expect(await page.getByRole('link', { name: 'Administration' }).count()).toBe(1);
@@ -301,6 +302,36 @@ describe.skipIf(skipBrowserTests)('workspace in headless Chromium', () => {
     await dialog.getByLabel('Globex').uncheck();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     expect(await keyRow('Scoped').locator('td:nth-child(4) li').allTextContents()).toEqual(['Acme Corp', 'Globex']);
+  });
+
+  it('makes a key for a CI job that adds the clients it creates to its allow-list', async () => {
+    await page.getByLabel('Name', { exact: true }).fill('Nightly');
+    await page.getByLabel('Scope', { exact: true }).selectOption('read-write');
+    await page.locator('#create-key-form').getByLabel('Add the clients this key creates to its allow-list').check();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.locator('#secret-value').waitFor();
+    const nightlyKey = await page.locator('#secret-value').inputValue();
+    expect(await keyRow('Nightly').locator('td:nth-child(4)').textContent()).toBe('the clients it creates');
+    const created = await restCall(nightlyKey, 'POST', { name: 'Nightly customer' });
+    expect(created.status).toBe(201);
+    await page.reload();
+    const clients = keyRow('Nightly').locator('td:nth-child(4)');
+    expect(await clients.locator('li').allTextContents()).toEqual(['Nightly customer']);
+    expect(await clients.locator('.adds-created').textContent()).toBe('and the clients it creates');
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await page.screenshot({ path: '/tmp/workspace-ci-key.png', fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: '/tmp/workspace-ci-key-narrow.png', fullPage: true });
+    await page.setViewportSize({ width: 1366, height: 768 });
+    // The option can be turned off in the same dialog as the clients.
+    await page.getByRole('button', { name: 'Edit clients of key Nightly' }).click();
+    const dialog = page.locator('#edit-clients-dialog');
+    const option = dialog.getByLabel('Add the clients this key creates to its allow-list');
+    expect(await option.isChecked()).toBe(true);
+    await option.uncheck();
+    await dialog.getByRole('button', { name: 'Save clients' }).click();
+    await page.locator('#list-status', { hasText: 'Key "Nightly" now edits 1 client.' }).waitFor();
+    expect(await keyRow('Nightly').locator('.adds-created').count()).toBe(0);
   });
 
   it('revokes the key in the page; the next call answers 401', async () => {

@@ -29,6 +29,7 @@ import {
   type StandInDocker,
   type TestFolder,
 } from '@service/release-kit/testing';
+import { processBudgetMs } from '@service/test-lanes';
 import { LocalProcessRuntime } from '../src/runtime/local-process-runtime.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -328,7 +329,7 @@ describe('install, back up, upgrade and restore on this machine', () => {
     // The first administrator's password reached the first start only.
     expect(readFileSync(path.join(home, '.env'), 'utf8')).not.toContain('owner-password-1');
     expect(readFileSync(path.join(home, '.env'), 'utf8')).toMatch(/^SERVICE_ADMIN_PASSWORD=$/m);
-  }, 240_000);
+  }, processBudgetMs(5));
 
   afterAll(async () => {
     if (home && existsSync(home))
@@ -343,7 +344,7 @@ describe('install, back up, upgrade and restore on this machine', () => {
         .stopAll()
         .catch(() => {});
     folder?.remove();
-  }, 60_000);
+  });
 
   it('installs 1.2.0 and answers healthy with the licence', async () => {
     expect(await service()).toEqual({ health: 200, version: '1.2.0' });
@@ -428,57 +429,61 @@ describe('install, back up, upgrade and restore on this machine', () => {
     );
   });
 
-  it('refuses a tampered, an unsigned and a wrongly signed package, changing nothing', async () => {
-    const envBefore = readFileSync(path.join(home, '.env'));
-    const variant = (name: string, change: (dir: string) => void) => {
-      const dir = pkg(name);
-      cpSync(pkg('service-1.3.0'), dir, { recursive: true });
-      change(dir);
-      return dir;
-    };
-    const tampered = variant('tampered', (dir) =>
-      writeFileSync(path.join(dir, 'compose.yaml'), 'services: {backdoor: {image: evil}}\n'),
-    );
-    const unsigned = variant('unsigned', (dir) => {
-      for (const f of ['SHA256SUMS.sig', 'manifest.json.sig']) rmSync(path.join(dir, f));
-    });
-    const other = createTestSigningKey();
-    const wronglySigned = variant('wrongly-signed', (dir) => {
-      for (const f of [SUMS_FILE, MANIFEST_FILE])
-        writeFileSync(
-          path.join(dir, `${f}.sig`),
-          signReleaseFile(f, readFileSync(path.join(dir, f)), other.privateKey),
-        );
-    });
-    const cases: Array<[string, RegExp]> = [
-      [
-        tampered,
-        /^error: upgrade refused, nothing was changed: the package files do not match SHA256SUMS: 1 changed \(compose\.yaml\)\n/,
-      ],
-      // install.sh refuses these before any code of the package runs.
-      [unsigned, /^error: the package is not signed: SHA256SUMS\.sig is missing\n/],
-      [wronglySigned, /^error: SHA256SUMS does not match its signature by any trusted key\n/],
-    ];
-    for (const [dir, message] of cases) {
-      const run = await installer(dir, 'upgrade', '--yes');
-      expect(run.stderr).toMatch(message);
-      expect(run.code).toBe(1);
-    }
-    // The installer itself refuses it too, when started without install.sh.
-    const direct = await new Promise<Run>((resolve) =>
-      execFile(
-        process.execPath,
-        [path.join(wronglySigned, 'installer/installer.mjs'), 'upgrade', '--yes', '--home', home],
-        { cwd: wronglySigned, env },
-        (err, stdout, stderr) => resolve({ code: err ? (err.code as number) : 0, stdout, stderr }),
-      ),
-    );
-    expect(direct.stderr).toMatch(
-      /^error: upgrade refused, nothing was changed: SHA256SUMS is signed with key \w{8}, which this installer does not trust \(trusted keys: a006e716, \w{8}\)\n/,
-    );
-    expect(readFileSync(path.join(home, '.env')).equals(envBefore)).toBe(true);
-    expect(await service()).toEqual({ health: 200, version: '1.2.0' });
-  }, 60_000);
+  it(
+    'refuses a tampered, an unsigned and a wrongly signed package, changing nothing',
+    async () => {
+      const envBefore = readFileSync(path.join(home, '.env'));
+      const variant = (name: string, change: (dir: string) => void) => {
+        const dir = pkg(name);
+        cpSync(pkg('service-1.3.0'), dir, { recursive: true });
+        change(dir);
+        return dir;
+      };
+      const tampered = variant('tampered', (dir) =>
+        writeFileSync(path.join(dir, 'compose.yaml'), 'services: {backdoor: {image: evil}}\n'),
+      );
+      const unsigned = variant('unsigned', (dir) => {
+        for (const f of ['SHA256SUMS.sig', 'manifest.json.sig']) rmSync(path.join(dir, f));
+      });
+      const other = createTestSigningKey();
+      const wronglySigned = variant('wrongly-signed', (dir) => {
+        for (const f of [SUMS_FILE, MANIFEST_FILE])
+          writeFileSync(
+            path.join(dir, `${f}.sig`),
+            signReleaseFile(f, readFileSync(path.join(dir, f)), other.privateKey),
+          );
+      });
+      const cases: Array<[string, RegExp]> = [
+        [
+          tampered,
+          /^error: upgrade refused, nothing was changed: the package files do not match SHA256SUMS: 1 changed \(compose\.yaml\)\n/,
+        ],
+        // install.sh refuses these before any code of the package runs.
+        [unsigned, /^error: the package is not signed: SHA256SUMS\.sig is missing\n/],
+        [wronglySigned, /^error: SHA256SUMS does not match its signature by any trusted key\n/],
+      ];
+      for (const [dir, message] of cases) {
+        const run = await installer(dir, 'upgrade', '--yes');
+        expect(run.stderr).toMatch(message);
+        expect(run.code).toBe(1);
+      }
+      // The installer itself refuses it too, when started without install.sh.
+      const direct = await new Promise<Run>((resolve) =>
+        execFile(
+          process.execPath,
+          [path.join(wronglySigned, 'installer/installer.mjs'), 'upgrade', '--yes', '--home', home],
+          { cwd: wronglySigned, env },
+          (err, stdout, stderr) => resolve({ code: err ? (err.code as number) : 0, stdout, stderr }),
+        ),
+      );
+      expect(direct.stderr).toMatch(
+        /^error: upgrade refused, nothing was changed: SHA256SUMS is signed with key \w{8}, which this installer does not trust \(trusted keys: a006e716, \w{8}\)\n/,
+      );
+      expect(readFileSync(path.join(home, '.env')).equals(envBefore)).toBe(true);
+      expect(await service()).toEqual({ health: 200, version: '1.2.0' });
+    },
+    processBudgetMs(3),
+  );
 
   it('puts 1.2.0 back when the new app fails to start before touching the databases', async () => {
     const envBefore = readFileSync(path.join(home, '.env'));
@@ -494,47 +499,51 @@ describe('install, back up, upgrade and restore on this machine', () => {
     expect(readFileSync(path.join(home, 'compose.yaml')).equals(composeBefore)).toBe(true);
     expect(await service()).toEqual({ health: 200, version: '1.2.0' });
     await expectOriginalData();
-  }, 120_000);
+  });
 
-  it('survives a SIGKILL in the middle of the file swap: refuses everything else, status says what to run, recover puts 1.2.0 back', async () => {
-    const envBefore = readFileSync(path.join(home, '.env'));
-    const composeBefore = readFileSync(path.join(home, 'compose.yaml'));
-    const killed = await installerWith(
-      { SERVICE_INSTALLER_TEST_FAULT: 'kill@upgrade:files:done' },
-      '',
-      pkg('service-1.3.0'),
-      'upgrade',
-      '--yes',
-    );
-    expect(killed.code).toBe(137);
-    expect(journal()).toMatchObject({ operation: 'upgrade', phase: 'files', state: 'done' });
+  it(
+    'survives a SIGKILL in the middle of the file swap: refuses everything else, status says what to run, recover puts 1.2.0 back',
+    async () => {
+      const envBefore = readFileSync(path.join(home, '.env'));
+      const composeBefore = readFileSync(path.join(home, 'compose.yaml'));
+      const killed = await installerWith(
+        { SERVICE_INSTALLER_TEST_FAULT: 'kill@upgrade:files:done' },
+        '',
+        pkg('service-1.3.0'),
+        'upgrade',
+        '--yes',
+      );
+      expect(killed.code).toBe(137);
+      expect(journal()).toMatchObject({ operation: 'upgrade', phase: 'files', state: 'done' });
 
-    const again = await installer(pkg('service-1.3.0'), 'upgrade', '--yes');
-    expect(again.code).toBe(1);
-    expect(again.stdout).toContain('took over a stale lock of `upgrade`');
-    expect(again.stdout).not.toContain('Already at');
-    expect(again.stderr).toMatch(/^error: upgrade refused: an upgrade 1\.2\.0 -> 1\.3\.0 started \S+ did not finish/);
-    const backup = await installer(pkg('service-1.2.0'), 'backup');
-    expect(backup.code).toBe(1);
-    expect(backup.stderr).toMatch(/^error: backup refused: an upgrade 1\.2\.0 -> 1\.3\.0/);
+      const again = await installer(pkg('service-1.3.0'), 'upgrade', '--yes');
+      expect(again.code).toBe(1);
+      expect(again.stdout).toContain('took over a stale lock of `upgrade`');
+      expect(again.stdout).not.toContain('Already at');
+      expect(again.stderr).toMatch(/^error: upgrade refused: an upgrade 1\.2\.0 -> 1\.3\.0 started \S+ did not finish/);
+      const backup = await installer(pkg('service-1.2.0'), 'backup');
+      expect(backup.code).toBe(1);
+      expect(backup.stderr).toMatch(/^error: backup refused: an upgrade 1\.2\.0 -> 1\.3\.0/);
 
-    const status = await installer(pkg('service-1.3.0'), 'status');
-    expect(status.code).toBe(0);
-    expect(status.stdout).toContain('UNFINISHED: an upgrade 1.2.0 -> 1.3.0 started');
-    expect(status.stdout).toContain(
-      `what to do         cd ${pkg('service-1.3.0')} && ./install.sh recover --home ${home}`,
-    );
+      const status = await installer(pkg('service-1.3.0'), 'status');
+      expect(status.code).toBe(0);
+      expect(status.stdout).toContain('UNFINISHED: an upgrade 1.2.0 -> 1.3.0 started');
+      expect(status.stdout).toContain(
+        `what to do         cd ${pkg('service-1.3.0')} && ./install.sh recover --home ${home}`,
+      );
 
-    const recover = await installer(pkg('service-1.3.0'), 'recover', '--yes');
-    expect(recover.stderr).toBe('');
-    expect(recover.code).toBe(0);
-    expect(recover.stdout).toContain(`Recovered: ${home} runs 1.2.0`);
-    expect(journal()).toBeNull();
-    expect(readFileSync(path.join(home, '.env')).equals(envBefore)).toBe(true);
-    expect(readFileSync(path.join(home, 'compose.yaml')).equals(composeBefore)).toBe(true);
-    expect(await service()).toEqual({ health: 200, version: '1.2.0' });
-    await expectOriginalData();
-  }, 120_000);
+      const recover = await installer(pkg('service-1.3.0'), 'recover', '--yes');
+      expect(recover.stderr).toBe('');
+      expect(recover.code).toBe(0);
+      expect(recover.stdout).toContain(`Recovered: ${home} runs 1.2.0`);
+      expect(journal()).toBeNull();
+      expect(readFileSync(path.join(home, '.env')).equals(envBefore)).toBe(true);
+      expect(readFileSync(path.join(home, 'compose.yaml')).equals(composeBefore)).toBe(true);
+      expect(await service()).toEqual({ health: 200, version: '1.2.0' });
+      await expectOriginalData();
+    },
+    processBudgetMs(5),
+  );
 
   it('rolls back by itself when the disk is full at the file swap', async () => {
     const run = await installerWith(
@@ -552,73 +561,82 @@ describe('install, back up, upgrade and restore on this machine', () => {
     expect(await service()).toEqual({ health: 200, version: '1.2.0' });
     await expectOriginalData();
     expect((await installer(pkg('service-1.3.0'), 'status')).stdout).not.toContain('UNFINISHED');
-  }, 120_000);
+  });
 
-  it('upgrades to 1.3.0 under a 20 Hz monitor, through a dropped session, SIGHUP and SIGTERM: health, version, data ' +
-    'and the library question', async () => {
-    const envBefore = readFileSync(path.join(home, '.env'), 'utf8');
-    const watch = monitor();
-    const child = spawn('sh', [path.join(pkg('service-1.3.0'), 'install.sh'), 'upgrade', '--yes', '--home', home], {
-      cwd: pkg('service-1.3.0'),
-      env,
-    });
-    let stdout = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stdin.end('n\n');
-    const exited = new Promise<number | string>((resolve) =>
-      child.on('exit', (code, signal) => resolve(code ?? signal!)),
-    );
-    // While the new version starts: the terminal goes away, then the hangup and a kill arrive.
-    while (journal()?.phase !== 'health' && child.exitCode === null) await new Promise((r) => setTimeout(r, 20));
-    child.stdout.destroy();
-    child.kill('SIGHUP');
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    const statuses = await watch.stop();
-    expect(statuses.filter((s) => s === 429)).toEqual([]);
-    expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(10);
-
-    expect(stdout).toContain(
-      `Library: 1 new and 1 updated item(s); you will be asked whether to import them (default no)`,
-    );
-    expect(stdout).toMatch(/Restore point: .*service-1\.2\.0-\d{8}T\d{6}Z\.tar\.gz \(taken \d+ s ago/);
-    const log = lastLog('upgrade');
-    expect(log).toContain('received SIGHUP during the upgrade; held back');
-    expect(log).toContain('received SIGTERM during the upgrade; held back');
-    expect(log).toContain('The global library of 1.3.0 has 1 new and 1 updated item(s).');
-    expect(log).toContain('asked: Import them now (the service restarts)? -> no');
-    expect(log).toMatch(/Upgraded .* from 1\.2\.0 to 1\.3\.0 in [\d.]+ s \(the service was unavailable for [\d.]+ s\)/);
-    expect(readFileSync(path.join(home, '.env'), 'utf8')).toBe(
-      envBefore.replace('SERVICE_VERSION=1.2.0', 'SERVICE_VERSION=1.3.0'),
-    );
-    expect(readFileSync(path.join(home, '.previous-1.2.0/manifest.json'), 'utf8')).toContain('"version": "1.2.0"');
-    expect(await service()).toEqual({ health: 200, version: '1.3.0' });
-    await expectOriginalData();
-    const later = await rest('POST', '/findings', {
-      reportId: ids.report,
-      title: 'Written after the upgrade',
-      severity: 'low',
-    });
-    expect(later.status).toBe(201);
-    ids.later = later.body.id;
-  }, 120_000);
-
-  it('refuses the same version, and an older package even under a newer name', async () => {
-    const same = await installer(pkg('service-1.3.0'), 'upgrade', '--yes');
-    expect(same.code).toBe(0);
-    expect(same.stdout).toContain('Already at 1.3.0; nothing to upgrade.');
-    renameSync(pkg('service-1.2.0'), pkg('service-9.9.9'));
-    try {
-      const older = await installer(pkg('service-9.9.9'), 'upgrade', '--yes');
-      expect(older.code).toBe(1);
-      expect(older.stderr).toMatch(
-        /^error: upgrade refused, nothing was changed: the package holds 1\.2\.0, older than the installed 1\.3\.0; upgrade never goes back( \(and 1 more failed check\(s\) above\))?\nhint: To go back to 1\.2\.0, restore a backup taken on 1\.2\.0: run `install\.sh restore <backup>` from the directory of service-1\.2\.0-offline\.tar\.gz\.\n$/,
+  it(
+    'upgrades to 1.3.0 under a 20 Hz monitor, through a dropped session, SIGHUP and SIGTERM: health, version, data ' +
+      'and the library question',
+    async () => {
+      const envBefore = readFileSync(path.join(home, '.env'), 'utf8');
+      const watch = monitor();
+      const child = spawn('sh', [path.join(pkg('service-1.3.0'), 'install.sh'), 'upgrade', '--yes', '--home', home], {
+        cwd: pkg('service-1.3.0'),
+        env,
+      });
+      let stdout = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stdin.end('n\n');
+      const exited = new Promise<number | string>((resolve) =>
+        child.on('exit', (code, signal) => resolve(code ?? signal!)),
       );
-    } finally {
-      renameSync(pkg('service-9.9.9'), pkg('service-1.2.0'));
-    }
-    expect(await service()).toEqual({ health: 200, version: '1.3.0' });
-  }, 60_000);
+      // While the new version starts: the terminal goes away, then the hangup and a kill arrive.
+      while (journal()?.phase !== 'health' && child.exitCode === null) await new Promise((r) => setTimeout(r, 20));
+      child.stdout.destroy();
+      child.kill('SIGHUP');
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      const statuses = await watch.stop();
+      expect(statuses.filter((s) => s === 429)).toEqual([]);
+      expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(10);
+
+      expect(stdout).toContain(
+        `Library: 1 new and 1 updated item(s); you will be asked whether to import them (default no)`,
+      );
+      expect(stdout).toMatch(/Restore point: .*service-1\.2\.0-\d{8}T\d{6}Z\.tar\.gz \(taken \d+ s ago/);
+      const log = lastLog('upgrade');
+      expect(log).toContain('received SIGHUP during the upgrade; held back');
+      expect(log).toContain('received SIGTERM during the upgrade; held back');
+      expect(log).toContain('The global library of 1.3.0 has 1 new and 1 updated item(s).');
+      expect(log).toContain('asked: Import them now (the service restarts)? -> no');
+      expect(log).toMatch(
+        /Upgraded .* from 1\.2\.0 to 1\.3\.0 in [\d.]+ s \(the service was unavailable for [\d.]+ s\)/,
+      );
+      expect(readFileSync(path.join(home, '.env'), 'utf8')).toBe(
+        envBefore.replace('SERVICE_VERSION=1.2.0', 'SERVICE_VERSION=1.3.0'),
+      );
+      expect(readFileSync(path.join(home, '.previous-1.2.0/manifest.json'), 'utf8')).toContain('"version": "1.2.0"');
+      expect(await service()).toEqual({ health: 200, version: '1.3.0' });
+      await expectOriginalData();
+      const later = await rest('POST', '/findings', {
+        reportId: ids.report,
+        title: 'Written after the upgrade',
+        severity: 'low',
+      });
+      expect(later.status).toBe(201);
+      ids.later = later.body.id;
+    },
+  );
+
+  it(
+    'refuses the same version, and an older package even under a newer name',
+    async () => {
+      const same = await installer(pkg('service-1.3.0'), 'upgrade', '--yes');
+      expect(same.code).toBe(0);
+      expect(same.stdout).toContain('Already at 1.3.0; nothing to upgrade.');
+      renameSync(pkg('service-1.2.0'), pkg('service-9.9.9'));
+      try {
+        const older = await installer(pkg('service-9.9.9'), 'upgrade', '--yes');
+        expect(older.code).toBe(1);
+        expect(older.stderr).toMatch(
+          /^error: upgrade refused, nothing was changed: the package holds 1\.2\.0, older than the installed 1\.3\.0; upgrade never goes back( \(and 1 more failed check\(s\) above\))?\nhint: To go back to 1\.2\.0, restore a backup taken on 1\.2\.0: run `install\.sh restore <backup>` from the directory of service-1\.2\.0-offline\.tar\.gz\.\n$/,
+        );
+      } finally {
+        renameSync(pkg('service-9.9.9'), pkg('service-1.2.0'));
+      }
+      expect(await service()).toEqual({ health: 200, version: '1.3.0' });
+    },
+    processBudgetMs(3),
+  );
 
   it('imports the global library on request and comes back healthy', async () => {
     const run = await installer(pkg('service-1.3.0'), 'import-globals', '--yes');
@@ -627,87 +645,103 @@ describe('install, back up, upgrade and restore on this machine', () => {
     expect(run.stdout).toMatch(
       /The global library of 1\.3\.0 was imported: 1 new, 1 updated, 0 marked removed, \d+ unchanged; the service is healthy\./,
     );
-  }, 60_000);
+  });
 
-  it('undoes a restore killed before it swapped the databases in: recover starts 1.3.0 with its data again', async () => {
-    const killed = await installerWith(
-      { SERVICE_INSTALLER_TEST_FAULT: 'kill@restore:dumps:done' },
-      '',
-      pkg('service-1.2.0'),
-      'restore',
-      ids.backup!,
-      '--yes',
-    );
-    expect(killed.code).toBe(137);
-    const status = await installer(pkg('service-1.2.0'), 'status');
-    expect(status.stdout).toContain('UNFINISHED: a restore of a backup of 1.2.0');
-    const recover = await installer(pkg('service-1.2.0'), 'recover', '--yes');
-    expect(recover.stderr).toBe('');
-    expect(recover.stdout).toContain(`Recovered: ${home} runs 1.3.0`);
-    expect(await service()).toEqual({ health: 200, version: '1.3.0' });
-    expect((await rest('GET', `/findings/${ids.later}`)).status).toBe(200);
-  }, 120_000);
+  it(
+    'undoes a restore killed before it swapped the databases in: recover starts 1.3.0 with its data again',
+    async () => {
+      const killed = await installerWith(
+        { SERVICE_INSTALLER_TEST_FAULT: 'kill@restore:dumps:done' },
+        '',
+        pkg('service-1.2.0'),
+        'restore',
+        ids.backup!,
+        '--yes',
+      );
+      expect(killed.code).toBe(137);
+      const status = await installer(pkg('service-1.2.0'), 'status');
+      expect(status.stdout).toContain('UNFINISHED: a restore of a backup of 1.2.0');
+      const recover = await installer(pkg('service-1.2.0'), 'recover', '--yes');
+      expect(recover.stderr).toBe('');
+      expect(recover.stdout).toContain(`Recovered: ${home} runs 1.3.0`);
+      expect(await service()).toEqual({ health: 200, version: '1.3.0' });
+      expect((await rest('GET', `/findings/${ids.later}`)).status).toBe(200);
+    },
+    processBudgetMs(3),
+  );
 
-  it('restores the 1.2.0 backup only from the 1.2.0 package, under a 20 Hz monitor, and then has the data of the backup', async () => {
-    const backup = ids.backup!;
-    const wrong = await installer(pkg('service-1.3.0'), 'restore', backup, '--yes');
-    expect(wrong.code).toBe(1);
-    expect(wrong.stderr).toBe(
-      `error: restore refused, nothing was changed: ${backup} was taken on 1.2.0; this ` +
-        `package is 1.3.0\nhint: Run the restore from the directory of ` +
-        `service-1.2.0-offline.tar.gz.\n`,
-    );
+  it(
+    'restores the 1.2.0 backup only from the 1.2.0 package, under a 20 Hz monitor, and then has the data of the backup',
+    async () => {
+      const backup = ids.backup!;
+      const wrong = await installer(pkg('service-1.3.0'), 'restore', backup, '--yes');
+      expect(wrong.code).toBe(1);
+      expect(wrong.stderr).toBe(
+        `error: restore refused, nothing was changed: ${backup} was taken on 1.2.0; this ` +
+          `package is 1.3.0\nhint: Run the restore from the directory of ` +
+          `service-1.2.0-offline.tar.gz.\n`,
+      );
 
-    const watch = monitor();
-    const run = await installer(pkg('service-1.2.0'), 'restore', backup, '--yes');
-    const statuses = await watch.stop();
-    expect(run.stderr).toBe('');
-    expect(run.code).toBe(0);
-    expect(statuses.filter((s) => s === 429)).toEqual([]);
-    expect(run.stdout).toMatch(/Restored service-1\.2\.0-\d{8}T\d{6}Z\.tar\.gz: .* runs 1\.2\.0/);
-    expect(run.stdout).toMatch(/Kept from before the restore .*database service_tenant_before_\d{14}/);
-    expect(await service()).toEqual({ health: 200, version: '1.2.0' });
-    await expectOriginalData();
-    expect((await rest('GET', `/findings/${ids.later}`)).status).toBe(404);
-    expect(readFileSync(path.join(home, '.env'), 'utf8')).toContain('SERVICE_VERSION=1.2.0');
-  }, 120_000);
+      const watch = monitor();
+      const run = await installer(pkg('service-1.2.0'), 'restore', backup, '--yes');
+      const statuses = await watch.stop();
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(statuses.filter((s) => s === 429)).toEqual([]);
+      expect(run.stdout).toMatch(/Restored service-1\.2\.0-\d{8}T\d{6}Z\.tar\.gz: .* runs 1\.2\.0/);
+      expect(run.stdout).toMatch(/Kept from before the restore .*database service_tenant_before_\d{14}/);
+      expect(await service()).toEqual({ health: 200, version: '1.2.0' });
+      await expectOriginalData();
+      expect((await rest('GET', `/findings/${ids.later}`)).status).toBe(404);
+      expect(readFileSync(path.join(home, '.env'), 'utf8')).toContain('SERVICE_VERSION=1.2.0');
+    },
+    processBudgetMs(3),
+  );
 
-  it('goes forward after a SIGKILL while the new version starts: recover waits for it and finishes the upgrade', async () => {
-    const killed = await installerWith(
-      { SERVICE_INSTALLER_TEST_FAULT: 'kill@upgrade:start:done' },
-      '',
-      pkg('service-1.3.0'),
-      'upgrade',
-      '--yes',
-    );
-    expect(killed.code).toBe(137);
-    const recover = await installer(pkg('service-1.3.0'), 'recover', '--yes');
-    expect(recover.stderr).toBe('');
-    expect(recover.stdout).toContain(`Recovered: ${home} runs 1.3.0`);
-    expect(await service()).toEqual({ health: 200, version: '1.3.0' });
-    await expectOriginalData();
-    const status = await installer(pkg('service-1.3.0'), 'status');
-    expect(status.stdout).toMatch(/last upgrade\s+1\.2\.0 -> 1\.3\.0, .*did not finish; recover finished it/);
-  }, 120_000);
+  it(
+    'goes forward after a SIGKILL while the new version starts: recover waits for it and finishes the upgrade',
+    async () => {
+      const killed = await installerWith(
+        { SERVICE_INSTALLER_TEST_FAULT: 'kill@upgrade:start:done' },
+        '',
+        pkg('service-1.3.0'),
+        'upgrade',
+        '--yes',
+      );
+      expect(killed.code).toBe(137);
+      const recover = await installer(pkg('service-1.3.0'), 'recover', '--yes');
+      expect(recover.stderr).toBe('');
+      expect(recover.stdout).toContain(`Recovered: ${home} runs 1.3.0`);
+      expect(await service()).toEqual({ health: 200, version: '1.3.0' });
+      await expectOriginalData();
+      const status = await installer(pkg('service-1.3.0'), 'status');
+      expect(status.stdout).toMatch(/last upgrade\s+1\.2\.0 -> 1\.3\.0, .*did not finish; recover finished it/);
+    },
+    processBudgetMs(3),
+  );
 
-  it('lists leftovers with their sizes, and cleanup removes those older than a verified backup of the installed version', async () => {
-    const status = await installer(pkg('service-1.3.0'), 'status');
-    expect(status.stdout).toMatch(/leftovers\s+\d+, [\d.]+ (KiB|MiB|GiB)\n/);
-    expect(status.stdout).toMatch(
-      /database service_tenant_before_\d{14} [\d.]+ (KiB|MiB), \d+ (s|min) old: database kept by a restore/,
-    );
-    expect(status.stdout).toMatch(/\.previous-1\.2\.0\/ [\d.]+ (B|KiB|MiB)/);
-    const refused = await installer(pkg('service-1.3.0'), 'cleanup', '--yes');
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/^error: cleanup refused: there is no backup of 1\.3\.0/);
-    expect((await installer(pkg('service-1.3.0'), 'backup')).code).toBe(0);
-    const cleanup = await installer(pkg('service-1.3.0'), 'cleanup', '--yes');
-    expect(cleanup.stderr).toBe('');
-    expect(cleanup.stdout).toMatch(/Removed \d+ leftover\(s\), [\d.]+ (KiB|MiB|GiB) freed\./);
-    expect((await installer(pkg('service-1.3.0'), 'status')).stdout).toMatch(/leftovers\s+none\n/);
-    expect(await service()).toEqual({ health: 200, version: '1.3.0' });
-    await expectOriginalData();
-  }, 120_000);
+  it(
+    'lists leftovers with their sizes, and cleanup removes those older than a verified backup of the installed version',
+    async () => {
+      const status = await installer(pkg('service-1.3.0'), 'status');
+      expect(status.stdout).toMatch(/leftovers\s+\d+, [\d.]+ (KiB|MiB|GiB)\n/);
+      expect(status.stdout).toMatch(
+        /database service_tenant_before_\d{14} [\d.]+ (KiB|MiB), \d+ (s|min) old: database kept by a restore/,
+      );
+      expect(status.stdout).toMatch(/\.previous-1\.2\.0\/ [\d.]+ (B|KiB|MiB)/);
+      const refused = await installer(pkg('service-1.3.0'), 'cleanup', '--yes');
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/^error: cleanup refused: there is no backup of 1\.3\.0/);
+      expect((await installer(pkg('service-1.3.0'), 'backup')).code).toBe(0);
+      const cleanup = await installer(pkg('service-1.3.0'), 'cleanup', '--yes');
+      expect(cleanup.stderr).toBe('');
+      expect(cleanup.stdout).toMatch(/Removed \d+ leftover\(s\), [\d.]+ (KiB|MiB|GiB) freed\./);
+      expect((await installer(pkg('service-1.3.0'), 'status')).stdout).toMatch(/leftovers\s+none\n/);
+      expect(await service()).toEqual({ health: 200, version: '1.3.0' });
+      await expectOriginalData();
+    },
+    processBudgetMs(6),
+  );
 
   it('says who holds the lock when a second run starts', async () => {
     writeFileSync(

@@ -10,6 +10,8 @@ export interface ApiKey {
   prefix: string;
   /** The client allow-list; empty (the default) allows no edits under any client. */
   clientIds: string[];
+  /** Clients created with this key join its allow-list (off by default; for CI jobs). */
+  addsCreatedClients: boolean;
   expiresAt: Date;
   createdAt: Date;
   updatedAt: Date;
@@ -28,6 +30,8 @@ export interface KeyPrincipal {
   scope: KeyScope;
   /** The key's client allow-list; empty means no client (see Caller in policy.ts). */
   allowedClientIds: string[];
+  /** True when clients this key creates join its allow-list (see ApiKeyRepository.allowCreatedClient). */
+  addsCreatedClients?: boolean;
   plan: string;
   tenantDatabase: string;
 }
@@ -39,6 +43,7 @@ const COLUMNS = [
   'scope',
   'prefix',
   'client_ids',
+  'adds_created_clients',
   'expires_at',
   'created_at',
   'updated_at',
@@ -53,6 +58,7 @@ type Row = {
   scope: KeyScope;
   prefix: string;
   client_ids: string[];
+  adds_created_clients: boolean;
   expires_at: Date;
   created_at: Date;
   updated_at: Date;
@@ -68,6 +74,7 @@ function toApiKey(row: Row, now = new Date()): ApiKey {
     scope: row.scope,
     prefix: row.prefix,
     clientIds: row.client_ids ?? [],
+    addsCreatedClients: row.adds_created_clients,
     expiresAt: row.expires_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -78,6 +85,8 @@ function toApiKey(row: Row, now = new Date()): ApiKey {
 }
 
 export const DEFAULT_KEY_LIFETIME_MS = 365 * 24 * 60 * 60 * 1000;
+/** Most clients a key's allow-list holds. */
+export const MAX_ALLOWED_CLIENTS = 500;
 /** Longest lifetime a key may be given: two years. */
 export const MAX_KEY_LIFETIME_MS = 2 * DEFAULT_KEY_LIFETIME_MS;
 /** `last_used_at` is written at most this often per key. */
@@ -118,6 +127,8 @@ export class ApiKeyRepository {
      * it; it means the same as empty: no client.
      */
     clientIds?: readonly string[] | null;
+    /** Clients the key creates join its allow-list. Default false. */
+    addsCreatedClients?: boolean;
   }): Promise<{ key: ApiKey; value: string }> {
     const secret = generateApiKeySecret();
     const [row] = await this.db('api_keys')
@@ -129,6 +140,7 @@ export class ApiKeyRepository {
         prefix: secret.prefix,
         key_hash: secret.hash,
         client_ids: [...new Set(input.clientIds ?? [])],
+        adds_created_clients: input.addsCreatedClients ?? false,
         expires_at: input.expiresAt,
       })
       .returning(COLUMNS);
@@ -161,21 +173,47 @@ export class ApiKeyRepository {
     return row ? toApiKey(row) : null;
   }
 
-  /** Renames a key or replaces its client allow-list (the owner's own keys only). */
+  /** Renames a key, replaces its client allow-list or sets whether it adds the clients it creates (the owner's own keys only). */
   async update(
     organizationId: string,
     id: string,
     ownerId: string,
-    patch: { name?: string; clientIds?: readonly string[] },
+    patch: { name?: string; clientIds?: readonly string[]; addsCreatedClients?: boolean },
   ): Promise<ApiKey | null> {
     const values: Record<string, unknown> = { updated_at: this.db.fn.now(3) };
     if (patch.name !== undefined) values.name = patch.name;
     if (patch.clientIds !== undefined) values.client_ids = [...new Set(patch.clientIds)];
+    if (patch.addsCreatedClients !== undefined) values.adds_created_clients = patch.addsCreatedClients;
     const [row] = await this.db('api_keys')
       .where({ organization_id: organizationId, id, user_id: ownerId })
       .update(values)
       .returning(COLUMNS);
     return row ? toApiKey(row) : null;
+  }
+
+  /**
+   * Puts a client the key has just created on its allow-list, when the key says so
+   * (`addsCreatedClients`). `full` when the list already holds MAX_ALLOWED_CLIENTS: nothing changed.
+   */
+  async allowCreatedClient(
+    organizationId: string,
+    keyId: string,
+    clientId: string,
+  ): Promise<'added' | 'not-asked' | 'full'> {
+    // Why one statement: two clients created at once by one key both get on the list, and never past the cap.
+    const added = await this.db('api_keys')
+      .where({ organization_id: organizationId, id: keyId, adds_created_clients: true })
+      .whereRaw('not (?::uuid = any(client_ids)) and cardinality(client_ids) < ?', [clientId, MAX_ALLOWED_CLIENTS])
+      .update({
+        client_ids: this.db.raw('array_append(client_ids, ?::uuid)', [clientId]),
+        updated_at: this.db.fn.now(3),
+      });
+    if (added > 0) return 'added';
+    const key = await this.db('api_keys')
+      .where({ organization_id: organizationId, id: keyId })
+      .first('adds_created_clients', 'client_ids');
+    if (!key?.adds_created_clients) return 'not-asked';
+    return (key.client_ids as string[]).includes(clientId) ? 'added' : 'full';
   }
 
   /** Revokes a key (idempotent). `ownerId` limits it to the owner's own keys. */
@@ -210,6 +248,7 @@ export class ApiKeyRepository {
         'k.organization_id',
         'k.scope',
         'k.client_ids',
+        'k.adds_created_clients',
         'k.expires_at',
         'k.revoked_at',
         'k.last_used_at',
@@ -248,6 +287,7 @@ export class ApiKeyRepository {
       role: row.role,
       scope: row.scope,
       allowedClientIds: row.client_ids ?? [],
+      addsCreatedClients: row.adds_created_clients,
       plan: row.plan,
       tenantDatabase: row.tenant_database,
     };

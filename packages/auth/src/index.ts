@@ -11,7 +11,12 @@ export { authorize, ACTIONS, ROLES, KEY_SCOPES } from './policy.ts';
 export type { Action, Caller, Decision, DenialCode, Grant, KeyScope, Role, Target } from './policy.ts';
 export { UserRepository, EmailTakenError, LastAdministratorError, toUser, USER_COLUMNS } from './user-repository.ts';
 export type { User } from './user-repository.ts';
-export { ApiKeyRepository, DEFAULT_KEY_LIFETIME_MS, MAX_KEY_LIFETIME_MS } from './api-key-repository.ts';
+export {
+  ApiKeyRepository,
+  DEFAULT_KEY_LIFETIME_MS,
+  MAX_ALLOWED_CLIENTS,
+  MAX_KEY_LIFETIME_MS,
+} from './api-key-repository.ts';
 export type { ApiKey, BackgroundErrorLogger, KeyPrincipal } from './api-key-repository.ts';
 export { SessionRepository } from './session-repository.ts';
 export type { SessionPrincipal } from './session-repository.ts';

@@ -1,5 +1,5 @@
 import { imageSize } from 'image-size';
-import type { EvidenceRef, ReportDocument } from '@service/report-model';
+import { EVIDENCE_IMAGE_LIMITS, type EvidenceRef, type ReportDocument } from '@service/report-model';
 import type { Block, Inline } from './markdown-blocks.ts';
 import type { EvidenceImage } from './evidence-image-shape.ts';
 import { prepareForPrint, webpToPng, type PrintBox } from './evidence-print.ts';
@@ -37,6 +37,9 @@ export function readEvidenceImage(bytes: Uint8Array | null): LoadedEvidence {
   if (type === null) return { missing: 'unsupported', detail: info.type ?? 'unknown format' };
   let { width, height } = info;
   if (!width || !height) return { missing: 'unreadable' };
+  // Why: an image stored before uploads were checked may be larger than scaling and the PDF converter can take.
+  if (width * height > EVIDENCE_IMAGE_LIMITS.maxPixels || Math.max(width, height) > EVIDENCE_IMAGE_LIMITS.maxSide)
+    return { missing: 'too-large', detail: `${width} × ${height} pixels` };
   // Why: EXIF orientations 5-8 turn the picture a quarter, so its shown width is its stored height.
   if (type === 'jpg' && info.orientation !== undefined && info.orientation >= 5) [width, height] = [height, width];
   return { bytes, type, width, height };

@@ -3,16 +3,20 @@
 // size unchanged; and the originals when scaling is turned off.
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { budgetMs } from '@service/test-lanes';
 import { resolveReportStyle, type ReportDocument } from '@service/report-model';
 import { imageSize } from 'image-size';
 import { renderReportDocx, renderTemplateDocx } from './index.ts';
-import { printPixels } from './evidence-print.ts';
+import { MAX_IMAGE_SLICES, prepareForPrint, printPixels } from './evidence-print.ts';
+import { readEvidenceImage } from './evidence-images.ts';
 import { pageGeometry } from './our-layout/page-geometry.ts';
 import { para, templateWithBody } from './testing/template-fixtures.ts';
 import { SAMPLE_REPORT } from './template/sample-report.ts';
 import { readZip } from './zip-archive.ts';
 
 const hash = (c: string) => c.repeat(64);
+/** Each test decodes, scales and encodes the five images, about 16 megapixels. */
+const RENDER = { timeout: budgetMs(16, 4_000) };
 const images: Record<string, Uint8Array> = {};
 const noise = (width: number, height: number) =>
   sharp({
@@ -71,46 +75,50 @@ function drawings(docx: Uint8Array) {
 }
 
 describe('evidence images in print', () => {
-  it('are scaled to print resolution at their printed size, and tall screenshots are cut into page-high parts', async () => {
-    const box = pageGeometry('A4').printBox;
-    const scaled = drawings(await renderReportDocx(report(), options()));
-    const byName = (name: string) => scaled.filter((d) => d.name.startsWith(name));
+  it(
+    'are scaled to print resolution at their printed size, and tall screenshots are cut into page-high parts',
+    RENDER,
+    async () => {
+      const box = pageGeometry('A4').printBox;
+      const scaled = drawings(await renderReportDocx(report(), options()));
+      const byName = (name: string) => scaled.filter((d) => d.name.startsWith(name));
 
-    const [wide] = byName('a.img');
-    expect(wide!.shown.width).toBe(box.width); // printed as large as before
-    expect(wide!.pixels).toMatchObject({ type: 'png', width: printPixels(box.width) });
+      const [wide] = byName('a.img');
+      expect(wide!.shown.width).toBe(box.width); // printed as large as before
+      expect(wide!.pixels).toMatchObject({ type: 'png', width: printPixels(box.width) });
 
-    const [photo] = byName('b.img');
-    expect(photo!.pixels).toMatchObject({ type: 'jpg', width: printPixels(photo!.shown.width) });
-    expect(photo!.media.byteLength).toBeLessThan(images[hash('b')]!.byteLength / 4);
-    expect(Buffer.from(photo!.media).includes('secret camera owner')).toBe(false); // metadata dropped
+      const [photo] = byName('b.img');
+      expect(photo!.pixels).toMatchObject({ type: 'jpg', width: printPixels(photo!.shown.width) });
+      expect(photo!.media.byteLength).toBeLessThan(images[hash('b')]!.byteLength / 4);
+      expect(Buffer.from(photo!.media).includes('secret camera owner')).toBe(false); // metadata dropped
 
-    const parts = byName('c.img');
-    expect(parts.length).toBeGreaterThan(1);
-    for (const p of parts) {
-      expect(p.shown.width).toBe(box.width); // full text width: the text in it stays readable
-      expect(p.shown.height).toBeLessThanOrEqual(box.sliceHeight);
-      expect(p.pixels.type).toBe('png');
-    }
-    expect(parts.map((p) => p.name)).toEqual(parts.map((_, i) => `c.img (${i + 1}/${parts.length})`));
-    expect(new Set(parts.map((p) => Buffer.from(p.media).toString('base64'))).size).toBe(parts.length);
-    const shownHeight = parts.reduce((n, p) => n + p.shown.height, 0);
-    expect(Math.abs(shownHeight - Math.round((4000 * box.width) / 900))).toBeLessThanOrEqual(parts.length);
+      const parts = byName('c.img');
+      expect(parts.length).toBeGreaterThan(1);
+      for (const p of parts) {
+        expect(p.shown.width).toBe(box.width); // full text width: the text in it stays readable
+        expect(p.shown.height).toBeLessThanOrEqual(box.sliceHeight);
+        expect(p.pixels.type).toBe('png');
+      }
+      expect(parts.map((p) => p.name)).toEqual(parts.map((_, i) => `c.img (${i + 1}/${parts.length})`));
+      expect(new Set(parts.map((p) => Buffer.from(p.media).toString('base64'))).size).toBe(parts.length);
+      const shownHeight = parts.reduce((n, p) => n + p.shown.height, 0);
+      expect(Math.abs(shownHeight - Math.round((4000 * box.width) / 900))).toBeLessThanOrEqual(parts.length);
 
-    const [webp] = byName('d.img');
-    expect(webp!.pixels).toMatchObject({ type: 'png', width: 400, height: 300 });
+      const [webp] = byName('d.img');
+      expect(webp!.pixels).toMatchObject({ type: 'png', width: 400, height: 300 });
 
-    const [small] = byName('e.img');
-    expect(Buffer.from(small!.media).equals(Buffer.from(images[hash('e')]!))).toBe(true);
-  });
+      const [small] = byName('e.img');
+      expect(Buffer.from(small!.media).equals(Buffer.from(images[hash('e')]!))).toBe(true);
+    },
+  );
 
-  it('keep PNG lossless: the embedded pixels are the resized original', async () => {
+  it('keep PNG lossless: the embedded pixels are the resized original', RENDER, async () => {
     const [wide] = drawings(await renderReportDocx(report(), options())).filter((d) => d.name === 'a.img');
     const expected = await sharp(images[hash('a')]!).resize({ width: wide!.pixels.width }).raw().toBuffer();
     expect((await sharp(wide!.media).raw().toBuffer()).equals(expected)).toBe(true);
   });
 
-  it('are embedded as uploaded when scaling is off (WebP then stays a placeholder, as before)', async () => {
+  it('are embedded as uploaded when scaling is off (WebP then stays a placeholder, as before)', RENDER, async () => {
     const docx = await renderReportDocx(report(), options(false));
     const original = drawings(docx);
     for (const c of ['a', 'b', 'c', 'e']) {
@@ -122,7 +130,7 @@ describe('evidence images in print', () => {
     );
   });
 
-  it('are scaled the same way in a Word template, for its text width', async () => {
+  it('are scaled the same way in a Word template, for its text width', RENDER, async () => {
     const template = templateWithBody(
       [para('{#findings}'), para('{#evidence}'), para('{@image}'), para('{/evidence}'), para('{/findings}')].join(''),
     );
@@ -130,5 +138,31 @@ describe('evidence images in print', () => {
     const [wide] = shown.filter((d) => d.name === 'a.img');
     expect(wide!.pixels.width).toBe(printPixels(wide!.shown.width));
     expect(shown.filter((d) => d.name.startsWith('c.img')).length).toBeGreaterThan(1);
+  });
+});
+
+describe('tall screenshots and oversized images', () => {
+  /** Four screenshots 1,000 pixels wide, about 46 megapixels made, encoded, decoded and cut. */
+  const TALL = { timeout: budgetMs(46, 4_000) };
+  it('cut the tallest page at the limit into at most MAX_IMAGE_SLICES parts, whatever the rounding', TALL, async () => {
+    const box = { width: 640, height: 860, sliceHeight: 860 };
+    for (const height of [19_999, 12_345, 9_001, 5_170]) {
+      const bytes = new Uint8Array(
+        await sharp({ create: { width: 1000, height, channels: 3, background: '#ffffff' } })
+          .png()
+          .toBuffer(),
+      );
+      const prepared = await prepareForPrint({ bytes, type: 'png', width: 1000, height }, box);
+      expect(prepared.slices?.length, `height ${height}`).toBeGreaterThan(1);
+      expect(prepared.slices!.length, `height ${height}`).toBeLessThanOrEqual(MAX_IMAGE_SLICES);
+    }
+  });
+
+  it('show a stored image over the evidence limits as a placeholder, so no converter gets it', () => {
+    // A PNG header saying 20,000 × 20,000 (what uploads refuse now, but an older store may hold).
+    const header = Buffer.from(images[hash('a')]!.subarray(0, 33));
+    header.writeUInt32BE(20_000, 16);
+    header.writeUInt32BE(20_000, 20);
+    expect(readEvidenceImage(new Uint8Array(header))).toEqual({ missing: 'too-large', detail: '20000 × 20000 pixels' });
   });
 });

@@ -1,3 +1,4 @@
+import { EVIDENCE_IMAGE_LIMITS } from '@service/report-model';
 import type { EvidenceImage, ImageSlice } from './evidence-image-shape.ts';
 
 /**
@@ -15,8 +16,8 @@ import type { EvidenceImage, ImageSlice } from './evidence-image-shape.ts';
 export const PRINT_DPI = 150;
 /** A tall image is cut into at most this many page-high parts; a taller one is scaled down to fit them. */
 export const MAX_IMAGE_SLICES = 6;
-/** Input images over this many pixels are embedded as they are (decoding them would take too much memory). */
-const MAX_INPUT_PIXELS = 80_000_000;
+/** Images up to the evidence limit are decoded for scaling; larger ones never get here (they print as a placeholder). */
+const MAX_INPUT_PIXELS = EVIDENCE_IMAGE_LIMITS.maxPixels;
 /** Cut into parts when fitting the whole image on a page would shrink it below this share of the text width. */
 const READABLE_SHARE = 0.6;
 
@@ -139,7 +140,9 @@ async function sliceTall(sharp: Sharp, image: EvidenceImage, box: PrintBox, full
     .toBuffer({ resolveWithObject: true });
   // Pixels of the scaled image per display pixel, and the pixel rows of one page-high part.
   const density = info.width / displayWidth;
-  const rowsPerSlice = Math.max(1, Math.floor(box.sliceHeight * density));
+  // Why the count first: rounding a part's height down could otherwise add a seventh sliver.
+  const parts = Math.min(MAX_IMAGE_SLICES, Math.ceil(info.height / Math.max(1, Math.floor(box.sliceHeight * density))));
+  const rowsPerSlice = Math.ceil(info.height / parts);
   const slices: ImageSlice[] = [];
   for (let top = 0; top < info.height; top += rowsPerSlice) {
     const height = Math.min(rowsPerSlice, info.height - top);

@@ -2,10 +2,12 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { emptyFinding, findingContentOf, type FindingContent } from '@service/report-model';
+import { budgetMs, laneSize } from '@service/test-lanes';
 import { MarkdownFormatError, parseFindingFile, serializeFindingFile } from './index.ts';
 import { findingContentArb } from './testing/report-document-arbitraries.ts';
 import { renderedOutline } from './testing/rendered-outline.ts';
 
+const RUNS = laneSize(300, 75);
 const DOC = readFileSync(new URL('../../../docs/markdown-format.md', import.meta.url), 'utf8');
 
 /** The `markdown` example right under a heading of docs/markdown-format.md. */
@@ -161,7 +163,7 @@ describe('finding files', () => {
     expect(err.code).toBe('payload_too_large');
   });
 
-  it('round-trips every generated finding exactly', () => {
+  it('round-trips every generated finding exactly', { timeout: budgetMs(RUNS, 200) }, () => {
     fc.assert(
       fc.property(
         findingContentArb,
@@ -181,7 +183,7 @@ describe('finding files', () => {
           ]);
         },
       ),
-      { numRuns: Number(process.env.MARKDOWN_PROPERTY_RUNS ?? 300) },
+      { numRuns: RUNS },
     );
   });
 });

@@ -3,11 +3,14 @@
 // clear error, at a megabyte. Times are measured by `npm run bench -- pathological-text`; these
 // tests assert only the outcome.
 import { describe, expect, it } from 'vitest';
+import { budgetMs } from '@service/test-lanes';
 import { exportReportMarkdown, importReportMarkdown, MarkdownFormatError, parseFindingFile } from './index.ts';
 import { MAX_GENERAL_YAML_CHARS } from './read-yaml-block.ts';
 import { PATHOLOGICAL_MARKDOWN } from './testing/pathological-markdown.ts';
 
 const MB = 1_000_000;
+/** Each case reads (and writes back) a megabyte by a slow path. */
+const PER_MEGABYTE = budgetMs(1, 60_000);
 
 function outcome(text: string): string {
   try {
@@ -21,13 +24,17 @@ function outcome(text: string): string {
 }
 
 describe('pathological Markdown at a megabyte', () => {
-  it.each(Object.entries(PATHOLOGICAL_MARKDOWN))('%s completes', (_name, { make, expect: expected }) => {
-    const text = make(MB);
-    expect(text.length).toBeGreaterThanOrEqual(MB * 0.9);
-    const result = outcome(text);
-    if (expected === 'read') expect(result).toBe('read');
-    else expect(result).toMatch(expected);
-  });
+  it.each(Object.entries(PATHOLOGICAL_MARKDOWN))(
+    '%s completes',
+    (_name, { make, expect: expected }) => {
+      const text = make(MB);
+      expect(text.length).toBeGreaterThanOrEqual(MB * 0.9);
+      const result = outcome(text);
+      if (expected === 'read') expect(result).toBe('read');
+      else expect(result).toMatch(expected);
+    },
+    PER_MEGABYTE,
+  );
 });
 
 describe('YAML blocks', () => {

@@ -1,10 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
+import { budgetMs, laneSize } from '@service/test-lanes';
 import { readYamlSubset } from './read-yaml-subset.ts';
 import { FINDING_YAML_LAYOUT, findingYamlEntries } from './finding-fields.ts';
 import { anyText, findingArb } from './testing/report-document-arbitraries.ts';
 import { yamlMappingText, type YamlValue } from './write-yaml.ts';
+
+/** Property runs: the full count in CI, a quarter elsewhere. */
+const runs = (full: number) => laneSize(full, full / 4);
 
 /** What `yaml` reads, as the reader configures it; `undefined` when it reports an error. */
 function readWithYaml(text: string): unknown {
@@ -37,7 +41,7 @@ const entries = fc.uniqueArray(fc.tuple(key, value), { selector: ([k]) => k, max
 const layout = { flowLists: new Set(['cves', 'cwes', 'a', 'b']) };
 
 describe('readYamlSubset', () => {
-  it('reads what write-yaml writes exactly as `yaml` does', () => {
+  it('reads what write-yaml writes exactly as `yaml` does', { timeout: budgetMs(runs(1000), 30) }, () => {
     fc.assert(
       fc.property(entries, (list) => {
         const text = yamlMappingText(list, layout);
@@ -47,11 +51,11 @@ describe('readYamlSubset', () => {
         // Why undefined is allowed: lists nested in flow lists are left to `yaml`; the writer never makes them.
         if (fast !== undefined) expect(fast).toEqual(expected);
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
   });
 
-  it('reads the YAML of every generated finding itself', () => {
+  it('reads the YAML of every generated finding itself', { timeout: budgetMs(runs(500), 100) }, () => {
     fc.assert(
       fc.property(findingArb, (finding) => {
         for (const text of [
@@ -63,11 +67,13 @@ describe('readYamlSubset', () => {
           expect(fast).toEqual(readWithYaml(text));
         }
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 
-  it('whatever it accepts after a person edits the text, `yaml` reads to the same value', () => {
+  it('whatever it accepts after a person edits the text, `yaml` reads to the same value', {
+    timeout: budgetMs(runs(3000), 30),
+  }, () => {
     const edit = fc.tuple(
       fc.nat(),
       fc.constantFrom(
@@ -117,7 +123,7 @@ describe('readYamlSubset', () => {
         const fast = readYamlSubset(text);
         if (fast !== undefined) expect(fast).toEqual(readWithYaml(text));
       }),
-      { numRuns: Number(process.env.MARKDOWN_PROPERTY_RUNS ?? 200) * 15 },
+      { numRuns: runs(3000) },
     );
   });
 

@@ -2,13 +2,14 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { documentLink, emptyDocumentTab, emptyReportDocument, type ReportDocument } from '@service/report-model';
+import { budgetMs, laneSize } from '@service/test-lanes';
 import { MarkdownFormatError, exportReportMarkdown, importReportMarkdown } from './index.ts';
 import { EXAMPLE_REPORT } from './testing/example-report.ts';
 import { reportDocumentArb, withoutIds } from './testing/report-document-arbitraries.ts';
 import { renderedOutline } from './testing/rendered-outline.ts';
 import { FINDING_SECTIONS } from './finding-fields.ts';
 
-const RUNS = Number(process.env.MARKDOWN_PROPERTY_RUNS ?? 200);
+const RUNS = laneSize(200, 50);
 const DOC = readFileSync(new URL('../../../docs/markdown-format.md', import.meta.url), 'utf8');
 
 function docExample(heading: string): string {
@@ -78,7 +79,7 @@ describe('report round trip', () => {
         { numRuns: RUNS },
       );
     },
-    Math.max(30_000, RUNS * 150),
+    budgetMs(RUNS, 300),
   );
 
   it('reads the example of the documentation and writes it back byte for byte', () => {

@@ -78,6 +78,7 @@ export {
   ClientContactSchema,
   ClientProperties,
   EVIDENCE_CONTENT_TYPES,
+  EVIDENCE_IMAGE_LIMITS,
   EvidenceRefSchema,
   LanguageSchema,
   PROJECT_STATUSES,

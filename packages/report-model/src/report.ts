@@ -45,6 +45,19 @@ export type TabPlacement = (typeof TAB_PLACEMENTS)[number];
 export const EVIDENCE_CONTENT_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 
 /**
+ * The largest evidence image: pixels in all, pixels on each side, and the bytes it takes decoded
+ * (width × height × channels × bytes per sample × frames). Uploads over any of them are refused;
+ * documents show an older stored image over them as a placeholder line, so neither the scaling
+ * for print nor the PDF converter is ever given one. A 7680 × 4320 screenshot or a 1920 × 20000
+ * scrolled page fits.
+ */
+export const EVIDENCE_IMAGE_LIMITS = {
+  maxPixels: 40_000_000,
+  maxSide: 20_000,
+  maxDecodedBytes: 256 * 1024 * 1024,
+} as const;
+
+/**
  * An evidence image as documents refer to it: by the SHA-256 of its bytes (stable across
  * export and re-import), with its file name and caption. `id` is the workspace row when known.
  */

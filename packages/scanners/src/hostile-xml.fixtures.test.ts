@@ -100,12 +100,12 @@ describe('structure', () => {
     const bomb = utf8(
       `${NESSUS_HEAD}<NessusClientData_v2>${'<a>'.repeat(50_000)}${'</a>'.repeat(50_000)}</NessusClientData_v2>`,
     );
-    const started = performance.now();
     const error = parseError(bomb, 'nessus');
-    expect(performance.now() - started).toBeLessThan(2_000);
     expect(error.message).toMatch(new RegExp(`nested more than ${LIMITS.xmlDepth} levels`));
+    // Quickly, whatever the machine's speed: the reader stops at the limit's element, having read
+    // 256 of the 50,000 levels.
     expect(error.line).toBe(2);
-    expect(error.column).toBeGreaterThan(0);
+    expect(error.column).toBe('<NessusClientData_v2>'.length + LIMITS.xmlDepth * '<a>'.length);
   });
 
   it('rejects a single text node larger than the node limit', () => {

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { Type } from 'typebox';
-import { DEFAULT_KEY_LIFETIME_MS, MAX_KEY_LIFETIME_MS } from '@service/auth';
+import { DEFAULT_KEY_LIFETIME_MS, MAX_ALLOWED_CLIENTS, MAX_KEY_LIFETIME_MS } from '@service/auth';
 import { NotFoundError, UnprocessableError, ValidationError } from '@service/http';
 import type { AppContext } from '../app-context.ts';
 import { ApiKeySchema, IdParams, presentApiKey, ScopeSchema, Uuid } from './identity-schemas.ts';
@@ -13,7 +13,14 @@ const ALLOW_LIST_RULE =
   'key edits nothing until clients are added. There is no "every client". Each id must ' +
   'be a client of your organization (in the trash too); an unknown one answers 422 ' +
   '`invalid_reference` naming its position.';
-const ClientIds = Type.Array(Uuid, { maxItems: 500, uniqueItems: true, description: ALLOW_LIST_RULE });
+const ClientIds = Type.Array(Uuid, { maxItems: MAX_ALLOWED_CLIENTS, uniqueItems: true, description: ALLOW_LIST_RULE });
+const AddsCreatedClients = Type.Boolean({
+  default: false,
+  description:
+    'Clients created with this key join its allow-list at once, so the key can go on to edit them: the ' +
+    'way for a CI job that creates its client, project and report and then imports a scan into it. ' +
+    `Default false. A full list (${MAX_ALLOWED_CLIENTS} clients) refuses the create with 409 \`conflict\`.`,
+});
 
 const CreateKeyBody = Type.Object(
   {
@@ -23,6 +30,7 @@ const CreateKeyBody = Type.Object(
       Type.String({ format: 'date-time', description: 'Default: one year from now. At most two years.' }),
     ),
     clientIds: Type.Optional(ClientIds),
+    addsCreatedClients: Type.Optional(AddsCreatedClients),
   },
   { additionalProperties: false },
 );
@@ -32,11 +40,12 @@ const UpdateKeyBody = Type.Object(
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     clientIds: Type.Optional(
       Type.Array(Uuid, {
-        maxItems: 500,
+        maxItems: MAX_ALLOWED_CLIENTS,
         uniqueItems: true,
         description: `${ALLOW_LIST_RULE} Replaces the whole list.`,
       }),
     ),
+    addsCreatedClients: Type.Optional(AddsCreatedClients),
   },
   { additionalProperties: false },
 );
@@ -52,6 +61,7 @@ const EXAMPLE_KEY = {
   scope: 'read-write',
   prefix: 'service_sk_4fQ2aB',
   clientIds: ['3f2b8c1e-5d4a-4b6f-9e7d-2a1c0b9f8e7d'],
+  addsCreatedClients: false,
   state: 'active',
   expiresAt: '2027-11-02T09:30:00.000Z',
   createdAt: '2026-11-02T09:30:00.000Z',
@@ -122,20 +132,23 @@ export function registerApiKeyRoutes(app: AppContext): void {
     description:
       'The answer holds the key value; it is the only time the value is shown. Without ' +
       '`clientIds` the key can read, export and create, but edits nothing until clients ' +
-      'are added to its allow-list.',
+      'are added to its allow-list; with `addsCreatedClients` the clients it creates are added.',
     tags: ['API keys'],
     access: 'session',
     body: {
       schema: CreateKeyBody,
       maxBytes: 64 * 1024,
       // Why no clientIds: the example must be one that can be sent as it is; ids of your own clients go there.
-      example: { name: 'CI pipeline', scope: 'read-write' },
+      example: { name: 'CI pipeline', scope: 'read-write', addsCreatedClients: true },
     },
     responses: {
       201: {
         description: 'Created.',
         schema: CreatedKey,
-        example: { key: `service_sk_4fQ2aB${'x'.repeat(37)}`, apiKey: { ...EXAMPLE_KEY, clientIds: [] } },
+        example: {
+          key: `service_sk_4fQ2aB${'x'.repeat(37)}`,
+          apiKey: { ...EXAMPLE_KEY, clientIds: [], addsCreatedClients: true },
+        },
       },
       422: INVALID_CLIENT_IDS,
     },
@@ -158,6 +171,7 @@ export function registerApiKeyRoutes(app: AppContext): void {
         scope: body.scope,
         expiresAt,
         clientIds: body.clientIds ?? [],
+        addsCreatedClients: body.addsCreatedClients ?? false,
       });
       ctx.set('Cache-Control', 'no-store');
       ctx.set('Location', `/api/profile/api-keys/${key.id}`);

@@ -34,6 +34,9 @@ export const ApiKeySchema = Type.Object({
       'client need it here (403 `client_not_allowed` otherwise). Empty (the default): ' +
       'the key reads, exports and creates, but edits nothing.',
   }),
+  addsCreatedClients: Type.Boolean({
+    description: 'Clients created with this key join its allow-list (for CI jobs); false unless asked for.',
+  }),
   state: Type.Enum(['active', 'expired', 'revoked']),
   expiresAt: Type.String({ format: 'date-time' }),
   createdAt: Type.String({ format: 'date-time' }),
@@ -66,6 +69,7 @@ export function presentApiKey(k: ApiKey & { ownerEmail?: string; ownerName?: str
     scope: k.scope,
     prefix: k.prefix,
     clientIds: k.clientIds,
+    addsCreatedClients: k.addsCreatedClients,
     state: k.state,
     expiresAt: k.expiresAt.toISOString(),
     createdAt: k.createdAt.toISOString(),

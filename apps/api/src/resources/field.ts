@@ -30,7 +30,7 @@ export interface Field<S extends TSchema = TSchema, V = unknown> {
   rowValue?: V;
 }
 
-// biome-ignore lint: any is what lets every field's own schema and row type through.
+// biome-ignore lint/suspicious/noExplicitAny: any is what lets every field's own schema and row type through.
 export type Fields = Record<string, Field<any, any>>;
 
 /** The value a field's column holds when read: its declared row value, else its schema's type. */

@@ -115,6 +115,8 @@ export interface ResourceDeclaration<F extends Fields = Fields, X extends object
     resolveParent?(ctx: CreateContext): Promise<ParentResolution>;
     /** Runs in the same transaction after the insert (e.g. copy a template's tabs, attach to a report). */
     afterInsert?(ctx: CreateContext & { row: RowOf<F> & X & { id: string } }): Promise<void>;
+    /** Answers of the create besides the automatic ones, by status (joined to the idempotency answers). */
+    responses?: Record<number, string>;
   };
   /**
    * Runs in the delete's transaction with the row locked, before a permanent delete or a trash:

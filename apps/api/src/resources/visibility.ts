@@ -22,23 +22,41 @@ export interface Visibility {
   grantSql: string | null;
 }
 
-/** The highest grant level the user holds on any of the given (type, id column) pairs. */
-export function grantLevelSql(
-  targets: Array<['project' | 'report', string]>,
-  extraFindingReportShare?: string,
-): string {
-  const conditions = targets.map(([type, column]) => `(g.resource_type = '${type}' and g.resource_id = ${column})`);
-  const direct =
-    `(select max(case g.access when 'edit' then 2 else 1 end) from grants g where ` +
-    `g.user_id = :uid and (${conditions.join(' or ')}))`;
-  if (!extraFindingReportShare) return direct;
-  // A finding attached to a report shared with the user is visible through that report.
-  const viaReport =
-    `(select max(case g.access when 'edit' then 2 else 1 end) from report_findings rf ` +
-    `join reports srep on srep.id = rf.report_id and srep.deleted_at is null join ` +
-    `grants g on g.resource_type = 'report' and g.resource_id = rf.report_id and ` +
-    `g.user_id = :uid where rf.finding_id = ${extraFindingReportShare})`;
-  return `greatest(${direct}, ${viaReport})`;
+/** What an external collaborator is shared: a project, or a report and the project it is in (SQL for their ids). */
+export interface ShareTarget {
+  project: string;
+  report?: string;
+}
+
+const LEVEL = "max(case g.access when 'edit' then 2 else 1 end)";
+
+/** The condition on a share `g`: the user `:uid`'s share of the target's project or report. */
+function isShareOf(target: ShareTarget): string {
+  const of = [`(g.resource_type = 'project' and g.resource_id = ${target.project})`];
+  if (target.report) of.push(`(g.resource_type = 'report' and g.resource_id = ${target.report})`);
+  return `g.user_id = :uid and (${of.join(' or ')})`;
+}
+
+/**
+ * The sharing rule, written once (DESIGN "Access"): an external collaborator sees a project shared
+ * with them and everything in it, and a report shared with them and everything in it. SQL for the
+ * access the user `:uid` holds on the target, 2 = edit, 1 = view, null = none; every query that
+ * limits rows to what is shared is built on it (and on `findingShareLevelSql`).
+ */
+export function shareLevelSql(target: ShareTarget): string {
+  return `(select ${LEVEL} from grants g where ${isShareOf(target)})`;
+}
+
+/**
+ * A finding's share level: through its project, or through any report it is attached to that is
+ * shared with the user and not in the trash (findings belong to a project and sit in its reports).
+ */
+export function findingShareLevelSql(finding: string, project: string): string {
+  const viaReports =
+    `(select ${LEVEL} from report_findings rf join reports srep on srep.id = rf.report_id and ` +
+    `srep.deleted_at is null join grants g on ${isShareOf({ project: 'srep.project_id', report: 'srep.id' })} ` +
+    `where rf.finding_id = ${finding})`;
+  return `greatest(${shareLevelSql({ project })}, ${viaReports})`;
 }
 
 export const clientVisibility: Visibility = {
@@ -54,7 +72,7 @@ export const projectVisibility: Visibility = {
   },
   alive: ['r', 'c'],
   clientSql: 'r.client_id',
-  grantSql: grantLevelSql([['project', 'r.id']]),
+  grantSql: shareLevelSql({ project: 'r.id' }),
 };
 
 export const reportVisibility: Visibility = {
@@ -63,10 +81,7 @@ export const reportVisibility: Visibility = {
   },
   alive: ['r', 'p', 'c'],
   clientSql: 'p.client_id',
-  grantSql: grantLevelSql([
-    ['project', 'p.id'],
-    ['report', 'r.id'],
-  ]),
+  grantSql: shareLevelSql({ project: 'p.id', report: 'r.id' }),
 };
 
 /** Rows that belong to a report through `r.report_id` (tabs, links, report findings). */
@@ -78,10 +93,7 @@ export const reportChildVisibility: Visibility = {
   },
   alive: ['rep', 'p', 'c'],
   clientSql: 'p.client_id',
-  grantSql: grantLevelSql([
-    ['project', 'p.id'],
-    ['report', 'rep.id'],
-  ]),
+  grantSql: shareLevelSql({ project: 'p.id', report: 'rep.id' }),
 };
 
 export const findingVisibility: Visibility = {
@@ -90,7 +102,7 @@ export const findingVisibility: Visibility = {
   },
   alive: ['p', 'c'],
   clientSql: 'p.client_id',
-  grantSql: grantLevelSql([['project', 'p.id']], 'r.id'),
+  grantSql: findingShareLevelSql('r.id', 'p.id'),
 };
 
 /** Evidence belongs to a finding, to a report tab, or to a finding's result in a retest. */
@@ -106,10 +118,7 @@ export const evidenceVisibility: Visibility = {
   },
   alive: ['p', 'c'],
   clientSql: 'p.client_id',
-  grantSql: `coalesce(${grantLevelSql([
-    ['project', 'p.id'],
-    ['report', 'rep.id'],
-  ])}, ${grantLevelSql([['project', 'p.id']], 'r.finding_id')})`,
+  grantSql: `coalesce(${shareLevelSql({ project: 'p.id', report: 'rep.id' })}, ${findingShareLevelSql('r.finding_id', 'p.id')})`,
 };
 
 /** Libraries: workspace-wide, no client, never visible to external collaborators. */

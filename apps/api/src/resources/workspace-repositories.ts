@@ -1,4 +1,5 @@
 import type { StoredFiles } from '@service/storage';
+import type { RestPrincipal } from '../rest/rest-pipeline.ts';
 import { EvidenceRepository, evidenceCleanup } from './evidence-images/evidence-repository.ts';
 import { FindingTemplateRepository } from './finding-library/finding-template-repository.ts';
 import { FindingRepository } from './findings/findings-repository.ts';
@@ -29,6 +30,8 @@ export function createWorkspaceRepositories(options: {
   evidenceMaxBytes: number;
   /** Background work that failed (a statistics refresh after a bulk import); the request had succeeded. */
   onBackgroundError?: (event: string, err: unknown) => void;
+  /** Runs in the transaction that created a client (the key's allow-list may take it). */
+  onClientCreated?: (principal: RestPrincipal, clientId: string) => Promise<void>;
 }) {
   const { files } = options;
   const evidence = new EvidenceRepository(files, options.evidenceMaxBytes);
@@ -36,7 +39,7 @@ export function createWorkspaceRepositories(options: {
   const statistics = new TableStatistics((err) => options.onBackgroundError?.('statistics_refresh_failed', err));
   const findings = new FindingRepository(files, statistics);
   const reports = new ReportRepository(findings, evidence);
-  const clients = new ResourceRepository(clientsDeclaration);
+  const clients = new ResourceRepository(clientsDeclaration({ created: options.onClientCreated }));
   const projects = new ResourceRepository(projectsDeclaration);
   return {
     files,

@@ -1,4 +1,5 @@
 import type { DocxPdfConverter } from '@service/docx';
+import type { BuildInfo } from '../build-info.ts';
 import { MarkdownImportService } from './reports/markdown-import-service.ts';
 import { ReportExportService } from './reports/report-export-service.ts';
 import { RetestService } from './retests/retest-service.ts';
@@ -12,7 +13,9 @@ import type { WorkspaceRepositories } from './workspace-repositories.ts';
 export function createWorkspaceServices(
   repositories: WorkspaceRepositories,
   options: {
-    pdf: DocxPdfConverter /** BULK_STATEMENT_TIMEOUT_MS, for reading what an export is made of. */;
+    pdf: DocxPdfConverter;
+    build: BuildInfo;
+    /** BULK_STATEMENT_TIMEOUT_MS, for reading what an export is made of. */
     bulkStatementMs?: number;
   },
 ) {
@@ -20,7 +23,7 @@ export function createWorkspaceServices(
   return {
     retests,
     scanImport: new ScanImportService(repositories, retests),
-    reportExports: new ReportExportService(repositories, options.pdf, options.bulkStatementMs),
+    reportExports: new ReportExportService(repositories, options.pdf, options.build, options.bulkStatementMs),
     markdownImport: new MarkdownImportService(repositories),
   };
 }

@@ -88,7 +88,8 @@ function assertSameOriginSession(ctx: Context): void {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-function sessionPrincipal(session: SessionPrincipal, tenant: Knex): RestPrincipal {
+/** What a signed-in session runs as on the REST API (and when the workspace checks what it may see). */
+export function sessionPrincipal(session: SessionPrincipal, tenant: Knex): RestPrincipal {
   return {
     keyId: null,
     scope: null,

@@ -35,10 +35,17 @@ function renderCreateForm(now: Date, choices: ClientChoices): SafeHtml {
 <p class="hint" id="key-expires-hint">Default: one year from today. At most two years.</p></div>
 </div>
 ${renderClientPicker({ idPrefix: 'create-clients', clients: choices.clients, truncated: choices.truncated })}
+${renderAddsCreatedClients('create-adds-created-clients')}
 <p class="alert" role="alert" id="create-error"></p>
 <button type="submit" class="button primary">Create key</button>
 </form>
 </section>`;
+}
+
+/** The key option for CI jobs: clients it creates join its allow-list. */
+function renderAddsCreatedClients(id: string): SafeHtml {
+  return html`<div class="field"><label class="check" for="${id}"><input type="checkbox" id="${id}" name="addsCreatedClients" aria-describedby="${id}-hint"> <span>Add the clients this key creates to its allow-list</span></label>
+<p class="hint" id="${id}-hint">For CI jobs that create their own client, project and report, then import a scan into it. Off: a client the key creates must be added above before the key can edit it.</p></div>`;
 }
 
 /** Edits the allow-list of an existing key; workspace.js opens it from a row's "Edit clients" button. */
@@ -47,6 +54,7 @@ function renderEditClientsDialog(choices: ClientChoices): SafeHtml {
 <form id="edit-clients-form" method="dialog">
 <h2 id="edit-clients-heading">Client allow-list</h2>
 ${renderClientPicker({ idPrefix: 'edit-clients', clients: choices.clients, truncated: choices.truncated })}
+${renderAddsCreatedClients('edit-adds-created-clients')}
 <p class="alert" role="alert" id="edit-clients-error"></p>
 <div class="dialog-actions"><button type="submit" class="button primary">Save clients</button> <button type="button" class="button secondary" data-action="cancel-edit-clients">Cancel</button></div>
 </form>

@@ -8,11 +8,21 @@ export type PresentedApiKey = ReturnType<typeof presentApiKey>;
 /** Which endpoint a Revoke button calls (workspace.js reads it from the table). */
 export type RevokeAction = 'revoke-own-key' | 'revoke-org-key';
 
-function renderClients(clientIds: readonly string[], names: ReadonlyMap<string, string>): SafeHtml {
-  if (clientIds.length === 0) return html`<span class="muted">none: edits nothing</span>`;
+/** Said under the clients of a key that adds the clients it creates. */
+const ADDS_CREATED = 'and the clients it creates';
+
+function renderClients(
+  clientIds: readonly string[],
+  names: ReadonlyMap<string, string>,
+  addsCreated: boolean,
+): SafeHtml {
+  const created = addsCreated
+    ? html`<p class="adds-created">${clientIds.length === 0 ? 'the clients it creates' : ADDS_CREATED}</p>`
+    : null;
+  if (clientIds.length === 0) return created ?? html`<span class="muted">none: edits nothing</span>`;
   const known = clientIds.filter((id) => names.has(id)).sort((a, b) => names.get(a)!.localeCompare(names.get(b)!));
   const unknown = clientIds.filter((id) => !names.has(id));
-  return html`<ul class="names">${known.map((id) => html`<li>${names.get(id)}</li>`)}${unknown.map((id) => html`<li class="muted" title="${id}">a client you cannot see (deleted or in the trash)</li>`)}</ul>`;
+  return html`<ul class="names">${known.map((id) => html`<li>${names.get(id)}</li>`)}${unknown.map((id) => html`<li class="muted" title="${id}">a client you cannot see (deleted or in the trash)</li>`)}</ul>${created}`;
 }
 
 function renderRow(
@@ -20,12 +30,12 @@ function renderRow(
   options: { withOwner: boolean; editable: boolean; names: ReadonlyMap<string, string> },
 ): SafeHtml {
   const active = key.state === 'active';
-  return html`<tr data-id="${key.id}" data-client-ids="${key.clientIds.join(' ')}">
+  return html`<tr data-id="${key.id}" data-client-ids="${key.clientIds.join(' ')}" data-adds-created-clients="${key.addsCreatedClients ? 'yes' : 'no'}">
 ${options.withOwner ? html`<td>${key.ownerName}<br><span class="muted">${key.ownerEmail}</span></td>` : ''}
 <td>${key.name}</td>
 <td class="nowrap"><code>${key.prefix}…</code></td>
 <td class="nowrap">${key.scope}</td>
-<td>${renderClients(key.clientIds, options.names)}</td>
+<td>${renderClients(key.clientIds, options.names, key.addsCreatedClients)}</td>
 <td><span class="state state-${key.state}">${key.state}</span></td>
 <td>${renderDate(key.expiresAt)}</td>
 <td>${renderDateTime(key.lastUsedAt)}</td>

@@ -16,7 +16,10 @@ export const WORKSPACE_CSP = [
 
 export type PageName = 'sign-in' | 'api-keys' | 'admin' | 'forbidden';
 
-const NAV: Array<{ page: PageName; href: string; label: string; adminOnly: boolean }> = [
+const NAV: Array<{ page: PageName | 'app'; href: string; label: string; adminOnly: boolean }> = [
+  { page: 'app', href: '/reports', label: 'Reports', adminOnly: false },
+  { page: 'app', href: '/clients', label: 'Clients', adminOnly: false },
+  { page: 'app', href: '/library', label: 'Library', adminOnly: false },
   { page: 'api-keys', href: '/profile/api-keys', label: 'API keys', adminOnly: false },
   { page: 'admin', href: '/admin', label: 'Administration', adminOnly: true },
 ];
@@ -27,7 +30,7 @@ function renderTopBar(page: PageName, session: SessionPrincipal | null): SafeHtm
     (n) => html`<a href="${n.href}"${n.page === page ? html` aria-current="page"` : ''}>${n.label}</a>`,
   );
   return html`<header class="topbar"><div class="wrap">
-<a class="brand" href="/profile/api-keys">service</a>
+<a class="brand" href="/reports">service</a>
 <nav aria-label="Workspace">${links}</nav>
 <div class="who"><span class="who-name">${session.name}</span> <span class="badge">${session.role}</span>
 <button type="button" class="button secondary" data-action="sign-out">Sign out</button></div>
@@ -63,16 +66,16 @@ ${body}
 `;
 }
 
-function setPageHeaders(ctx: Context): void {
-  ctx.set('Content-Security-Policy', WORKSPACE_CSP);
+function setPageHeaders(ctx: Context, csp = WORKSPACE_CSP): void {
+  ctx.set('Content-Security-Policy', csp);
   // Why: pages hold per-user data (and, briefly, one-time secrets); nothing may keep a copy.
   ctx.set('Cache-Control', 'no-store');
   ctx.set('Referrer-Policy', 'no-referrer');
   ctx.set('X-Content-Type-Options', 'nosniff');
 }
 
-export function sendPage(ctx: Context, status: number, page: SafeHtml): void {
-  setPageHeaders(ctx);
+export function sendPage(ctx: Context, status: number, page: SafeHtml, csp?: string): void {
+  setPageHeaders(ctx, csp);
   ctx.status = status;
   ctx.type = 'text/html; charset=utf-8';
   ctx.body = page.markup;

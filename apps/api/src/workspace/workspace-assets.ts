@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import type { Context } from 'koa';
 import { NotFoundError } from '@service/http';
 import type { AppContext } from '../app-context.ts';
 
@@ -12,7 +13,7 @@ const ASSETS = new Map<string, string>([
 const ASSET_DIR = new URL('./assets/', import.meta.url);
 
 export function registerWorkspaceAssets(app: AppContext): void {
-  const cache = new Map<string, { bytes: Buffer; etag: string }>();
+  const cache = new Map<string, Asset>();
 
   app.registry.addUndocumentedRoute(
     'GET',
@@ -25,20 +26,34 @@ export function registerWorkspaceAssets(app: AppContext): void {
     if (!type) throw new NotFoundError(`No workspace asset named ${name}.`);
     let asset = cache.get(name);
     if (!asset) {
-      const bytes = await readFile(new URL(name, ASSET_DIR));
-      asset = { bytes, etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 22)}"` };
+      asset = assetOf(await readFile(new URL(name, ASSET_DIR)));
       cache.set(name, asset);
     }
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    // Why: asset URLs carry no version, so browsers revalidate each time; the ETag keeps that cheap.
-    ctx.set('Cache-Control', 'no-cache');
-    ctx.type = type;
-    ctx.etag = asset.etag;
-    ctx.status = 200;
-    if (ctx.fresh) {
-      ctx.status = 304;
-      return;
-    }
-    ctx.body = asset.bytes;
+    // Why no-cache: asset URLs carry no version, so browsers revalidate each time; the ETag keeps that cheap.
+    sendAsset(ctx, asset, type, 'no-cache');
   });
+}
+
+export interface Asset {
+  bytes: Buffer;
+  etag: string;
+}
+
+/** A file to serve, with its ETag (a hash of the bytes). */
+export function assetOf(bytes: Buffer): Asset {
+  return { bytes, etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 22)}"` };
+}
+
+/** Answers a static asset: its type, nosniff, the caching asked for, and 304 when the ETag still holds. */
+export function sendAsset(ctx: Context, asset: Asset, type: string, cacheControl: string): void {
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.set('Cache-Control', cacheControl);
+  ctx.type = type;
+  ctx.etag = asset.etag;
+  ctx.status = 200;
+  if (ctx.fresh) {
+    ctx.status = 304;
+    return;
+  }
+  ctx.body = asset.bytes;
 }

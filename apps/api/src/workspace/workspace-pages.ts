@@ -11,6 +11,9 @@ import { redirectPage, sendPage } from './page-shell.ts';
 import { renderSignInPage } from './sign-in-page.ts';
 import { registerWorkspaceAssets } from './workspace-assets.ts';
 
+/** Where a signed-in person starts: the reports of the workspace app. */
+export const WORKSPACE_HOME = '/reports';
+
 /** Most clients a page lists by name (the pickers search within them). */
 const MAX_CLIENT_CHOICES = 2000;
 
@@ -79,7 +82,7 @@ export function registerWorkspacePages(app: AppContext): void {
 
   app.registry.addUndocumentedRoute('GET', '/', 'the sign-in page (HTML) of the workspace');
   router.get('/', async (ctx) => {
-    if (await app.sessionOf(ctx)) return redirectPage(ctx, '/profile/api-keys');
+    if (await app.sessionOf(ctx)) return redirectPage(ctx, WORKSPACE_HOME);
     const organization = typeof ctx.query.organization === 'string' ? ctx.query.organization : undefined;
     sendPage(ctx, 200, renderSignInPage({ hosted: app.deps.config.edition === 'hosted', organization }));
   });

@@ -1,4 +1,29 @@
+import { retrySafetyOf } from '@service/client';
 import { openApiResponseCheckFor } from './openapi-response-check.ts';
+
+/** How often a request is sent in all when no answer comes and the service's client would send it again. */
+const NO_ANSWER_ATTEMPTS = 3;
+
+/**
+ * `fetch`, sending again after a socket-level failure (`fetch failed`: on a busy machine a kept-alive
+ * connection can close under a request) exactly where @service/client would: requests the
+ * document says are safe to resend, and keyed ones when the test sent an `Idempotency-Key`.
+ * Anything else fails as it did, so a test never hides a request that may have been carried out.
+ */
+async function fetchAsTheClientWould(url: URL, init: RequestInit & { headers: Record<string, string> }) {
+  const method = init.method ?? 'GET';
+  const safety = retrySafetyOf(method, url.pathname);
+  const keyed = Object.keys(init.headers).some((h) => h.toLowerCase() === 'idempotency-key');
+  const resendable = safety === 'safe' || (safety === 'keyed' && keyed);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetch(url, init);
+    } catch (err) {
+      const noAnswer = err instanceof TypeError && err.message === 'fetch failed';
+      if (!noAnswer || !resendable || attempt >= NO_ANSWER_ATTEMPTS) throw err;
+    }
+  }
+}
 
 export interface ApiResponse {
   status: number;
@@ -31,7 +56,7 @@ export function httpClient(baseUrl: string, defaults: { token?: string; headers?
       }
     }
     const url = new URL(`${baseUrl}${path}`);
-    const res = await fetch(url, { method, headers, body, redirect: 'manual' });
+    const res = await fetchAsTheClientWould(url, { method, headers, body, redirect: 'manual' });
     const text = await res.text();
     const contentType = res.headers.get('content-type') ?? '';
     let parsed: unknown = text;

@@ -63,6 +63,12 @@ function atInstant(store: RateLimitStore, at: number): RateLimitStore {
 
 const REPO = path.resolve(import.meta.dirname, '../../../..');
 
+/**
+ * The build the test apps run: this checkout's version, the commit left unknown (finding it runs
+ * `git`, and the database lane starts no process; no test depends on it).
+ */
+const testBuild = () => readBuildInfo('unknown');
+
 function testConfig(urls: DatabaseUrls, env: Record<string, string>): Config {
   return loadConfig(
     {
@@ -70,7 +76,8 @@ function testConfig(urls: DatabaseUrls, env: Record<string, string>): Config {
       SHARED_DATABASE_URL: urls.shared,
       TENANT_DATABASE_URL: urls.tenant,
       LOG_LEVEL: 'info',
-      HEALTH_TIMEOUT_MS: '1000',
+      // Long: on a busy machine a healthy database can take over a second to answer the check.
+      HEALTH_TIMEOUT_MS: '10000',
       RATE_LIMIT_PER_IP: '1000000',
       RATE_LIMIT_PER_KEY: '1000000',
       SERVICE_ADMIN_EMAIL: 'admin@example.com',
@@ -99,7 +106,7 @@ const SEEDING_SETTINGS = [
 
 /** Digest of what a first start writes: the migrations, the library and the version. */
 function preparedKey(): string {
-  const hash = createHash('sha256').update(readBuildInfo().version);
+  const hash = createHash('sha256').update(testBuild().version);
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       const file = path.join(dir, entry.name);
@@ -124,7 +131,7 @@ function preparedDatabases(): Promise<string> {
     const config = testConfig(urls, {});
     const files = await openStoredFiles(config);
     try {
-      const { tenants } = await prepareService({ config, dbs, embedded: true, logger, build: readBuildInfo(), files });
+      const { tenants } = await prepareService({ config, dbs, embedded: true, logger, build: testBuild(), files });
       await tenants.close();
     } finally {
       await files.store.close();
@@ -148,7 +155,7 @@ export async function startTestApp(
     (await createTestDatabases({ template: fromTemplate ? await preparedDatabases() : undefined }));
   const config = testConfig(databases.urls, env);
   const dbs = openDbs(databases.urls);
-  const build = readBuildInfo();
+  const build = testBuild();
   const logLines: string[] = [];
   const logger = createJsonLogger(config.logLevel, (line) => {
     logLines.push(line);

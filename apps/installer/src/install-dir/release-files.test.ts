@@ -61,7 +61,7 @@ describe('the release-file swap', () => {
     planSwapRecord(home(), plan, { previousDir: path.join(home(), '.previous-1.2.0'), stagingName: '.staging-1.3.0' });
 
   beforeEach(() => {
-    folder = createTestFolder('swap-');
+    folder = createTestFolder('swap-', { inMemory: true });
     folder.write({
       'home/compose.yaml': 'old compose',
       'home/docker/Dockerfile': 'old dockerfile',

@@ -26,7 +26,7 @@ const START: JournalStart = {
 describe('the journal', () => {
   let folder: TestFolder;
   const now = () => new Date('2026-11-23T10:00:00Z');
-  beforeEach(() => (folder = createTestFolder('journal-')));
+  beforeEach(() => (folder = createTestFolder('journal-', { inMemory: true })));
   afterEach(() => folder.remove());
 
   it('records each phase before going on, never goes back, and ends in last-<operation>.json', async () => {

@@ -54,7 +54,7 @@ export class InstallationScene {
   private readonly packages = new Map<string, string>();
 
   constructor() {
-    this.folder = createTestFolder('scene-');
+    this.folder = createTestFolder('scene-', { inMemory: true });
     this.home = this.folder.path('opt-service');
     // The app runs the version .env names, as compose does.
     this.runtime.nextVersion = () =>

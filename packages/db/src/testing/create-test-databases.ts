@@ -17,6 +17,24 @@ export interface TestDatabases {
   drop(): Promise<void>;
 }
 
+/** How often this worker's tests asked for the test server, for the lane check (`@service/test-lanes`). */
+export const testDatabaseUse = { count: 0 };
+
+/**
+ * The base URL (no database) of the test run's PostgreSQL server. Only the lanes that have one
+ * (files named *.db.test.ts, *.process.test.ts, *.browser.test.ts) may ask; the unit lane has none.
+ */
+export function testDatabaseServerUrl(): string {
+  const url = inject('testDatabaseServerUrl');
+  if (!url)
+    throw new Error(
+      'This test uses the database, but its lane has none: name the file *.db.test.ts (the unit lane, ' +
+        '*.test.ts, starts no PostgreSQL)',
+    );
+  testDatabaseUse.count++;
+  return url;
+}
+
 const SUFFIX = { controlPlane: 'control_plane', shared: 'shared', tenant: 'tenant' } as const;
 
 const urlsOf = (serverUrl: string, prefix: string) =>
@@ -42,7 +60,7 @@ export async function ensureTemplateDatabases(
   key: string,
   prepare: (urls: DatabaseUrls) => Promise<void>,
 ): Promise<string> {
-  const serverUrl = inject('testDatabaseServerUrl');
+  const serverUrl = testDatabaseServerUrl();
   const prefix = `tpl_${key}`;
   const done = (client: pg.Client) =>
     client
@@ -75,7 +93,7 @@ export async function ensureTemplateDatabases(
  * template databases named by `template` (from `ensureTemplateDatabases`).
  */
 export async function createTestDatabases(options: { template?: string } = {}): Promise<TestDatabases> {
-  const serverUrl = inject('testDatabaseServerUrl');
+  const serverUrl = testDatabaseServerUrl();
   const prefix = `t_${randomBytes(5).toString('hex')}`;
   const urls = urlsOf(serverUrl, prefix);
   if (options.template) {

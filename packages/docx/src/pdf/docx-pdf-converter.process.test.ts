@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PROCESS_START_MS } from '@service/test-lanes';
 import { resolveReportStyle } from '@service/report-model';
 import { renderReportDocx } from '../index.ts';
 import { SAMPLE_REPORT } from '../template/sample-report.ts';
@@ -48,7 +49,7 @@ describe('DocxPdfConverter', () => {
       tempDir: jobs,
     });
     const first = converter.convert(DOCX);
-    await vi.waitFor(() => expect(existsSync(started)).toBe(true), { timeout: 20_000 });
+    await vi.waitFor(() => expect(existsSync(started)).toBe(true), { timeout: PROCESS_START_MS });
     expect(converter.busy).toBe(true);
     const second = converter.convert(DOCX);
     expect(converter.queued).toBe(1);
@@ -74,7 +75,7 @@ describe('DocxPdfConverter', () => {
       tempDir: jobs,
     });
     const first = converter.convert(DOCX);
-    await vi.waitFor(() => expect(existsSync(started)).toBe(true), { timeout: 20_000 });
+    await vi.waitFor(() => expect(existsSync(started)).toBe(true), { timeout: PROCESS_START_MS });
     const abort = new AbortController();
     const waiting = converter.convert(DOCX, { signal: abort.signal }).catch((e: unknown) => e);
     abort.abort();
@@ -111,7 +112,7 @@ describe('DocxPdfConverter', () => {
       tempDir: jobs,
     });
     const running = converter.convert(DOCX).catch((e: unknown) => e);
-    await vi.waitFor(() => expect(existsSync(started)).toBe(true), { timeout: 20_000 });
+    await vi.waitFor(() => expect(existsSync(started)).toBe(true), { timeout: PROCESS_START_MS });
     const waiting = converter.convert(DOCX).catch((e: unknown) => e);
     converter.close();
     for (const err of await Promise.all([running, waiting]))
@@ -128,7 +129,7 @@ describe('DocxPdfConverter', () => {
     expect((err as PdfConversionError).reason).toBe('timeout');
     // The stand-in's own child (as LibreOffice's helpers would be) went with the group.
     const helper = Number(readFileSync(pidFile, 'utf8'));
-    await vi.waitFor(() => expect(gone(helper)).toBe(true), { timeout: 20_000 });
+    await vi.waitFor(() => expect(gone(helper)).toBe(true), { timeout: PROCESS_START_MS });
     expect(await readdir(jobs)).toEqual([]);
   });
 

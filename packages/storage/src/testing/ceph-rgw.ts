@@ -110,3 +110,17 @@ export function stopWhenGone(pid: number, gateway: { port: number; dataDir: stri
   );
   child.unref();
 }
+
+/** S3 settings as the environment of a service started with FILES_STORE=s3. */
+export function s3Env(settings: S3StoreSettings): Record<string, string> {
+  return {
+    FILES_STORE: 's3',
+    S3_ENDPOINT: settings.endpoint ?? '',
+    S3_BUCKET: settings.bucket,
+    S3_REGION: settings.region ?? 'us-east-1',
+    S3_ACCESS_KEY_ID: settings.accessKeyId ?? '',
+    S3_SECRET_ACCESS_KEY: settings.secretAccessKey ?? '',
+    S3_FORCE_PATH_STYLE: 'true',
+    S3_PREFIX: settings.prefix,
+  };
+}

@@ -1,2 +1,2 @@
-export { CEPH_HINT, CEPH_PACKAGES, missingCephBinaries, startCephRgw, stopCephRgw } from './ceph-rgw.ts';
-export { s3Env, s3TestSettings, s3TestsRun, s3Unavailable } from './s3-test-store.ts';
+export { CEPH_HINT, CEPH_PACKAGES, missingCephBinaries, s3Env, startCephRgw, stopCephRgw } from './ceph-rgw.ts';
+export { s3TestSettings, s3TestsRun, s3Unavailable } from './s3-test-store.ts';

@@ -94,20 +94,6 @@ export async function s3TestSettings(): Promise<S3StoreSettings> {
   return { ...(await shared), prefix: `test-${randomBytes(6).toString('hex')}/` };
 }
 
-/** The environment settings of the same, for a service started with FILES_STORE=s3. */
-export function s3Env(settings: S3StoreSettings): Record<string, string> {
-  return {
-    FILES_STORE: 's3',
-    S3_ENDPOINT: settings.endpoint ?? '',
-    S3_BUCKET: settings.bucket,
-    S3_REGION: settings.region ?? 'us-east-1',
-    S3_ACCESS_KEY_ID: settings.accessKeyId ?? '',
-    S3_SECRET_ACCESS_KEY: settings.secretAccessKey ?? '',
-    S3_FORCE_PATH_STYLE: 'true',
-    S3_PREFIX: settings.prefix,
-  };
-}
-
 /**
  * Whether S3 tests run: skip (false) with the reason on stderr where the gateway is missing; with
  * CI=true its absence is an error, so a CI run cannot pass without them.

@@ -28,7 +28,8 @@ export interface BenchService {
   stop(): Promise<void>;
 }
 
-export async function startBenchService(): Promise<BenchService> {
+/** `env`: settings beside the defaults (the file store, for example); FILES_DIR defaults to a folder of the run. */
+export async function startBenchService(env: Record<string, string> = {}): Promise<BenchService> {
   const dir = mkdtempSync(path.join(tmpdir(), 'service-bench-'));
   const pg = await startEmbeddedServer({
     dataDir: dir,
@@ -52,6 +53,8 @@ export async function startBenchService(): Promise<BenchService> {
       RATE_LIMIT_PER_KEY: '10000000',
       SERVICE_ADMIN_EMAIL: 'bench@example.com',
       SERVICE_ADMIN_PASSWORD: 'bench-password-123',
+      FILES_DIR: path.join(dir, 'files'),
+      ...env,
     },
     { envFile: null },
   );
@@ -99,6 +102,7 @@ export async function startBenchService(): Promise<BenchService> {
         s.close();
       }
       await tenants.close();
+      await files.store.close();
       await Promise.all(DATABASE_NAMES.map((n) => dbs[n].destroy()));
       await pg.stop();
       rmSync(dir, { recursive: true, force: true });

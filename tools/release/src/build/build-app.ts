@@ -1,6 +1,7 @@
 import { cp, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build, type Plugin } from 'esbuild';
+import { buildWebApp, WEB_DIST } from '@service/web';
 
 export interface BuildAppOptions {
   repoRoot: string;
@@ -39,6 +40,7 @@ export const APP_ENTRIES = {
  *   apps/api/src/admin.js        `npm run admin` as built JavaScript
  *   apps/api/src/markdown-worker.js  the Markdown reader's worker thread
  *   apps/api/src/assets/         the workspace pages' stylesheet and script
+ *   web/dist/                    the built workspace app (apps/web): manifest.json and assets/
  *   migrations/<database>/*.js   knex migrations, one file each (the migrator loads .js as well as .ts)
  *   library/                     the global library shipped with the release
  *
@@ -93,6 +95,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   await cp(path.join(repoRoot, 'apps/api/src/workspace/assets'), path.join(outDir, 'apps/api/src/assets'), {
     recursive: true,
   });
+  await copyWebApp(outDir);
   await cp(options.libraryDir ?? path.join(repoRoot, 'library'), path.join(outDir, 'library'), { recursive: true });
   await writeFile(
     path.join(outDir, 'package.json'),
@@ -129,4 +132,13 @@ async function countFiles(dir: string): Promise<number> {
   let n = 0;
   for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) if (entry.isFile()) n++;
   return n;
+}
+
+/** The workspace app, built (apps/web/scripts/build-web.mjs) and copied to web/dist: only the files of this build. */
+async function copyWebApp(outDir: string): Promise<void> {
+  const manifest = await buildWebApp();
+  await mkdir(path.join(outDir, 'web/dist/assets'), { recursive: true });
+  await cp(path.join(WEB_DIST, 'manifest.json'), path.join(outDir, 'web/dist/manifest.json'));
+  for (const file of manifest.files)
+    await cp(path.join(WEB_DIST, 'assets', file), path.join(outDir, 'web/dist/assets', file));
 }

@@ -2,12 +2,13 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { Type } from 'typebox';
 import { RANGE_HEADERS, rangeResponses, requiredFile, sendStoredFile, UnsupportedMediaTypeError } from '@service/http';
-import { Uuid } from '@service/report-model';
+import { EVIDENCE_IMAGE_LIMITS, Uuid } from '@service/report-model';
 import type { AppContext } from '../../app-context.ts';
 import { defineRestRoute } from '../../rest/define-rest-route.ts';
 import { defineResource, type Resource } from '../define-resource.ts';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_RESPONSES, runIdempotentCreate } from '../idempotent-create.ts';
 import { filesOf, type EvidenceRepository } from './evidence-repository.ts';
+import { inspectEvidenceImage } from './inspect-evidence-image.ts';
 import { sniffImageType } from './sniff-image-type.ts';
 
 const UploadFields = Type.Object(
@@ -93,12 +94,22 @@ export function registerEvidenceImages(app: AppContext, repository: EvidenceRepo
         schema: 'Error',
       },
       ...IDEMPOTENCY_RESPONSES,
+      422: {
+        description:
+          `${IDEMPOTENCY_RESPONSES[422]!.description} Or the image cannot be kept: \`invalid_image\`` +
+          ' (no pixels, a damaged header, truncated pixel data) or ' +
+          `\`image_too_large\` (over ${EVIDENCE_IMAGE_LIMITS.maxPixels.toLocaleString('en-US')} pixels, over ` +
+          `${EVIDENCE_IMAGE_LIMITS.maxSide.toLocaleString('en-US')} on a side, or over ` +
+          `${EVIDENCE_IMAGE_LIMITS.maxDecodedBytes / 1048576} MB decoded); the message names the limit.`,
+        schema: 'Error',
+      },
     },
     async handler(ctx, { body, files, principal }) {
       const file = requiredFile(files, 'file');
       const type = sniffImageType(await headOf(file.filepath));
       if (!type) throw new UnsupportedMediaTypeError('The file is not a PNG, JPEG, GIF or WebP image.');
       await repository.assertCanUpload(principal, body);
+      await inspectEvidenceImage(file.filepath);
       const stored = filesOf(repository.files, principal);
       // Why before the transaction: no database connection waits while the bytes travel to the store.
       const object = await stored.write('evidence', createReadStream(file.filepath), file.size);

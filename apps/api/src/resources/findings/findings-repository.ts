@@ -17,6 +17,7 @@ import { lockReportOrders, nextPosition } from '../report-findings/report-order.
 import { ResourceRepository } from '../resource-repository.ts';
 import { ensureRetestResults } from '../retests/retest-repository.ts';
 import { TableStatistics } from '../table-statistics.ts';
+import { shareLevelSql } from '../visibility.ts';
 import { findingsDeclaration } from './findings-resource.ts';
 import {
   groupByKey,
@@ -177,17 +178,7 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
     const hidden = await trx('report_findings as rf')
       .join('reports as rr', 'rr.id', 'rf.report_id')
       .where('rf.finding_id', findingId)
-      .whereNotExists((q) =>
-        q
-          .select(trx.raw('1'))
-          .from('grants as g')
-          .where('g.user_id', principal.userId)
-          .andWhere((w) =>
-            w
-              .where((x) => x.where('g.resource_type', 'report').andWhereRaw('g.resource_id = rr.id'))
-              .orWhere((x) => x.where('g.resource_type', 'project').andWhereRaw('g.resource_id = rr.project_id')),
-          ),
-      )
+      .whereRaw(`${shareLevelSql({ project: 'rr.project_id', report: 'rr.id' })} is null`, { uid: principal.userId })
       .first('rf.id');
     return hidden !== undefined;
   }

@@ -16,16 +16,14 @@ import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
 import { baseFields } from '../field.ts';
 import { resolveParentRow } from '../parents.ts';
 import { declareResource, type Row } from '../resource-declaration.ts';
-import { findingVisibility } from '../visibility.ts';
+import { findingVisibility, shareLevelSql } from '../visibility.ts';
 import { findingFields } from './finding-fields.ts';
 
 /** The reports a finding is attached to that the caller can see (externals: only shared ones). */
 function reportIdsSql(principal: RestPrincipal): string {
   const visible =
     principal.role === 'external'
-      ? ` and exists (select 1 from grants g where g.user_id = :uid and ((g.resource_type ` +
-        `= 'report' and g.resource_id = rr.id) or (g.resource_type = 'project' and ` +
-        `g.resource_id = rr.project_id)))`
+      ? ` and ${shareLevelSql({ project: 'rr.project_id', report: 'rr.id' })} is not null`
       : '';
   return (
     `(select coalesce(array_agg(rf.report_id order by rf.position, rf.report_id), ` +
@@ -66,23 +64,21 @@ async function reportFindingsVisible(
   principal: RestPrincipal,
   reportId: string,
 ): Promise<'all' | 'none' | 'some'> {
+  // A share of a report in the trash shows nothing through it (as for a finding's own visibility).
+  const level = shareLevelSql({
+    project: 'rep.project_id',
+    report: 'case when rep.deleted_at is null then rep.id end',
+  });
+  const external = principal.role === 'external';
   const report = await db('reports as rep')
     .join('projects as p', 'p.id', 'rep.project_id')
     .join('clients as c', 'c.id', 'p.client_id')
     .where('rep.id', reportId)
     .whereNull('p.deleted_at')
     .whereNull('c.deleted_at')
-    .first('rep.project_id', 'rep.deleted_at');
+    .first(external ? db.raw(`${level} as level`, { uid: principal.userId }) : 'rep.id');
   if (!report) return 'none';
-  if (principal.role !== 'external') return 'all';
-  const shared = await db('grants')
-    .where('user_id', principal.userId)
-    .andWhere((w) => {
-      w.where({ resource_type: 'project', resource_id: report.project_id });
-      if (report.deleted_at === null) w.orWhere({ resource_type: 'report', resource_id: reportId });
-    })
-    .first('id');
-  return shared ? 'all' : 'some';
+  return !external || report.level !== null ? 'all' : 'some';
 }
 
 export function findingsDeclaration(hooks: {

@@ -13,7 +13,7 @@ import { HttpError, UnprocessableError } from '@service/http';
 import { exportReportMarkdown } from '@service/markdown';
 import { reportFindingsCsv } from '@service/report-csv';
 import { resolveReportStyle, type ReportDocument } from '@service/report-model';
-import { readBuildInfo } from '../../build-info.ts';
+import type { BuildInfo } from '../../build-info.ts';
 import { readWithinBulkLimit } from '../bulk-work.ts';
 import { filesOf } from '../evidence-images/evidence-repository.ts';
 import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
@@ -40,21 +40,13 @@ export interface ExportPlan<T> {
   render(options?: { signal?: AbortSignal }): Promise<T>;
 }
 
-let rendererId: string | null = null;
-
-/** Which renderer made an export: a new release may lay the same report out differently. */
-function renderer(): string {
-  if (rendererId === null) {
-    const build = readBuildInfo();
-    rendererId = `${build.version}+${build.sha}`;
-  }
-  return rendererId;
-}
-
-/** A weak ETag of everything a rendered export is made from: the same inputs give the same tag. */
-function renderTag(kind: string, inputs: unknown): string {
+/**
+ * A weak ETag of everything a rendered export is made from: the same inputs give the same tag.
+ * `renderer` names the build that renders it: a new release may lay the same report out differently.
+ */
+function renderTag(renderer: string, kind: string, inputs: unknown): string {
   const digest = createHash('sha256')
-    .update(`${kind}\u0000${renderer()}\u0000`)
+    .update(`${kind}\u0000${renderer}\u0000`)
     .update(JSON.stringify(inputs))
     .digest('base64url');
   return `W/"${digest.slice(0, 27)}"`;
@@ -74,9 +66,14 @@ export class ReportExportService {
     private readonly repositories: Pick<WorkspaceRepositories, 'reports' | 'styles' | 'evidence'>,
     /** One per process: conversions run one at a time behind a bounded queue. */
     private readonly pdfConverter: DocxPdfConverter,
+    build: BuildInfo,
     /** The statement time limit of reading a whole report (BULK_STATEMENT_TIMEOUT_MS); unset: the pool's. */
     private readonly bulkStatementMs?: number,
-  ) {}
+  ) {
+    this.renderer = `${build.version}+${build.sha}`;
+  }
+
+  private readonly renderer: string;
 
   private load(db: Knex, principal: RestPrincipal, reportId: string): Promise<ReportDocument> {
     const read = (trx: Knex) => this.repositories.reports.loadDocument(trx, principal, reportId, 'export');
@@ -89,7 +86,7 @@ export class ReportExportService {
     const doc = await this.load(db, principal, reportId);
     return {
       title: doc.title,
-      etag: renderTag('markdown', { doc }),
+      etag: renderTag(this.renderer, 'markdown', { doc }),
       render: async () => {
         this.rendered.markdown += 1;
         return exportReportMarkdown(doc);
@@ -101,7 +98,7 @@ export class ReportExportService {
     const doc = await this.load(db, principal, reportId);
     return {
       title: doc.title,
-      etag: renderTag('csv', { doc }),
+      etag: renderTag(this.renderer, 'csv', { doc }),
       render: async () => {
         this.rendered.csv += 1;
         return reportFindingsCsv(doc);
@@ -122,7 +119,7 @@ export class ReportExportService {
     const logoRow = styleRow?.logo_image_id ? await evidence.find(db, principal, styleRow.logo_image_id) : null;
     // Why fixed here: the cover page prints the day, so it is one of the inputs the tag covers.
     const now = new Date();
-    const etag = renderTag('docx', {
+    const etag = renderTag(this.renderer, 'docx', {
       doc,
       style,
       template: styleRow?.template_sha256 ?? null,
@@ -158,7 +155,7 @@ export class ReportExportService {
     const docx = await this.docx(db, principal, reportId);
     return {
       title: docx.title,
-      etag: renderTag('pdf', docx.etag),
+      etag: renderTag(this.renderer, 'pdf', docx.etag),
       render: async (options = {}) => {
         const bytes = await docx.render();
         this.rendered.pdf += 1;

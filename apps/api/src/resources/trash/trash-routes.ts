@@ -47,6 +47,7 @@ export function registerTrash(
         schema: { arrayOf: 'TrashItem' },
         headers: PAGINATION_HEADERS,
       },
+      404: { description: 'External collaborators: the trash is not theirs (`not_found`).', schema: 'Error' },
     },
     async handler(ctx, { query, principal }) {
       const page = toPage(query);

@@ -195,16 +195,26 @@ function clientPicker(fieldset) {
 
 // ---------- API key tables (own keys and, for administrators, the organization's) ----------
 
-function clientsCell(clientIds, names) {
-  if (clientIds.length === 0) return el('span', { class: 'muted' }, 'none: edits nothing');
+function clientsCell(clientIds, names, addsCreated) {
+  const created =
+    addsCreated &&
+    el(
+      'p',
+      { class: 'adds-created' },
+      clientIds.length === 0 ? 'the clients it creates' : 'and the clients it creates',
+    );
+  if (clientIds.length === 0) return created || el('span', { class: 'muted' }, 'none: edits nothing');
   const known = clientIds.filter((id) => names.has(id)).sort((a, b) => names.get(a).localeCompare(names.get(b)));
   const unknown = clientIds.filter((id) => !names.has(id));
-  return el('ul', { class: 'names' }, [
-    ...known.map((id) => el('li', {}, names.get(id))),
-    ...unknown.map((id) =>
-      el('li', { class: 'muted', title: id }, 'a client you cannot see (deleted or in the trash)'),
-    ),
-  ]);
+  return [
+    el('ul', { class: 'names' }, [
+      ...known.map((id) => el('li', {}, names.get(id))),
+      ...unknown.map((id) =>
+        el('li', { class: 'muted', title: id }, 'a client you cannot see (deleted or in the trash)'),
+      ),
+    ]),
+    created,
+  ];
 }
 
 function keyRow(key, { withOwner, editable, names }) {
@@ -238,12 +248,17 @@ function keyRow(key, { withOwner, editable, names }) {
       },
       'Revoke',
     );
-  return el('tr', { 'data-id': key.id, 'data-client-ids': key.clientIds.join(' ') }, [
+  const attributes = {
+    'data-id': key.id,
+    'data-client-ids': key.clientIds.join(' '),
+    'data-adds-created-clients': key.addsCreatedClients ? 'yes' : 'no',
+  };
+  return el('tr', attributes, [
     withOwner && el('td', {}, [key.ownerName, el('br'), el('span', { class: 'muted' }, key.ownerEmail)]),
     el('td', {}, key.name),
     el('td', { class: 'nowrap' }, el('code', {}, `${key.prefix}…`)),
     el('td', { class: 'nowrap' }, key.scope),
-    el('td', {}, clientsCell(key.clientIds, names)),
+    el('td', {}, clientsCell(key.clientIds, names, key.addsCreatedClients)),
     el('td', {}, el('span', { class: `state state-${key.state}` }, key.state)),
     el('td', {}, dateEl(key.expiresAt)),
     el('td', {}, dateTimeEl(key.lastUsedAt)),
@@ -317,7 +332,9 @@ function initSignIn() {
         const body = { email: email.value.trim(), password: password.value };
         if (organization) body.organization = organization.value.trim();
         await callApi('POST', '/api/auth/login', body);
-        window.location.assign('/profile/api-keys');
+        // Back where the visitor was sent from (a path of this service only), else the reports.
+        const next = new URLSearchParams(window.location.search).get('next') ?? '';
+        window.location.assign(/^\/(?!\/)[\w\-/?=&%.]*$/.test(next) ? next : '/reports');
       } catch (err) {
         if (err.status === 401)
           say(error, organization ? 'Organization, email or password is wrong.' : 'Email or password is wrong.');
@@ -341,6 +358,7 @@ function readKeyForm(picker) {
   if (expires) body.expiresAt = `${expires}T00:00:00.000Z`;
   // No client checked: the key edits nothing until clients are added (the server's default too).
   body.clientIds = picker ? picker.selected() : [];
+  body.addsCreatedClients = byId('create-adds-created-clients').checked;
   return { body };
 }
 
@@ -353,6 +371,7 @@ function editClientsDialog(keys) {
   const heading = byId('edit-clients-heading');
   const fieldset = dialog.querySelector('[data-client-picker]');
   const picker = fieldset.querySelector('input[type="checkbox"]') ? clientPicker(fieldset) : null;
+  const addsCreated = byId('edit-adds-created-clients');
   let editing = null;
 
   keys.table.addEventListener('click', (event) => {
@@ -363,6 +382,7 @@ function editClientsDialog(keys) {
     heading.textContent = `Client allow-list of key "${editing.name}"`;
     say(error, '');
     picker?.set((row.dataset.clientIds || '').split(' ').filter(Boolean));
+    addsCreated.checked = row.dataset.addsCreatedClients === 'yes';
     dialog.showModal();
     picker?.focus();
   });
@@ -378,13 +398,17 @@ function editClientsDialog(keys) {
     const clientIds = picker ? picker.selected() : [];
     await whileBusy(form, async () => {
       try {
-        await callApi('PATCH', `/api/profile/api-keys/${encodeURIComponent(id)}`, { clientIds });
+        await callApi('PATCH', `/api/profile/api-keys/${encodeURIComponent(id)}`, {
+          clientIds,
+          addsCreatedClients: addsCreated.checked,
+        });
         dialog.close();
         await keys.refresh();
         say(
           keys.status,
           `Key "${name}" now edits ` +
-            `${clientIds.length === 0 ? 'no client' : clientIds.length === 1 ? '1 client' : `${clientIds.length} clients`}.`,
+            `${clientIds.length === 0 ? 'no client' : clientIds.length === 1 ? '1 client' : `${clientIds.length} clients`}` +
+            `${addsCreated.checked ? ', and the clients it creates' : ''}.`,
         );
         keys.status.focus();
       } catch (err) {
