@@ -56,7 +56,10 @@ export function defineListRoute({ app, repository, decl, base, example }: Resour
     query: listQuery(decl),
     ...(decl.searchable === false
       ? {}
-      : { heavy: 'A search (with `q`)', heavyWhen: (ctx: Context) => typeof ctx.query.q === 'string' && ctx.query.q !== '' }),
+      : {
+          heavy: 'A search (with `q`)',
+          heavyWhen: (ctx: Context) => typeof ctx.query.q === 'string' && ctx.query.q !== '',
+        }),
     responses: {
       200: {
         description: 'One page of rows, in a stable order.',
