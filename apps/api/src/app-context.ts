@@ -11,6 +11,7 @@ import type { TenantRouter } from '@service/tenancy';
 import type { BuildInfo } from './build-info.ts';
 import type { FileStoreStatus } from './files/file-store-status.ts';
 import type { LoginThrottle } from './identity/login-throttle.ts';
+import type { HeavyRequests } from './rest/heavy-requests.ts';
 import type { RouteCosts } from './rest/route-costs.ts';
 import type { WorkspaceRepositories } from './resources/workspace-repositories.ts';
 import type { WorkspaceServices } from './resources/workspace-services.ts';
@@ -46,6 +47,8 @@ export interface AppContext {
   routeDefaults: RouteDefaults;
   /** What each route costs against the rate limits, from the routes' declarations. */
   routeCosts: RouteCosts;
+  /** Each user's heavy requests (searches, imports, exports), a few at a time (routes declared `heavy`). */
+  heavyRequests: HeavyRequests;
   identity: Identity;
   /** The tenant workspace's repositories (they take the tenant handle per call). */
   repositories: WorkspaceRepositories;

@@ -33,6 +33,7 @@ import { registerResources } from './resources/register-resources.ts';
 import { createWorkspaceRepositories } from './resources/workspace-repositories.ts';
 import { createWorkspaceServices } from './resources/workspace-services.ts';
 import { REST_PREFIX, restPipeline } from './rest/rest-pipeline.ts';
+import { HeavyRequests } from './rest/heavy-requests.ts';
 import { RouteCosts } from './rest/route-costs.ts';
 import { registerApiDocsRoutes } from './system/api-docs-routes.ts';
 import { registerFavicon } from './system/favicon.ts';
@@ -88,9 +89,14 @@ export function createApp(deps: AppDeps): App {
     registry,
     routeDefaults: { bodyLimitBytes: deps.config.bodyLimitBytes, uploadDir: deps.config.uploadTmpDir },
     routeCosts: new RouteCosts(router),
+    heavyRequests: new HeavyRequests(deps.config.heavyRequestsPerUser),
     identity,
     repositories,
-    services: createWorkspaceServices(repositories, { pdf, build: deps.build }),
+    services: createWorkspaceServices(repositories, {
+      pdf,
+      build: deps.build,
+      bulkStatementMs: deps.config.bulkStatementTimeoutMs,
+    }),
     tenantOf,
     sessionOf: createSessionResolver(sessions),
   };

@@ -19,7 +19,7 @@ import { createApp } from './app.ts';
 import { openStoredFiles } from './files/open-stored-files.ts';
 import { readBuildInfo } from './build-info.ts';
 import { LicenseLoadError } from './licensing/load-license.ts';
-import { prepareService } from './prepare-service.ts';
+import { databaseTimeoutsOf, prepareService } from './prepare-service.ts';
 import { startHousekeeping } from './system/housekeeping.ts';
 import { releaseMemorySoon } from './system/release-memory.ts';
 
@@ -61,7 +61,7 @@ async function main(): Promise<void> {
       dataDir: config.dataDir,
       poolMax: config.dbPoolMax,
       startupTimeoutMs: config.dbStartupTimeoutMs,
-      timeouts: { acquireTimeoutMs: config.dbAcquireTimeoutMs, statementTimeoutMs: config.dbStatementTimeoutMs },
+      timeouts: databaseTimeoutsOf(config),
       logger,
       // Why exit: the embedded PostgreSQL died and did not come back after several restarts; a
       // supervisor (systemd, the container runtime) starting the whole service again is the next step.

@@ -1,6 +1,6 @@
 import { bootstrapOrganization, describeLicense, type License } from '@service/auth';
 import type { Config } from '@service/config';
-import { prepareDatabases, type Databases } from '@service/db';
+import { prepareDatabases, type Databases, type DatabaseTimeouts } from '@service/db';
 import type { JsonLogger } from '@service/http';
 import type { StoredFiles } from '@service/storage';
 import {
@@ -17,6 +17,15 @@ import { loadLicense } from './licensing/load-license.ts';
 /** Hosted: the tenant servers of TENANT_SERVERS plus `default` (the configured tenant database's server). */
 function hostedTopology(config: Config, dbs: Pick<Databases, 'tenant'>): TenantTopology | undefined {
   return config.edition === 'hosted' ? tenantTopology(parseTenantServers(config.tenantServers), dbs.tenant) : undefined;
+}
+
+/** The database time limits of the settings: every statement's, and the longest that searches and bulk work set. */
+export function databaseTimeoutsOf(config: Config): DatabaseTimeouts {
+  return {
+    acquireTimeoutMs: config.dbAcquireTimeoutMs,
+    statementTimeoutMs: config.dbStatementTimeoutMs,
+    longestStatementMs: Math.max(config.searchStatementTimeoutMs, config.bulkStatementTimeoutMs),
+  };
 }
 
 /**
@@ -89,7 +98,7 @@ export async function prepareService(options: {
       poolIdleMs: config.tenantPoolIdleMs,
       lookupCacheMs: config.tenantLookupCacheMs,
     },
-    timeouts: { acquireTimeoutMs: config.dbAcquireTimeoutMs, statementTimeoutMs: config.dbStatementTimeoutMs },
+    timeouts: databaseTimeoutsOf(config),
     logger,
   });
   return { license, tenants };

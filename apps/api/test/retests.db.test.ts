@@ -326,18 +326,23 @@ describe('documents of a retest', () => {
     );
     expect(md.text).toContain('### Retest\n');
     expect(md.text).toContain('status: partially_resolved');
+    // Imported beside the retest it was exported from, the copy is linked to the same reports; its
+    // original has a round 1 already, so the copy takes the next round and says so.
     const imported = await member.api.post('/reports/import-markdown', { markdown: md.text, projectId: ids.project });
     expect(imported.status, JSON.stringify(imported.body)).toBe(201);
+    expect(imported.body.warnings).toContain(
+      'The original report already has a retest round 1; this retest is round 2.',
+    );
     const copy = await member.api.get(`/reports/${imported.body.reportId}`);
     expect(copy.body).toMatchObject({
       kind: 'retest',
-      round: 1,
+      round: 2,
       retestOf: ids.original,
       originalReportId: ids.original,
     });
     const again = await member.api.get(`/reports/${imported.body.reportId}/export-markdown`);
-    expect(again.text).toBe(md.text);
-    // The copy is a round of the original too; to the trash with it, so the rounds below are the two made here.
+    expect(again.text).toBe(md.text.replace('retest:\n  round: 1\n', 'retest:\n  round: 2\n'));
+    // To the trash with the copy; it keeps its round there (a restore brings it back as it was).
     expect((await member.api.delete(`/reports/${imported.body.reportId}`)).status).toBe(204);
   });
 
@@ -392,17 +397,18 @@ describe('documents of a retest', () => {
 
 describe('a second round', () => {
   it('carries every finding of round 1 over with a fresh result, and lists the rounds from the original', async () => {
+    // Round 3: the copy imported above, now in the trash, holds round 2.
     const res = await member.api.post(`/reports/${ids.retest}/retests`, {});
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ kind: 'retest', round: 2, retestOf: ids.retest, originalReportId: ids.original });
-    expect(res.body.title).toBe('Retest 2: Internal network test');
+    expect(res.body).toMatchObject({ kind: 'retest', round: 3, retestOf: ids.retest, originalReportId: ids.original });
+    expect(res.body.title).toBe('Retest 3: Internal network test');
     ids.round2 = res.body.id;
     const results = await resultsOf(ids.round2);
     expect(results.size).toBe((await resultsOf(ids.retest)).size);
     expect([...results.values()].every((r) => r.status === 'not_retested')).toBe(true);
     expect(results.get(ids.newFinding)!.status).toBe('not_retested');
     const res2 = await member.api.post(`/reports/${ids.round2}/import-scan`, scanForm(NESSUS_RESCAN, 'rescan.nessus'));
-    expect(res2.body.retest).toMatchObject({ round: 2, created: 0 });
+    expect(res2.body.retest).toMatchObject({ round: 3, created: 0 });
     const after = await resultsOf(ids.round2);
     expect(after.get(ids.newFinding)!.status).toBe('unresolved');
     expect(after.get(byRule['50070']!)!.status).toBe('resolved');
@@ -413,7 +419,7 @@ describe('a second round', () => {
       expect(rounds.headers.get('x-total-count')).toBe('2');
       expect(rounds.body.map((r: { round: number; id: string }) => [r.round, r.id])).toEqual([
         [1, ids.retest],
-        [2, ids.round2],
+        [3, ids.round2],
       ]);
     }
   });

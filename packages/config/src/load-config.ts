@@ -28,6 +28,12 @@ export interface Config {
   dbAcquireTimeoutMs: number;
   /** Longest a single SQL statement may run before it is cancelled and the request answers 503. */
   dbStatementTimeoutMs: number;
+  /** Longest a statement of a search (a list with `q`) may run; it then answers 503 `statement_timeout`. */
+  searchStatementTimeoutMs: number;
+  /** Longest a statement of bulk work (imports, exports, retests) may run; it then answers 503 `statement_timeout`. */
+  bulkStatementTimeoutMs: number;
+  /** Heavy requests (searches, imports, exports) of one user that run at once; more wait their turn. */
+  heavyRequestsPerUser: number;
   healthTimeoutMs: number;
   edition: Edition;
   /** Addresses (exact IPs or CIDR ranges) whose X-Forwarded-For, -Proto and -Host are believed. */
@@ -289,6 +295,24 @@ export function loadConfig(env: Env, options: { cwd?: string; envFile?: string |
       parse: integer(100, 3_600_000),
       default: 15_000,
       describe: 'longest a single SQL statement may run before the request answers 503',
+    }),
+    searchStatementTimeoutMs: read({
+      name: 'SEARCH_STATEMENT_TIMEOUT_MS',
+      parse: integer(1, 3_600_000),
+      default: 5_000,
+      describe: 'longest a statement of a search may run before it answers 503 statement_timeout',
+    }),
+    bulkStatementTimeoutMs: read({
+      name: 'BULK_STATEMENT_TIMEOUT_MS',
+      parse: integer(1, 3_600_000),
+      default: 300_000,
+      describe: 'longest a statement of an import or export may run before it answers 503 statement_timeout',
+    }),
+    heavyRequestsPerUser: read({
+      name: 'HEAVY_REQUESTS_PER_USER',
+      parse: integer(1, 100),
+      default: 2,
+      describe: 'searches, imports and exports of one user that run at once (more wait their turn)',
     }),
     healthTimeoutMs: read({
       name: 'HEALTH_TIMEOUT_MS',

@@ -12,6 +12,7 @@ export type { EmbeddedServer } from './embedded-server.ts';
 export { DATABASE_NAMES, DATABASE_FOLDERS } from './database-names.ts';
 export type { DatabaseName } from './database-names.ts';
 export { isDatabaseUnavailableError, describeDatabaseError } from './database-errors.ts';
+export { isStatementTimeout, limitStatementTime } from './statement-time.ts';
 export { migrateDatabases, migrationConfig, MIGRATIONS_ROOT } from './migrate.ts';
 export { prepareDatabases } from './prepare-databases.ts';
 export { assertNotDowngrade, readInstallation, recordInstallation, VersionGuardError } from './version-guard.ts';

@@ -32,6 +32,12 @@ export interface DatabaseTimeouts {
    * Server-side `statement_timeout`; the client gives up shortly after it, for a server that does not answer at all.
    */
   statementTimeoutMs: number;
+  /**
+   * The longest statement time limit work sets for itself (`limitStatementTime`: searches, bulk
+   * imports and exports), when longer than `statementTimeoutMs`: the client waits that long for an
+   * answer before it treats the server as hung.
+   */
+  longestStatementMs?: number;
 }
 
 export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = { acquireTimeoutMs: 5_000, statementTimeoutMs: 15_000 };
@@ -124,7 +130,7 @@ export function createKnex(
       ...(timeouts.statementTimeoutMs > 0
         ? {
             statement_timeout: timeouts.statementTimeoutMs,
-            query_timeout: timeouts.statementTimeoutMs + CLIENT_GRACE_MS,
+            query_timeout: Math.max(timeouts.statementTimeoutMs, timeouts.longestStatementMs ?? 0) + CLIENT_GRACE_MS,
             idle_in_transaction_session_timeout: 60_000,
           }
         : {}),

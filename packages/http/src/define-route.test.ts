@@ -159,6 +159,15 @@ describe('defineRoute and the error mapper', () => {
     expect((await errorOf(res)).code).toBe('malformed_json');
   });
 
+  it('answers 400 json_too_deep for a body nested past the limit, before validation walks it', async () => {
+    // 100,000 levels are 200 KB; this route's cap is 1 KB, so the limit is shown at 65 levels.
+    const res = await post(`/things/${id}`, `{"tags":${'['.repeat(64)}${']'.repeat(64)}}`);
+    expect(res.status).toBe(400);
+    const error = await errorOf(res);
+    expect(error.code).toBe('json_too_deep');
+    expect(error.details).toEqual([{ path: `/tags${'/0'.repeat(63)}`, message: 'is nested more than 64 levels deep' }]);
+  });
+
   it('answers 413 for a body over the cap', async () => {
     const res = await post(`/things/${id}`, JSON.stringify({ name: 'x'.repeat(5000) }));
     expect(res.status).toBe(413);

@@ -11,6 +11,7 @@ import {
   ValidationError,
   type ErrorDetail,
 } from './http-error.ts';
+import { assertJsonDepth } from './json-depth.ts';
 import type { OpenApiRegistry, OperationDoc } from './openapi-registry.ts';
 import { MERGE_PATCH_JSON_TYPE } from './media-types.ts';
 import { Validator } from './validate.ts';
@@ -106,7 +107,12 @@ function jsonBodyParser(limit: number, method: string): Middleware {
     if (hasBody(ctx) && !ctx.is(types)) {
       throw new UnsupportedMediaTypeError(`Send the body as ${types.join(' or ')}.`);
     }
-    await parse(ctx, next);
+    // Why before anything else: every later walk of the body (the U+0000 check, validation, the
+    // idempotency fingerprint) may recurse; a body nested 100,000 levels deep must not reach them.
+    await parse(ctx, async () => {
+      assertJsonDepth((ctx.request as { body?: unknown }).body);
+      await next();
+    });
   };
 }
 
@@ -314,6 +320,7 @@ export function defineRoute<
     crossSiteCheck: route.crossSiteCheck,
     adminOnly: route.adminOnly,
     usesDatabase: route.usesDatabase,
+    heavy: route.heavy,
     usesFileStore: route.usesFileStore,
     cost: route.cost,
     notModifiedCost: route.notModifiedCost,

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { HttpError, PayloadTooLargeError, UnsupportedMediaTypeError } from './http-error.ts';
+import { HttpError, PayloadTooLargeError, StatementTimeoutError, UnsupportedMediaTypeError } from './http-error.ts';
 import type { JsonLogger } from './json-logger.ts';
 
 /** Turns a low-level error into an HttpError, or returns null to leave it alone. */
@@ -47,7 +47,16 @@ export function errorMiddleware(logger: JsonLogger, translators: ErrorTranslator
       for (const t of translators) err ??= t(raw);
       err ??= translateParserError(raw);
       const httpError = err ?? new HttpError(500, 'internal_error', 'Internal server error.', { cause: raw });
-      if (httpError.status >= 500) {
+      if (httpError instanceof StatementTimeoutError) {
+        // Not a failure of the service: work too large for its limit. One line naming the work
+        // and its size, without the statement (an insert of thousands of placeholders).
+        logger.warn('statement_timeout', {
+          requestId: ctx.state.requestId,
+          method: ctx.method,
+          path: ctx.path,
+          message: httpError.message,
+        });
+      } else if (httpError.status >= 500) {
         const cause = (httpError.cause ?? raw) as { name?: string; message?: string; stack?: string; code?: string };
         logger.error('request_failed', {
           requestId: ctx.state.requestId,

@@ -166,3 +166,21 @@ export class UnavailableError extends HttpError {
     });
   }
 }
+
+/**
+ * A statement of work with a time limit of its own (a search, an import, an export) ran past it.
+ * Not `unavailable`: the database is there, the work is too large for the limit, and the same
+ * request would fail the same way; the message names the limit, its setting and what was too large.
+ */
+export class StatementTimeoutError extends HttpError {
+  constructor(message: string, cause?: unknown) {
+    super(503, 'statement_timeout', message, { cause, expose: true });
+  }
+}
+
+/** More of one caller's heavy requests (searches, imports, exports) wait than are let wait; retry later. */
+export class TooManyConcurrentError extends HttpError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super(429, 'too_many_concurrent_requests', message, { headers: { 'Retry-After': String(retryAfterSeconds) } });
+  }
+}

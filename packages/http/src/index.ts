@@ -7,6 +7,7 @@ export type { ErrorTranslator } from './error-middleware.ts';
 export { OpenApiRegistry, IDEMPOTENCY_KEY_HEADER, NUL_FREE_PATTERN } from './openapi-registry.ts';
 export type { HttpMethod, OperationDoc, ResponseDoc, HeaderDoc, HeaderParameterDoc } from './openapi-registry.ts';
 export { Validator, findNulCharacters } from './validate.ts';
+export { MAX_JSON_DEPTH, tooDeepAt } from './json-depth.ts';
 export { defineRoute, requiredFile } from './define-route.ts';
 export type { RouteDefinition, RouteInput, RouteDefaults, UploadedFile } from './define-route.ts';
 export { MERGE_PATCH_JSON_TYPE } from './media-types.ts';

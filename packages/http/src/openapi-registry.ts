@@ -1,3 +1,4 @@
+import { MAX_JSON_DEPTH } from './json-depth.ts';
 import { Type, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { MERGE_PATCH_JSON_TYPE } from './media-types.ts';
@@ -66,6 +67,13 @@ export interface OperationDoc {
   adminOnly?: boolean;
   /** Needs a database, so it can answer 503 `unavailable`. Default true. */
   usesDatabase?: boolean;
+  /**
+   * Work one call can make expensive (a search, an import, an export), and when it is (`with \`q\``):
+   * its statements have a time limit of their own (503 `statement_timeout`), and one user's such
+   * calls run a few at a time, the others waiting their turn (429 `too_many_concurrent_requests`
+   * when too many wait).
+   */
+  heavy?: string;
   /**
    * Reads (`read`) or also writes (`write`) stored files, so it can answer 503 `storage_unavailable`
    * when the file store cannot be reached, and (`write`) 507 `storage_full` when it has no room.
@@ -501,7 +509,14 @@ export class OpenApiRegistry {
         'a parameter or the body does not match its schema, or text contains U+0000; `details` names each field',
       );
     }
-    if (jsonBody) add(400, 'malformed_json', 'the body is not JSON');
+    if (jsonBody) {
+      add(400, 'malformed_json', 'the body is not JSON');
+      add(
+        400,
+        'json_too_deep',
+        `objects and arrays in the body nest more than ${MAX_JSON_DEPTH} levels deep; checked before anything else reads the body`,
+      );
+    }
     if (uploads) add(400, 'bad_request', 'the multipart body cannot be read');
     if (idempotent)
       add(400, 'invalid_idempotency_key', '`Idempotency-Key` is empty or not 1 to 255 printable ASCII characters');
@@ -551,6 +566,19 @@ export class OpenApiRegistry {
       add(503, 'storage_unavailable', 'the file store cannot be reached; retry after `Retry-After` seconds', {
         'Retry-After': RESPONSE_HEADERS.retryAfter,
       });
+    if (op.heavy) {
+      add(
+        429,
+        'too_many_concurrent_requests',
+        `${op.heavy}: more of your searches, imports and exports wait for their turn than are let wait; retry after \`Retry-After\` seconds`,
+        { 'Retry-After': RESPONSE_HEADERS.retryAfter },
+      );
+      add(
+        503,
+        'statement_timeout',
+        `${op.heavy}: a database statement ran past the time limit of this work; the message names the limit and what was too large (the same request fails the same way: make it smaller)`,
+      );
+    }
     if (op.usesDatabase ?? true)
       add(503, 'unavailable', 'a database is unreachable or too slow right now; retry after `Retry-After` seconds', {
         'Retry-After': RESPONSE_HEADERS.retryAfter,

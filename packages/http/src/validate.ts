@@ -54,17 +54,27 @@ const escapePointer = (key: string) => key.replaceAll('~', '~0').replaceAll('/',
  * Validator (bodies at any depth, multipart fields, query strings, path parameters), gives a 400
  * naming the field instead of a 500 from the database.
  */
-export function findNulCharacters(value: unknown, path = '', found: string[] = []): string[] {
-  if (found.length >= 50) return found;
-  if (typeof value === 'string') {
-    if (value.includes('\u0000')) found.push(path || '/');
-  } else if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) findNulCharacters(item, `${path}/${i}`, found);
-  } else if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      const at = `${path}/${escapePointer(key)}`;
-      if (key.includes('\u0000')) found.push(at.replaceAll('\u0000', '\\u0000'));
-      findNulCharacters(item, at, found);
+export function findNulCharacters(value: unknown): string[] {
+  const found: string[] = [];
+  // Why a stack of its own: a value may nest deeply (JSON bodies are limited to MAX_JSON_DEPTH
+  // before this runs, but a caller may pass anything); recursion would overflow the call stack.
+  // Entries are visited in document order: a key holding U+0000 is reported before its value.
+  const stack: Array<{ item: unknown; path: string; key?: true }> = [{ item: value, path: '' }];
+  while (stack.length > 0 && found.length < 50) {
+    const { item, path, key } = stack.pop()!;
+    if (key) found.push(path.replaceAll('\u0000', '\\u0000'));
+    else if (typeof item === 'string') {
+      if (item.includes('\u0000')) found.push(path || '/');
+    } else if (Array.isArray(item)) {
+      for (let i = item.length - 1; i >= 0; i--) stack.push({ item: item[i], path: `${path}/${i}` });
+    } else if (item !== null && typeof item === 'object') {
+      const entries = Object.entries(item);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [name, child] = entries[i]!;
+        const at = `${path}/${escapePointer(name)}`;
+        stack.push({ item: child, path: at });
+        if (name.includes('\u0000')) stack.push({ item: name, path: at, key: true });
+      }
     }
   }
   return found;

@@ -134,6 +134,22 @@ export interface ResourceDeclaration<F extends Fields = Fields, X extends object
    * `changed` holds the fields the request changes.
    */
   checkRow?(next: Record<string, unknown>, changed: Record<string, unknown>): void;
+  /**
+   * Locks, before the row itself, what changing or deleting the row must wait for (the reports
+   * whose finding order it changes), so every writer takes its locks in one order. `changes` is
+   * the PATCH body, null for a delete. The id may name no visible row: the lock must reveal nothing.
+   */
+  lockFirst?(trx: Knex.Transaction, id: string, changes: Record<string, unknown> | null): Promise<void>;
+  /**
+   * Runs in the update's transaction with the row locked, before the change is written; returns
+   * the changes as they are to be written (a position kept within the list, after the rows between
+   * moved). `changed` holds only the fields whose value changes.
+   */
+  beforeUpdate?(ctx: {
+    trx: Knex.Transaction;
+    row: Row<F, X>;
+    changed: Record<string, unknown>;
+  }): Promise<Record<string, unknown>>;
   /** Runs in the update's transaction after a change was written (e.g. keep a report's order). */
   afterUpdate?(ctx: {
     trx: Knex.Transaction;

@@ -1,9 +1,11 @@
+import type { Context } from 'koa';
 import { Type, type TSchema } from 'typebox';
 import { PAGINATION_HEADERS, PaginationQuery, setPaginationHeaders, toPage } from '@service/http';
 import { Timestamp, Uuid } from '@service/report-model';
 import { defineRestRoute } from '../rest/define-rest-route.ts';
 import type { ResourceDeclaration } from './resource-declaration.ts';
 import { IdParams, type ResourceRouteContext } from './resource-route-context.ts';
+import { assertSearchTerms, SEARCH_LIMITS, SEARCH_RULE, searchWithinLimit } from './search-terms.ts';
 
 /** The query of a resource's list: pagination, `q` where searchable, `id`, `updated_since` and its filters. */
 function listQuery(decl: ResourceDeclaration) {
@@ -17,9 +19,9 @@ function listQuery(decl: ResourceDeclaration) {
       : {
           q: Type.Optional(
             Type.String({
-              maxLength: 200,
+              maxLength: SEARCH_LIMITS.chars,
               description:
-                'Text search (prefix match on each word).' +
+                `Text search (prefix match on each word). ${SEARCH_RULE}` +
                 (decl.search?.alternatives
                   ? ' Common abbreviations match what they stand for (IDOR, XSS, SQLi, CSRF, SSRF, RCE, LFI, XXE, ...).'
                   : '') +
@@ -52,6 +54,12 @@ export function defineListRoute({ app, repository, decl, base, example }: Resour
       `are ignored.`,
     tags: [decl.tag],
     query: listQuery(decl),
+    ...(decl.searchable === false
+      ? {}
+      : {
+          heavy: 'A search (with `q`)',
+          heavyWhen: (ctx: Context) => typeof ctx.query.q === 'string' && ctx.query.q !== '',
+        }),
     responses: {
       200: {
         description: 'One page of rows, in a stable order.',
@@ -63,14 +71,23 @@ export function defineListRoute({ app, repository, decl, base, example }: Resour
     async handler(ctx, { query, principal }) {
       const q = query as Record<string, unknown>;
       const page = toPage(q);
-      const { rows, total } = await repository.list(principal.tenant, principal, {
+      const search = typeof q.q === 'string' && decl.searchable !== false ? q.q : undefined;
+      if (search !== undefined) assertSearchTerms(search);
+      const request = {
         filters: Object.fromEntries(Object.keys(filters).map((k) => [k, q[k]])),
         q: q.q as string | undefined,
         id: q.id as string | undefined,
         updatedSince: q.updated_since as string | undefined,
         offset: page.offset,
         limit: page.perPage,
-      });
+      };
+      // Why a transaction only for a search: it carries the search's own statement time limit.
+      const { rows, total } =
+        search === undefined
+          ? await repository.list(principal.tenant, principal, request)
+          : await searchWithinLimit(principal.tenant, app.deps.config.searchStatementTimeoutMs, search, (trx) =>
+              repository.list(trx, principal, request),
+            );
       setPaginationHeaders(ctx, page, total);
       ctx.body = rows.map((r) => repository.present(r));
     },

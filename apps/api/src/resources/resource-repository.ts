@@ -298,15 +298,17 @@ export class ResourceRepository<F extends Fields = Fields, X extends object = ob
   ): Promise<Row<F, X>> {
     this.declaration.checkInput?.(changes);
     return db.transaction(async (trx) => {
+      if (UUID.test(id)) await this.declaration.lockFirst?.(trx, id, changes);
       const row = await this.require(trx, principal, id, 'update', { forUpdate: true });
       assertUnchangedSince(this.label, row.updated_at, opts.expectedUpdatedAt);
       await this.checkReferences(trx, principal, changes);
       const current = this.present(row);
-      const changed = Object.fromEntries(
+      const requested = Object.fromEntries(
         Object.entries(changes).filter(([k, v]) => v !== undefined && !isDeepStrictEqual(current[k], v)),
       );
-      if (Object.keys(changed).length === 0) return row;
-      this.declaration.checkRow?.({ ...current, ...changed }, changed);
+      if (Object.keys(requested).length === 0) return row;
+      this.declaration.checkRow?.({ ...current, ...requested }, requested);
+      const changed = (await this.declaration.beforeUpdate?.({ trx, row, changed: requested })) ?? requested;
       await trx(this.table)
         .where({ id })
         .update({
@@ -340,6 +342,7 @@ export class ResourceRepository<F extends Fields = Fields, X extends object = ob
    */
   async remove(db: Knex, principal: RestPrincipal, id: string): Promise<void> {
     const afterCommit = await db.transaction(async (trx) => {
+      if (UUID.test(id)) await this.declaration.lockFirst?.(trx, id, null);
       const row = await this.find(trx, principal, id, { forUpdate: true });
       if (!row) {
         // Why: a DELETE sent again after its answer was lost must not report failure after success.

@@ -52,7 +52,6 @@ export function createWorkspaceRepositories(options: {
     findings,
     reportFindings: new ResourceRepository(
       reportFindingsDeclaration({
-        nextPosition: (trx, reportId) => findings.nextPosition(trx, reportId),
         reorder: (trx, reportId) => findings.orderBySeverity(trx, [reportId]),
         attached: (trx, reportId, userId) => ensureRetestResults(trx, reportId, userId),
         beforeDelete: (trx, row, principal) =>

@@ -12,13 +12,18 @@ import type { WorkspaceRepositories } from './workspace-repositories.ts';
  */
 export function createWorkspaceServices(
   repositories: WorkspaceRepositories,
-  options: { pdf: DocxPdfConverter; build: BuildInfo },
+  options: {
+    pdf: DocxPdfConverter;
+    build: BuildInfo;
+    /** BULK_STATEMENT_TIMEOUT_MS, for reading what an export is made of. */
+    bulkStatementMs?: number;
+  },
 ) {
   const retests = new RetestService(repositories);
   return {
     retests,
     scanImport: new ScanImportService(repositories, retests),
-    reportExports: new ReportExportService(repositories, options.pdf, options.build),
+    reportExports: new ReportExportService(repositories, options.pdf, options.build, options.bulkStatementMs),
     markdownImport: new MarkdownImportService(repositories),
   };
 }

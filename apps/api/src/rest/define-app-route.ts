@@ -40,6 +40,8 @@ export interface AppRouteDefinition<
    * session routes do. Session and administrator routes always do, for methods other than GET.
    */
   sameOrigin?: boolean;
+  /** With `heavy`: whether this request is (a list only with `q`); default every request. */
+  heavyWhen?: (ctx: Context) => boolean;
   handler(ctx: Context, input: AppRouteInput<A, P, Q, B>): Promise<void> | void;
 }
 
@@ -77,13 +79,21 @@ export function defineAppRoute<
   const before: Middleware[] = [];
   if (signedIn || route.sameOrigin) before.push(sameOriginGuard());
   if (signedIn) before.push(requireSession(app.sessionOf, route.access === 'admin' ? 'admin' : undefined));
+  if (route.heavy) {
+    const inTurn = app.heavyRequests.middleware((ctx) => {
+      const who = route.access === 'apiKey' ? restPrincipalOf(ctx) : sessionOfRequest(ctx);
+      return `${who.organizationId}:${who.userId}`;
+    });
+    const when = route.heavyWhen;
+    before.push((ctx, next) => (when && !when(ctx) ? next() : inTurn(ctx, next)));
+  }
   const accessInput = (ctx: Context): AccessInput<RouteAccess> =>
     route.access === 'apiKey'
       ? { principal: restPrincipalOf(ctx) }
       : signedIn
         ? { session: sessionOfRequest(ctx) }
         : {};
-  const { access: _access, sameOrigin, ...definition } = route;
+  const { access: _access, sameOrigin, heavyWhen: _heavyWhen, ...definition } = route;
   defineRoute<P, Q, B>(app.router, app.registry, app.routeDefaults, {
     ...definition,
     security: route.access === 'apiKey' ? 'apiKey' : signedIn ? 'session' : 'none',

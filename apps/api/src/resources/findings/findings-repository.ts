@@ -10,8 +10,10 @@ import {
 } from '@service/report-model';
 import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
 import type { StoredFiles } from '@service/storage';
+import { bulkStep, count } from '../bulk-work.ts';
 import { evidenceCleanup } from '../evidence-images/evidence-repository.ts';
 import type { MatchedScanResult } from '../finding-library/finding-template-repository.ts';
+import { lockReportOrders, nextPosition } from '../report-findings/report-order.ts';
 import { ResourceRepository } from '../resource-repository.ts';
 import { ensureRetestResults } from '../retests/retest-repository.ts';
 import { TableStatistics } from '../table-statistics.ts';
@@ -30,6 +32,14 @@ import {
   type ScanImportSummary,
 } from './scan-merge-plan.ts';
 
+/**
+ * Rows per insert of bulk work. Why 250: each finding row computes its search document and adds
+ * its words to the search index, so one statement of 250 stays well inside the bulk time limit
+ * on a busy machine, and 250 rows of 16 columns keep the statement's parameters few.
+ */
+const INSERT_BATCH = 250;
+const ATTACH_BATCH = 1000;
+
 /** Finding columns of a finding of the report model, for inserts. */
 export function findingColumns(f: Finding, projectId: string, userId: string): Record<string, unknown> {
   return { ...findingFieldsToColumns(f), project_id: projectId, created_by: userId };
@@ -46,6 +56,7 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
     super(
       findingsDeclaration({
         attach: (trx, reportId, findingId, userId) => this.attach(trx, reportId, findingId, userId),
+        lockReports: (trx, findingId) => this.lockReportsOf(trx, findingId),
         reorder: async (trx, findingId) =>
           this.orderBySeverity(
             trx,
@@ -66,17 +77,10 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
     );
   }
 
-  /** The position after the last finding attached to a report. */
-  async nextPosition(trx: Knex, reportId: string): Promise<number> {
-    const [{ next }] = await trx('report_findings')
-      .where({ report_id: reportId })
-      .select(trx.raw('coalesce(max(position) + 1, 0) as next'));
-    return Number(next);
-  }
-
   /** Adds a finding to a report's findings, in its place (no-op when it is attached already). */
   async attach(trx: Knex, reportId: string, findingId: string, userId: string): Promise<void> {
-    const position = await this.nextPosition(trx, reportId);
+    await lockReportOrders(trx, [reportId]);
+    const position = await nextPosition(trx, reportId);
     await trx('report_findings')
       .insert({ report_id: reportId, finding_id: findingId, position, created_by: userId })
       .onConflict(['report_id', 'finding_id'])
@@ -84,6 +88,11 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
     // Why: a finding added to a retest was first seen in the retest; it gets its result (`new`).
     await ensureRetestResults(trx, reportId, userId);
     await this.orderBySeverity(trx, [reportId]);
+  }
+
+  /** Locks the reports a finding is attached to, before a change that moves it in them or removes it. */
+  async lockReportsOf(trx: Knex, findingId: string): Promise<void> {
+    await lockReportOrders(trx, await trx('report_findings').where({ finding_id: findingId }).pluck('report_id'));
   }
 
   /**
@@ -139,20 +148,28 @@ export class FindingRepository extends ResourceRepository<FindingsDeclaration['f
     rows: { length: number; at: (i: number) => Record<string, unknown> },
   ): Promise<string[]> {
     const ids: string[] = [];
-    for (let i = 0; i < rows.length; i += 500) {
+    for (let i = 0; i < rows.length; i += INSERT_BATCH) {
       const batch: Record<string, unknown>[] = [];
-      for (let j = i; j < Math.min(i + 500, rows.length); j++) batch.push(rows.at(j));
-      const inserted = await trx('findings').insert(batch).returning('id');
+      const end = Math.min(i + INSERT_BATCH, rows.length);
+      for (let j = i; j < end; j++) batch.push(rows.at(j));
+      const inserted = await bulkStep(
+        `inserting findings ${count(i + 1)} to ${count(end)} of ${count(rows.length)}`,
+        () => trx('findings').insert(batch).returning('id'),
+      );
       ids.push(...inserted.map((r: { id: string }) => r.id));
     }
-    const next = await this.nextPosition(trx, reportId);
+    await lockReportOrders(trx, [reportId]);
+    const next = await nextPosition(trx, reportId);
     const attach = ids.map((id, i) => ({
       report_id: reportId,
       finding_id: id,
       position: next + i,
       created_by: userId,
     }));
-    for (let i = 0; i < attach.length; i += 1000) await trx('report_findings').insert(attach.slice(i, i + 1000));
+    for (let i = 0; i < attach.length; i += ATTACH_BATCH)
+      await bulkStep(`attaching findings ${count(i + 1)} to ${count(Math.min(i + ATTACH_BATCH, attach.length))}`, () =>
+        trx('report_findings').insert(attach.slice(i, i + ATTACH_BATCH)),
+      );
     this.statistics.refreshAfterCommit(trx, db, { analyze: ['findings'], vacuum: ['report_findings'] }, ids.length);
     return ids;
   }

@@ -85,6 +85,8 @@ export function findingsDeclaration(hooks: {
   attach(trx: Knex, reportId: string, findingId: string, userId: string): Promise<void>;
   /** Puts the reports a finding is in back in severity order, where they are kept so. */
   reorder(trx: Knex, findingId: string): Promise<void>;
+  /** Locks the reports the finding is attached to (before the finding: see report-order.ts). */
+  lockReports(trx: Knex, findingId: string): Promise<void>;
   beforeDelete(trx: Knex.Transaction, row: Row, principal: RestPrincipal): Promise<(() => Promise<void>) | void>;
 }) {
   return declareResource<{ report_ids: string[] }>()({
@@ -192,6 +194,10 @@ export function findingsDeclaration(hooks: {
       async afterInsert({ trx, row, input, principal }) {
         if (typeof input.reportId === 'string') await hooks.attach(trx, input.reportId, row.id, principal.userId);
       },
+    },
+    // Why: a change of severity, score or title moves the finding in its reports, a delete removes it.
+    async lockFirst(trx, id, changes) {
+      if (changes === null || ORDERING_FIELDS.some((k) => k in changes)) await hooks.lockReports(trx, id);
     },
     beforeDelete: hooks.beforeDelete,
     checkRow: checkSeverityCoherence,

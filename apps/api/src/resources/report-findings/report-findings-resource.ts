@@ -8,9 +8,9 @@ import { Position } from '../report-tabs/report-tabs-resource.ts';
 import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
 import { reportChildVisibility } from '../visibility.ts';
 import type { Knex } from 'knex';
+import { lockReportOrders, movePosition, nextPosition } from './report-order.ts';
 
 export function reportFindingsDeclaration(hooks: {
-  nextPosition(trx: Knex, reportId: string): Promise<number>;
   /** Puts a report kept in severity order in that order. */
   reorder(trx: Knex, reportId: string): Promise<void>;
   /** After an attachment: a finding added to a retest gets its retest result. */
@@ -93,21 +93,32 @@ export function reportFindingsDeclaration(hooks: {
         ) {
           throw new ConflictError('The finding is already attached to this report.', 'already_attached');
         }
+        // Why at the end first: the finding then moves to a position given by hand like any move.
         return {
           access: report.access,
           action: 'update',
-          columns:
-            input.position === undefined ? { position: await hooks.nextPosition(trx, String(input.reportId)) } : {},
+          columns: { position: await nextPosition(trx, report.row.id) },
         };
       },
       // Why: a position given by hand is a manual order; without one the finding takes its place.
       async afterInsert({ trx, row, input, principal }) {
         await hooks.attached(trx, row.report_id, principal.userId);
-        if (input.position !== undefined) await setManualOrder(trx, row.report_id);
-        else await hooks.reorder(trx, row.report_id);
+        if (typeof input.position === 'number') {
+          await movePosition(trx, row.report_id, row.id, row.position, input.position);
+          await setManualOrder(trx, row.report_id);
+        } else await hooks.reorder(trx, row.report_id);
       },
     },
+    // Why the report first: moving or detaching a finding changes the positions of the others.
+    async lockFirst(trx, id) {
+      const attached = await trx('report_findings').where({ id }).first('report_id');
+      if (attached) await lockReportOrders(trx, [attached.report_id]);
+    },
     beforeDelete: (trx, row, principal) => hooks.beforeDelete(trx, row, principal),
+    async beforeUpdate({ trx, row, changed }) {
+      if (typeof changed.position !== 'number') return changed;
+      return { ...changed, position: await movePosition(trx, row.report_id, row.id, row.position, changed.position) };
+    },
     async afterUpdate({ trx, row, changed }) {
       if ('position' in changed) await setManualOrder(trx, row.report_id);
     },

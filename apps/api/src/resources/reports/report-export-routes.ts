@@ -115,6 +115,7 @@ export function registerReportExports(app: AppContext, exports: ReportExportServ
   defineRestRoute(app, {
     method: 'get',
     path: '/rest/v1/reports/{id}/export-markdown',
+    heavy: 'An export',
     operationId: 'exportReportMarkdown',
     summary: 'Export a whole report as Markdown',
     description:
@@ -149,6 +150,7 @@ export function registerReportExports(app: AppContext, exports: ReportExportServ
   defineRestRoute(app, {
     method: 'get',
     path: '/rest/v1/reports/{id}/export-csv',
+    heavy: 'An export',
     operationId: 'exportReportCsv',
     summary: 'Export the findings of a report as CSV',
     description:
@@ -184,6 +186,7 @@ export function registerReportExports(app: AppContext, exports: ReportExportServ
   defineRestRoute(app, {
     method: 'get',
     path: '/rest/v1/reports/{id}/export-docx',
+    heavy: 'An export',
     operationId: 'exportReportDocx',
     summary: 'Export a report as a Word document',
     description:
@@ -230,6 +233,7 @@ export function registerReportExports(app: AppContext, exports: ReportExportServ
   defineRestRoute(app, {
     method: 'get',
     path: '/rest/v1/reports/{id}/export-pdf',
+    heavy: 'An export',
     operationId: 'exportReportPdf',
     summary: 'Export a report as PDF',
     description:

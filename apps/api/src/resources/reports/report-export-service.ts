@@ -16,6 +16,7 @@ import { exportReportMarkdown } from '@service/markdown';
 import { reportFindingsCsv } from '@service/report-csv';
 import { resolveReportStyle, type ReportDocument } from '@service/report-model';
 import type { BuildInfo } from '../../build-info.ts';
+import { readWithinBulkLimit } from '../bulk-work.ts';
 import { filesOf } from '../evidence-images/evidence-repository.ts';
 import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
 import type { WorkspaceRepositories } from '../workspace-repositories.ts';
@@ -70,6 +71,8 @@ export class ReportExportService {
     /** One per process: conversions run one at a time behind a bounded queue. */
     private readonly pdfConverter: DocxPdfConverter,
     build: BuildInfo,
+    /** The statement time limit of reading a whole report (BULK_STATEMENT_TIMEOUT_MS); unset: the pool's. */
+    private readonly bulkStatementMs?: number,
   ) {
     this.renderer = `${build.version}+${build.sha}`;
   }
@@ -77,7 +80,10 @@ export class ReportExportService {
   private readonly renderer: string;
 
   private load(db: Knex, principal: RestPrincipal, reportId: string): Promise<ReportDocument> {
-    return this.repositories.reports.loadDocument(db, principal, reportId, 'export');
+    const read = (trx: Knex) => this.repositories.reports.loadDocument(trx, principal, reportId, 'export');
+    return this.bulkStatementMs === undefined
+      ? read(db)
+      : readWithinBulkLimit(db, this.bulkStatementMs, 'Reading the report to export', read);
   }
 
   /**

@@ -5,6 +5,7 @@ import { Type } from 'typebox';
 import { ValidationError, type UploadedFile } from '@service/http';
 import { MARKDOWN_LIMITS } from '@service/markdown';
 import { Uuid } from '@service/report-model';
+import { count, withinBulkLimit } from '../bulk-work.ts';
 import type { AppContext } from '../../app-context.ts';
 import { defineRestRoute } from '../../rest/define-rest-route.ts';
 import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
@@ -118,7 +119,10 @@ export function registerReportImport(app: AppContext, imports: MarkdownImportSer
         body: { projectId: request.projectId ?? null },
         fingerprintExtra: await sha256Of(source),
         work: async (trx) => {
-          const created = await imports.create(trx, principal, projectId, parsed);
+          const what = `Importing a report of ${count(parsed.document.findings.length)} findings`;
+          const created = await withinBulkLimit(trx, app.deps.config.bulkStatementTimeoutMs, what, () =>
+            imports.create(trx, principal, projectId, parsed),
+          );
           return { status: 201, headers: { Location: `/rest/v1/reports/${created.reportId}` }, body: created };
         },
         stillVisible: (stored) => imports.stillVisible(principal, String((stored as { reportId?: unknown }).reportId)),
@@ -129,6 +133,7 @@ export function registerReportImport(app: AppContext, imports: MarkdownImportSer
   defineRestRoute(app, {
     method: 'post',
     path: '/rest/v1/reports/import-markdown-file',
+    heavy: 'An import',
     operationId: 'importReportMarkdownFile',
     usesFileStore: 'write',
     summary: 'Create a whole report from a Markdown file',
@@ -151,6 +156,7 @@ export function registerReportImport(app: AppContext, imports: MarkdownImportSer
   defineRestRoute(app, {
     method: 'post',
     path: '/rest/v1/reports/import-markdown',
+    heavy: 'An import',
     operationId: 'importReportMarkdown',
     usesFileStore: 'write',
     summary: 'Create a whole report from Markdown',

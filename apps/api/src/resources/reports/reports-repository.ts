@@ -197,6 +197,21 @@ export class ReportRepository extends ResourceRepository<ReturnType<typeof repor
   }
 
   /**
+   * The round of a new retest of `originalId` (the original report): the round after the last one
+   * given to its retests, and at least `atLeast`. One atomic statement on the original's counter,
+   * so parallel retests of one original never share a round; `(original_report_id, round)` is
+   * unique besides (tenant migration "order_and_rounds").
+   */
+  async takeRetestRound(trx: Knex, originalId: string, atLeast: number): Promise<number> {
+    const [row]: Array<{ last_retest_round: number }> = await trx('reports')
+      .where({ id: originalId })
+      .update({ last_retest_round: trx.raw('greatest(last_retest_round + 1, ?)', [atLeast]) })
+      .returning('last_retest_round');
+    if (!row) throw new Error(`takeRetestRound: report ${originalId} does not exist`);
+    return row.last_retest_round;
+  }
+
+  /**
    * Sets a manual order of a report's findings: one transaction with the report locked; the list
    * must be exactly the report's findings (409 `conflict` naming what differs), and
    * `expectedUpdatedAt`, when given, must be the report's current one.
@@ -306,14 +321,15 @@ export class ReportRepository extends ResourceRepository<ReturnType<typeof repor
             `The retest names ${what} "${ref.title}", which is not one report of this project you can see; ` +
               'the retest is not linked to it.',
           );
+      const originalId = original ?? (doc.retest.round === 1 ? retestOf : null);
+      const round = originalId ? await this.takeRetestRound(trx, originalId, doc.retest.round) : doc.retest.round;
+      if (round !== doc.retest.round)
+        warnings.push(
+          `The original report already has a retest round ${doc.retest.round}; this retest is round ${round}.`,
+        );
       await trx('reports')
         .where({ id: report.id })
-        .update({
-          kind: 'retest',
-          round: doc.retest.round,
-          retest_of: retestOf,
-          original_report_id: original ?? (doc.retest.round === 1 ? retestOf : null),
-        });
+        .update({ kind: 'retest', round, retest_of: retestOf, original_report_id: originalId });
     }
 
     const tabIds = await insertReportTabs(trx, report.id, principal.userId, doc.tabs);

@@ -7,6 +7,7 @@ import {
   Title,
   Uuid,
 } from '@service/report-model';
+import { withinBulkLimit } from '../bulk-work.ts';
 import type { AppContext } from '../../app-context.ts';
 import { defineRestRoute } from '../../rest/define-rest-route.ts';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_RESPONSES, runIdempotentCreate } from '../idempotent-create.ts';
@@ -114,6 +115,7 @@ export function registerRetestRoutes(app: AppContext, retests: RetestService, re
   defineRestRoute(app, {
     method: 'post',
     path: '/rest/v1/reports/{id}/retests',
+    heavy: 'A retest (it copies every finding of the round before)',
     operationId: 'createRetest',
     summary: 'Create the retest of a report',
     description:
@@ -153,7 +155,9 @@ export function registerRetestRoutes(app: AppContext, retests: RetestService, re
       await runIdempotentCreate(ctx, principal, {
         body: body ?? {},
         work: async (trx) => {
-          const row = await retests.createRetest(trx, principal, params.id, { title: body?.title });
+          const row = await withinBulkLimit(trx, app.deps.config.bulkStatementTimeoutMs, 'Creating the retest', () =>
+            retests.createRetest(trx, principal, params.id, { title: body?.title }),
+          );
           return {
             status: 201,
             headers: { Location: `/rest/v1/reports/${row.id}` },

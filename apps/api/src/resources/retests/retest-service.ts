@@ -119,7 +119,13 @@ export class RetestService {
     assertAllowed(principal, 'create', projects.access(project), 'project');
     const originalId = before.kind === 'retest' ? before.original_report_id : before.id;
     const original = originalId ? await reports.find(trx, principal, originalId) : null;
-    const round = before.kind === 'retest' ? before.round + 1 : 1;
+    // Why the original's counter: rounds are numbered per original, and two retests of it made at
+    // once (of the original, or of two of its rounds) must not both take the round after `before`.
+    const round = await reports.takeRetestRound(
+      trx,
+      originalId ?? before.id,
+      before.kind === 'retest' ? before.round + 1 : 1,
+    );
     const baseTitle = original?.title ?? before.title;
     const title = input.title ?? `${round === 1 ? 'Retest' : `Retest ${round}`}: ${baseTitle}`.slice(0, 500);
 

@@ -10,7 +10,8 @@ import { defineRestRoute } from '../../rest/define-rest-route.ts';
 import type { RestPrincipal } from '../../rest/rest-pipeline.ts';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_RESPONSES, runIdempotentCreate } from '../idempotent-create.ts';
 import { RetestImportSummarySchema } from '../retests/retest-routes.ts';
-import { readScanFile, readScanFindings, type ScanImportService } from './scan-import-service.ts';
+import { withinBulkLimit } from '../bulk-work.ts';
+import { describeScanImport, readScanFile, readScanFindings, type ScanImportService } from './scan-import-service.ts';
 
 export const SCAN_UPLOAD_MAX_BYTES = 4 * 1024 * 1024;
 
@@ -298,8 +299,9 @@ export function registerScanImport(app: AppContext, scans: ScanImportService): v
       ? readScanFile(await readUpload(files.file), format)
       : readScanFindings(request.findings ?? []);
     const minSeverity = request.minSeverity ?? DEFAULT_MIN_SEVERITY;
+    const bulkStatementMs = app.deps.config.bulkStatementTimeoutMs;
     if (request.dryRun) {
-      ctx.body = await scans.dryRun(principal.tenant, principal, params.id, scan, { minSeverity });
+      ctx.body = await scans.dryRun(principal.tenant, principal, params.id, scan, { minSeverity, bulkStatementMs });
       return;
     }
     await runIdempotentCreate(ctx, principal, {
@@ -308,7 +310,9 @@ export function registerScanImport(app: AppContext, scans: ScanImportService): v
       work: async (trx) => ({
         status: 200,
         headers: {},
-        body: await scans.importInto(trx, principal, params.id, scan, { minSeverity }),
+        body: await withinBulkLimit(trx, bulkStatementMs, describeScanImport(scan), () =>
+          scans.importInto(trx, principal, params.id, scan, { minSeverity }),
+        ),
       }),
     });
   };
@@ -316,6 +320,7 @@ export function registerScanImport(app: AppContext, scans: ScanImportService): v
   defineRestRoute(app, {
     method: 'post',
     path: '/rest/v1/reports/{id}/import-scan-file',
+    heavy: 'An import',
     operationId: 'importScanFile',
     summary: 'Import a scanner file into a report',
     description:
@@ -338,6 +343,7 @@ export function registerScanImport(app: AppContext, scans: ScanImportService): v
   defineRestRoute(app, {
     method: 'post',
     path: '/rest/v1/reports/{id}/import-scan',
+    heavy: 'An import',
     operationId: 'importScan',
     summary: 'Import normalized scanner findings into a report',
     description:

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
+import { count, withinBulkLimit } from '../bulk-work.ts';
 import { UnprocessableError } from '@service/http';
 import type { Severity } from '@service/report-model';
 import {
@@ -172,11 +173,13 @@ export class ScanImportService {
     principal: RestPrincipal,
     reportId: string,
     scan: ScanInput,
-    options: { minSeverity: Severity },
+    options: { minSeverity: Severity; bulkStatementMs: number },
   ): Promise<ScanImportResult> {
     const trx = await db.transaction();
     try {
-      const result = await this.importInto(trx, principal, reportId, scan, options);
+      const result = await withinBulkLimit(trx, options.bulkStatementMs, describeScanImport(scan), () =>
+        this.importInto(trx, principal, reportId, scan, options),
+      );
       return {
         ...result,
         dryRun: true,
@@ -186,4 +189,9 @@ export class ScanImportService {
       await trx.rollback();
     }
   }
+}
+
+/** An import and its size, for a message: `Importing 50,000 scanner results`. */
+export function describeScanImport(scan: ScanInput): string {
+  return `Importing ${count(scan.findings.length)} scanner results`;
 }
